@@ -1,0 +1,15 @@
+/** One jest run for the whole workspace: unit tests beside each package, e2e tests under test/. */
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  testMatch: ['<rootDir>/{gateway,services/*,test}/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Tests import workspace packages from source, so they never run stale builds.
+  moduleNameMapper: {
+    '^@cms/gateway$': '<rootDir>/gateway/src',
+    '^@cms/(shared|content|identity|search|discussion|config|embedded)$': '<rootDir>/services/$1/src',
+  },
+  testTimeout: 30000,
+};

@@ -1,0 +1,64 @@
+/**
+ * The event bus port. Domain events are published to a topic (the event's
+ * `type`, e.g. `content.added`) and delivered at least once to every consumer
+ * group (one durable queue per consuming service) whose patterns match.
+ *
+ * Adapters: AMQP (RabbitMQ, when AMQP_URL is set) and in-process.
+ */
+
+export interface EventEnvelope<P = unknown> {
+  /** Unique per event; used for de-duplication in logs and dead-letter inspection. */
+  id: string;
+  /** Routing key, e.g. `content.added`. */
+  type: string;
+  /** ISO timestamp of the write that produced the event. */
+  occurredAt: string;
+  /** Request id of the write, so one request can be followed across services. */
+  requestId?: string;
+  payload: P;
+}
+
+export interface Delivery<P = unknown> {
+  event: EventEnvelope<P>;
+  /** 1 on the first delivery, more on redeliveries. */
+  attempt: number;
+}
+
+/**
+ * Applies one event. Resolve after the effect is stored (the adapter acks
+ * then); reject to have it redelivered (dead-lettered after the delivery limit).
+ */
+export type EventHandler = (delivery: Delivery) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group name; one durable queue per group, e.g. `search`. */
+  group: string;
+  /** Topic patterns with AMQP topic semantics: `*` one word, `#` zero or more, e.g. `content.#`. */
+  patterns: string[];
+  /** How many unacknowledged deliveries a consumer holds at once. */
+  prefetch?: number;
+}
+
+export interface Subscription {
+  /** Stops taking new deliveries and resolves after in-flight handlers have finished and acked. */
+  stop(): Promise<void>;
+  /**
+   * Resolves true when every event published (and confirmed) before this call
+   * has been handled by this group, false when `timeoutMs` passed first. Used
+   * for read-your-writes.
+   */
+  waitUntilDrained(timeoutMs: number): Promise<boolean>;
+}
+
+export interface EventBus {
+  readonly kind: 'in-process' | 'amqp';
+  /**
+   * Resolves once the broker has confirmed the event (routed to at least one
+   * queue). Rejects if it was returned unroutable or nacked.
+   */
+  publish(event: EventEnvelope): Promise<void>;
+  subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;
+  /** Resolves when the bus is connected and usable; rejects otherwise. Used by health checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

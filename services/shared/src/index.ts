@@ -1,0 +1,4 @@
+export * from './store/port';
+export * from './events/port';
+export * from './errors/app-error';
+export * from './logging/logger';
