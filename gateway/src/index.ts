@@ -1,0 +1,5 @@
+export { startGateway, type RunningGateway } from './server';
+export { gatewayConfigSchema, type GatewayConfig } from './config';
+export { forkGatewayWorkers } from './cluster';
+export { addressesFrom, type BackendAddresses } from './backends';
+export { parsePath } from './path';

@@ -1,0 +1,39 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@cms/shared';
+import { createGatewayApp, type GatewayState } from './app';
+import { connectBackends, type BackendAddresses } from './backends';
+import type { GatewayConfig } from './config';
+
+export interface RunningGateway {
+  port: number;
+  /** Stops accepting, lets in-flight requests finish until the deadline, then closes the rest. */
+  stop(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, addresses: BackendAddresses, logger: Logger): Promise<RunningGateway> {
+  const backends = connectBackends(addresses, config);
+  const state: GatewayState = { serving: true };
+  const server: Server = createServer({ keepAlive: true }, createGatewayApp(config, backends, logger, state));
+  // Longer than a load balancer's idle timeout, so the balancer closes first.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
+
+  return {
+    port,
+    async stop() {
+      state.serving = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+      await closed;
+      clearTimeout(timer);
+      backends.close();
+    },
+  };
+}

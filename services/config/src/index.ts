@@ -1,0 +1,2 @@
+export { startConfigService } from './service';
+export { configConfigSchema, type ConfigConfig } from './config';

@@ -1,0 +1,15 @@
+import { address, commonEnv } from '@cms/shared';
+import { z } from 'zod';
+
+export const contentConfigSchema = z.object({
+  ...commonEnv,
+  CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
+  SITE_ID: z.string().regex(/^[a-z0-9-]+$/).default('cms'),
+  SITE_TITLE: z.string().default('Site'),
+  /** Creator of the site root. */
+  ADMIN_USER: z.string().min(1).default('admin'),
+  /** How long a write waits for its events to be confirmed before answering anyway. */
+  EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+});
+
+export type ContentConfig = z.infer<typeof contentConfigSchema>;

@@ -1,0 +1,2 @@
+export { startContentService } from './service';
+export { contentConfigSchema, type ContentConfig } from './config';

@@ -1,0 +1,5 @@
+import { runStandalone } from '@cms/shared';
+import { contentConfigSchema } from './config';
+import { startContentService } from './service';
+
+runStandalone('content', contentConfigSchema, startContentService);

@@ -1,0 +1,42 @@
+import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import { contentLookups } from './api/grpc';
+import { contentEndpoints } from './api/http';
+import type { ContentConfig } from './config';
+import { ContentCommands } from './domain/content-commands';
+import { ContentEventRelay } from './events/relay';
+import { StoreContentRepository } from './store/content-repository';
+
+export async function startContentService({ config, logger, store, bus }: ServiceDeps<ContentConfig>): Promise<RunningService> {
+  const repo = new StoreContentRepository(store);
+  await repo.ensureIndexes();
+  const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
+  await relay.outbox.ensureIndexes();
+  const commands = new ContentCommands(repo, relay);
+  await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
+  relay.outbox.start();
+
+  const server = await startGrpcServer({
+    address: config.CONTENT_GRPC_ADDRESS,
+    services: [
+      {
+        name: 'cms.content.v1.ContentService',
+        definition: protos().content.ContentService.service,
+        implementation: { Handle: envelopeHandler('content', contentEndpoints(commands, repo), logger), ...contentLookups(repo, logger) },
+      },
+    ],
+    healthCheck: async () => {
+      await store.ping();
+      await bus.ping();
+    },
+    maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    logger,
+  });
+
+  return {
+    address: server.address,
+    async stop() {
+      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
+      await relay.outbox.stop();
+    },
+  };
+}

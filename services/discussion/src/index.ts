@@ -1,0 +1,2 @@
+export { startDiscussionService } from './service';
+export { discussionConfigSchema, type DiscussionConfig } from './config';

@@ -1,0 +1,5 @@
+import { runStandalone } from '@cms/shared';
+import { discussionConfigSchema } from './config';
+import { startDiscussionService } from './service';
+
+runStandalone('discussion', discussionConfigSchema, startDiscussionService);

@@ -1,0 +1,26 @@
+import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import type { DiscussionConfig } from './config';
+
+/**
+ * The discussion service owns its area's endpoints; none is routed to it yet (its
+ * rows of the routing table are empty), so it serves health only.
+ */
+export async function startDiscussionService({ config, logger, store, bus }: ServiceDeps<DiscussionConfig>): Promise<RunningService> {
+  const server = await startGrpcServer({
+    address: config.DISCUSSION_GRPC_ADDRESS,
+    services: [
+      {
+        name: 'cms.discussion.v1.DiscussionService',
+        definition: protos().discussion.DiscussionService.service,
+        implementation: { Handle: envelopeHandler('discussion', {}, logger) },
+      },
+    ],
+    healthCheck: async () => {
+      await store.ping();
+      await bus.ping();
+    },
+    maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    logger,
+  });
+  return { address: server.address, stop: () => server.stop(config.SHUTDOWN_TIMEOUT_MS) };
+}

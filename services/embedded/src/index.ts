@@ -1,0 +1,1 @@
+export { startSuite, type RunningSuite } from './suite';

@@ -1,0 +1,2 @@
+export { startIdentityService } from './service';
+export { identityConfigSchema, type IdentityConfig } from './config';

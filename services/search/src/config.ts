@@ -1,0 +1,13 @@
+import { address, commonEnv } from '@cms/shared';
+import { z } from 'zod';
+
+export const searchConfigSchema = z.object({
+  ...commonEnv,
+  SEARCH_GRPC_ADDRESS: address.default('0.0.0.0:50053'),
+  /** The content service, for reindexing. */
+  CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
+  /** How long a search waits for the catalog to catch up with published events. */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(2000),
+});
+
+export type SearchConfig = z.infer<typeof searchConfigSchema>;

@@ -1,0 +1,65 @@
+import type { ContentSnapshot, Document } from '@cms/shared';
+import { normalise, words } from './text';
+
+/** One object as the catalog holds it. `_id` is the UID. */
+export interface CatalogEntry extends Document {
+  _id: string;
+  version: number;
+  /** Removed content stays as a tombstone so a late, older event cannot bring it back. */
+  deleted?: boolean;
+  path: string;
+  /** The path and each of its ancestors' paths, for `path.query` by index. */
+  path_parents: string[];
+  depth: number;
+  id: string;
+  portal_type: string;
+  type_title: string;
+  title: string;
+  sortable_title: string;
+  description: string;
+  review_state: string | null;
+  created: string;
+  modified: string;
+  creators: string[];
+  position: number;
+  is_folderish: boolean;
+  words: string[];
+  /** When this entry was last written, for telling a reindex's leftovers from fresh entries. */
+  indexed_at: string;
+}
+
+export const REMOVED_VERSION = Number.MAX_SAFE_INTEGER;
+
+export function pathParents(path: string): string[] {
+  if (path === '/') return ['/'];
+  const segments = path.split('/').slice(1);
+  return ['/', ...segments.map((_, i) => '/' + segments.slice(0, i + 1).join('/'))];
+}
+
+export function depthOf(path: string): number {
+  return path === '/' ? 0 : path.split('/').length - 1;
+}
+
+export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): CatalogEntry {
+  return {
+    _id: snapshot.uid,
+    version: snapshot.version,
+    path: snapshot.path,
+    path_parents: pathParents(snapshot.path),
+    depth: depthOf(snapshot.path),
+    id: snapshot.id,
+    portal_type: snapshot.portal_type,
+    type_title: snapshot.type_title,
+    title: snapshot.title,
+    sortable_title: normalise(snapshot.title),
+    description: snapshot.description,
+    review_state: snapshot.review_state,
+    created: snapshot.created,
+    modified: snapshot.modified,
+    creators: snapshot.creators,
+    position: snapshot.position,
+    is_folderish: snapshot.is_folderish,
+    words: words(snapshot.searchable_text),
+    indexed_at: indexedAt,
+  };
+}

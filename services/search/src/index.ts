@@ -1,0 +1,2 @@
+export { startSearchService } from './service';
+export { searchConfigSchema, type SearchConfig } from './config';

@@ -1,0 +1,5 @@
+import { runStandalone } from '@cms/shared';
+import { searchConfigSchema } from './config';
+import { startSearchService } from './service';
+
+runStandalone('search', searchConfigSchema, startSearchService);

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Reads a process's configuration from the environment through one schema;
+ * fails at start naming every bad variable.
+ */
+export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Variables every service process shares. */
+export const commonEnv = {
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Embedded store location; ignored when MONGO_URL is set. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGO_URL: z.string().url().optional(),
+  AMQP_URL: z.string().url().optional(),
+  /** Largest gRPC message; must hold the gateway's largest body. */
+  MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** Deadline of calls to other services. */
+  CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+};
+
+/** `host:port` of a gRPC endpoint. */
+export const address = z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port');

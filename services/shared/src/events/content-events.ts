@@ -1,0 +1,59 @@
+/**
+ * Events of the content area (documented in proto/EVENTS.md). Each carries
+ * what the search index needs, so consumers never call back for ordinary
+ * updates, and the object's version, so consumers apply them idempotently:
+ * an event whose version is not newer than what a consumer holds is skipped.
+ */
+
+/** The indexable state of one content object (the same fields as ContentRecord in content.proto). */
+export interface ContentSnapshot {
+  uid: string;
+  path: string;
+  id: string;
+  portal_type: string;
+  type_title: string;
+  title: string;
+  description: string;
+  review_state: string | null;
+  version: number;
+  created: string;
+  modified: string;
+  creators: string[];
+  parent_uid: string;
+  is_folderish: boolean;
+  position: number;
+  searchable_text: string;
+}
+
+export interface ContentAdded {
+  uid: string;
+  version: number;
+  snapshot: ContentSnapshot;
+}
+
+export interface ContentModified {
+  uid: string;
+  version: number;
+  /** Names of the fields the write changed. */
+  changed: string[];
+  snapshot: ContentSnapshot;
+}
+
+export interface ContentRemoved {
+  uid: string;
+  version: number;
+  path: string;
+  /** The object and everything that was inside it. */
+  removed_uids: string[];
+}
+
+export interface ContentEventPayloads {
+  'content.added': ContentAdded;
+  'content.modified': ContentModified;
+  'content.removed': ContentRemoved;
+}
+
+export type ContentEventType = keyof ContentEventPayloads;
+
+/** Consumer groups and what they listen to; both bus adapters declare these queues up front. */
+export const CONSUMER_GROUPS = [{ group: 'search', patterns: ['content.#'] }];

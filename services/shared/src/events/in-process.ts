@@ -1,0 +1,212 @@
+import type { Logger } from '../logging/logger';
+import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
+import { type BusOptions, matchesTopic, normalizeTopology, resolveDeliveryLimit, resolvePrefetch } from './topology';
+
+export interface InProcessBus extends EventBus {
+  readonly kind: 'in-process';
+  /** Copies of the events of `group` that exhausted their deliveries, oldest first. */
+  deadLetters(group: string): EventEnvelope[];
+}
+
+interface Pending {
+  event: EventEnvelope;
+  attempt: number;
+}
+
+interface Consumer {
+  handler: EventHandler;
+  prefetch: number;
+  stopped: boolean;
+  inFlight: Set<Promise<void>>;
+}
+
+/** The in-memory counterpart of one durable group queue. */
+class GroupQueue {
+  readonly pending: Pending[] = [];
+  readonly dead: EventEnvelope[] = [];
+  readonly consumers: Consumer[] = [];
+  inFlight = 0;
+  dispatchScheduled = false;
+  private nextConsumer = 0;
+  private readonly progressListeners = new Set<() => void>();
+
+  constructor(
+    readonly name: string,
+    readonly patterns: string[],
+  ) {}
+
+  get idle(): boolean {
+    return this.pending.length === 0 && this.inFlight === 0;
+  }
+
+  matches(routingKey: string): boolean {
+    return this.patterns.some((pattern) => matchesTopic(pattern, routingKey));
+  }
+
+  /** Round-robin over the group's consumers, like competing consumers on one queue. */
+  takeConsumer(): Consumer | undefined {
+    for (let i = 0; i < this.consumers.length; i++) {
+      const index = (this.nextConsumer + i) % this.consumers.length;
+      const consumer = this.consumers[index];
+      if (consumer.inFlight.size < consumer.prefetch) {
+        this.nextConsumer = index + 1;
+        return consumer;
+      }
+    }
+    return undefined;
+  }
+
+  onProgress(listener: () => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  notifyProgress(): void {
+    for (const listener of [...this.progressListeners]) listener();
+  }
+}
+
+class InProcessEventBus implements InProcessBus {
+  readonly kind = 'in-process' as const;
+  private readonly groups = new Map<string, GroupQueue>();
+  private readonly logger: Logger;
+  private readonly deliveryLimit: number;
+  private closed = false;
+
+  constructor(options: BusOptions) {
+    this.logger = options.logger;
+    this.deliveryLimit = resolveDeliveryLimit(options);
+    for (const [group, patterns] of normalizeTopology(options.topology)) {
+      this.groups.set(group, new GroupQueue(group, patterns));
+    }
+  }
+
+  async publish(event: EventEnvelope): Promise<void> {
+    if (this.closed) throw new Error('Event bus is closed');
+    // One snapshot for every group; handlers get their own copies per delivery.
+    const snapshot = structuredClone(event);
+    const targets = [...this.groups.values()].filter((group) => group.matches(snapshot.type));
+    if (targets.length === 0) {
+      throw new Error(`Event ${snapshot.id} of type ${snapshot.type} is unroutable: no consumer group matches`);
+    }
+    for (const group of targets) {
+      group.pending.push({ event: snapshot, attempt: 1 });
+      this.scheduleDispatch(group);
+    }
+  }
+
+  async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
+    if (this.closed) throw new Error('Event bus is closed');
+    const prefetch = resolvePrefetch(options.prefetch);
+    const group = this.groupFor(options);
+    const consumer: Consumer = { handler, prefetch, stopped: false, inFlight: new Set() };
+    group.consumers.push(consumer);
+    this.scheduleDispatch(group);
+    return {
+      stop: () => this.stopConsumer(group, consumer),
+      waitUntilDrained: (timeoutMs) => this.waitUntilDrained(group, timeoutMs),
+    };
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('Event bus is closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))));
+  }
+
+  deadLetters(group: string): EventEnvelope[] {
+    return (this.groups.get(group)?.dead ?? []).map((event) => structuredClone(event));
+  }
+
+  private groupFor({ group: name, patterns }: SubscribeOptions): GroupQueue {
+    let group = this.groups.get(name);
+    if (!group) {
+      group = new GroupQueue(name, []);
+      this.groups.set(name, group);
+    }
+    const undeclared = patterns.filter((pattern) => !group.patterns.includes(pattern));
+    if (undeclared.length > 0) {
+      this.logger.warn(
+        { group: name, patterns: undeclared },
+        'Subscription patterns are not in the bus topology; events published before subscribing were not kept for them',
+      );
+      group.patterns.push(...undeclared);
+    }
+    return group;
+  }
+
+  private scheduleDispatch(group: GroupQueue): void {
+    if (group.dispatchScheduled) return;
+    group.dispatchScheduled = true;
+    // Handlers never run inside publish() or subscribe(), as with a broker.
+    queueMicrotask(() => {
+      group.dispatchScheduled = false;
+      this.dispatch(group);
+    });
+  }
+
+  private dispatch(group: GroupQueue): void {
+    while (group.pending.length > 0) {
+      const consumer = group.takeConsumer();
+      if (!consumer) return;
+      this.deliver(group, consumer, group.pending.shift()!);
+    }
+  }
+
+  private deliver(group: GroupQueue, consumer: Consumer, item: Pending): void {
+    group.inFlight++;
+    const delivery = { event: structuredClone(item.event), attempt: item.attempt };
+    const run: Promise<void> = Promise.resolve()
+      .then(() => consumer.handler(delivery))
+      .catch((err: unknown) => this.handlerFailed(group, item, err))
+      .finally(() => {
+        consumer.inFlight.delete(run);
+        group.inFlight--;
+        group.notifyProgress();
+        this.dispatch(group);
+      });
+    consumer.inFlight.add(run);
+  }
+
+  private handlerFailed(group: GroupQueue, item: Pending, err: unknown): void {
+    const context = { err, group: group.name, eventId: item.event.id, type: item.event.type, attempt: item.attempt };
+    if (item.attempt >= this.deliveryLimit) {
+      group.dead.push(item.event);
+      this.logger.error(context, 'Event dead-lettered after reaching the delivery limit');
+      return;
+    }
+    this.logger.warn(context, 'Event handler failed; redelivering');
+    // Back at the front, as a quorum queue requeues it, so the group keeps its order.
+    group.pending.unshift({ event: item.event, attempt: item.attempt + 1 });
+  }
+
+  private async stopConsumer(group: GroupQueue, consumer: Consumer): Promise<void> {
+    if (!consumer.stopped) {
+      consumer.stopped = true;
+      group.consumers.splice(group.consumers.indexOf(consumer), 1);
+    }
+    await Promise.all(consumer.inFlight);
+  }
+
+  private waitUntilDrained(group: GroupQueue, timeoutMs: number): Promise<boolean> {
+    if (group.idle) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (drained: boolean) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(drained);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const unsubscribe = group.onProgress(() => {
+        if (group.idle) finish(true);
+      });
+    });
+  }
+}
+
+export function createInProcessBus(options: BusOptions): InProcessBus {
+  return new InProcessEventBus(options);
+}

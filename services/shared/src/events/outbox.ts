@@ -1,0 +1,123 @@
+import type { Logger } from '../logging/logger';
+import type { Collection, Document, Update } from '../store/port';
+import type { EventBus, EventEnvelope } from './port';
+
+/**
+ * The transactional outbox, kept inside the changed document itself so that a
+ * write and its events are one atomic single-document operation on every store
+ * (no multi-document transactions needed): the write pushes its events onto
+ * `_outbox` and sets `_pending`; the relay publishes them with confirms and
+ * pulls each one after its confirm. A crash between the two repeats the
+ * publish (at-least-once), never loses it.
+ *
+ * A document is deleted the same way: the write marks it `_deleted` with its
+ * event (a tombstone), and the relay removes it once the event is out.
+ */
+export interface OutboxFields {
+  _outbox?: EventEnvelope[];
+  /** Set while `_outbox` may be non-empty; indexed so the relay finds work without a scan. */
+  _pending?: boolean;
+  /** A tombstone: gone for readers, removed by the relay after its events are published. */
+  _deleted?: boolean;
+}
+
+/** Adds events to an update so they commit with it. */
+export function withEvents(update: Update, events: EventEnvelope[]): Update {
+  return {
+    ...update,
+    $set: { ...update.$set, _pending: true },
+    $push: { ...update.$push, _outbox: { $each: events } },
+  };
+}
+
+/** Fields for a new document that carries its own creation event. */
+export function outboxFieldsFor(events: EventEnvelope[]): OutboxFields {
+  return { _outbox: events, _pending: true };
+}
+
+export interface OutboxRelayOptions {
+  pollIntervalMs?: number;
+  /** Runs before a tombstone is removed, e.g. to finish deleting what it contained. */
+  beforeTombstoneRemoval?: (doc: Document & OutboxFields) => Promise<void>;
+}
+
+export class OutboxRelay {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly collection: Collection<Document & OutboxFields>,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+    private readonly options: OutboxRelayOptions = {},
+  ) {}
+
+  /** Creates the index the relay's sweep uses. */
+  async ensureIndexes(): Promise<void> {
+    await this.collection.createIndex({ _pending: 1 }, { sparse: true });
+  }
+
+  /** Starts the periodic sweep that retries what a flush could not publish (broker down, crash, other replica). */
+  start(): void {
+    const interval = this.options.pollIntervalMs ?? 1000;
+    const tick = () => {
+      if (this.stopped) return;
+      this.sweeping = this.sweep()
+        .catch((error: unknown) => this.log.warn({ err: error }, 'outbox sweep failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, interval);
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.sweeping;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  /** Publishes every pending document's events. */
+  async sweep(): Promise<void> {
+    const pending = await this.collection.find({ _pending: true }, { projection: { _id: 1 } });
+    for (const doc of pending) {
+      if (this.stopped) return;
+      await this.flush(doc._id as string).catch((error: unknown) =>
+        this.log.warn({ err: error, docId: doc._id }, 'outbox relay deferred'),
+      );
+    }
+  }
+
+  /**
+   * Publishes the pending events of one document, in order, and resolves once
+   * the bus has confirmed them all. Calls for the same document are serialised.
+   */
+  flush(docId: string): Promise<void> {
+    const previous = this.inFlight.get(docId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.relay(docId));
+    this.inFlight.set(docId, next);
+    const cleanup = () => {
+      if (this.inFlight.get(docId) === next) this.inFlight.delete(docId);
+    };
+    next.then(cleanup, cleanup);
+    return next;
+  }
+
+  private async relay(docId: string): Promise<void> {
+    const doc = await this.collection.findOne({ _id: docId });
+    if (!doc) return;
+    for (const event of doc._outbox ?? []) {
+      await this.bus.publish(event);
+      await this.collection.updateOne({ _id: docId }, { $pull: { _outbox: { id: event.id } } });
+    }
+    // Only when no write pushed new events meanwhile.
+    await this.collection.updateOne({ _id: docId, _outbox: { $size: 0 } }, { $unset: { _pending: '' } });
+    if (doc._deleted) {
+      await this.options.beforeTombstoneRemoval?.(doc);
+      await this.collection.deleteOne({ _id: docId, _deleted: true, _outbox: { $size: 0 } });
+    }
+  }
+}

@@ -1,0 +1,8 @@
+// Original file: proto/cms/search/v1/search.proto
+
+
+export interface ReindexRequest {
+}
+
+export interface ReindexRequest__Output {
+}

@@ -1,0 +1,41 @@
+// Original file: proto/cms/search/v1/search.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
+import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { ReindexRequest as _cms_search_v1_ReindexRequest, ReindexRequest__Output as _cms_search_v1_ReindexRequest__Output } from '../../../cms/search/v1/ReindexRequest';
+import type { ReindexResponse as _cms_search_v1_ReindexResponse, ReindexResponse__Output as _cms_search_v1_ReindexResponse__Output } from '../../../cms/search/v1/ReindexResponse';
+
+export interface SearchServiceClient extends grpc.Client {
+  Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  Handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  Handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  
+  Reindex(argument: _cms_search_v1_ReindexRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  Reindex(argument: _cms_search_v1_ReindexRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  Reindex(argument: _cms_search_v1_ReindexRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  Reindex(argument: _cms_search_v1_ReindexRequest, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  reindex(argument: _cms_search_v1_ReindexRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  reindex(argument: _cms_search_v1_ReindexRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  reindex(argument: _cms_search_v1_ReindexRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  reindex(argument: _cms_search_v1_ReindexRequest, callback: grpc.requestCallback<_cms_search_v1_ReindexResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface SearchServiceHandlers extends grpc.UntypedServiceImplementation {
+  Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
+  
+  Reindex: grpc.handleUnaryCall<_cms_search_v1_ReindexRequest__Output, _cms_search_v1_ReindexResponse>;
+  
+}
+
+export interface SearchServiceDefinition extends grpc.ServiceDefinition {
+  Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  Reindex: MethodDefinition<_cms_search_v1_ReindexRequest, _cms_search_v1_ReindexResponse, _cms_search_v1_ReindexRequest__Output, _cms_search_v1_ReindexResponse__Output>
+}

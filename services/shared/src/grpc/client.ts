@@ -1,0 +1,76 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { protoPath as healthProtoPath } from 'grpc-health-check';
+import { fromServiceError } from './errors';
+import { channelOptions } from './loader';
+import { REQUEST_ID_KEY } from './server';
+
+export interface CallOptions {
+  requestId: string;
+  /** Every call has a deadline. */
+  timeoutMs: number;
+}
+
+type UnaryInvoker<Res> = (
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: (error: grpc.ServiceError | null, response?: Res) => void,
+) => void;
+
+/**
+ * Runs one unary call with a deadline and the request id in metadata; a
+ * failure comes back as the AppError the service raised.
+ *   await callUnary((md, o, cb) => client.GetByPath({ path }, md, o, cb), { requestId, timeoutMs })
+ */
+export function callUnary<Res>(invoke: UnaryInvoker<Res>, options: CallOptions): Promise<Res> {
+  const metadata = new grpc.Metadata();
+  metadata.set(REQUEST_ID_KEY, options.requestId);
+  return new Promise<Res>((resolve, reject) =>
+    invoke(metadata, { deadline: Date.now() + options.timeoutMs }, (error, response) =>
+      error ? reject(fromServiceError(error, options.requestId)) : resolve(response as Res),
+    ),
+  );
+}
+
+export function requestMetadata(requestId: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set(REQUEST_ID_KEY, requestId);
+  return metadata;
+}
+
+type ClientConstructor<C> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C;
+
+/** One client (one channel) per target for the life of the process. */
+export function createClient<C>(Ctor: ClientConstructor<C>, address: string, maxMessageBytes: number): C {
+  return new Ctor(address, grpc.credentials.createInsecure(), channelOptions(maxMessageBytes));
+}
+
+interface HealthClient extends grpc.Client {
+  Check(
+    request: { service: string },
+    options: grpc.CallOptions,
+    callback: (error: grpc.ServiceError | null, response?: { status: string }) => void,
+  ): void;
+}
+
+let HealthCtor: ClientConstructor<HealthClient> | undefined;
+
+export function createHealthClient(address: string): HealthClient {
+  if (!HealthCtor) {
+    const definition = protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String, defaults: true });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+      grpc: { health: { v1: { Health: ClientConstructor<HealthClient> } } };
+    };
+    HealthCtor = loaded.grpc.health.v1.Health;
+  }
+  return new HealthCtor(address, grpc.credentials.createInsecure());
+}
+
+/** Resolves to true when the server answers SERVING within the timeout. */
+export function checkHealth(client: HealthClient, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) =>
+    client.Check({ service: '' }, { deadline: Date.now() + timeoutMs }, (error, response) =>
+      resolve(!error && response?.status === 'SERVING'),
+    ),
+  );
+}

@@ -1,0 +1,12 @@
+/** Generated message and service types of the contracts in proto/, under short names. */
+export type { HttpRequest, HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
+export type { HttpResponse, HttpResponse__Output } from '../generated/cms/common/v1/HttpResponse';
+export type { Principal, Principal__Output } from '../generated/cms/common/v1/Principal';
+export type { QueryParam, QueryParam__Output } from '../generated/cms/common/v1/QueryParam';
+export type { ContentRecord, ContentRecord__Output } from '../generated/cms/content/v1/ContentRecord';
+export type { ContentServiceClient, ContentServiceHandlers } from '../generated/cms/content/v1/ContentService';
+export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
+export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';
+export type { SearchServiceClient, SearchServiceHandlers } from '../generated/cms/search/v1/SearchService';
+export type { DiscussionServiceClient, DiscussionServiceHandlers } from '../generated/cms/discussion/v1/DiscussionService';
+export type { ConfigServiceClient, ConfigServiceHandlers } from '../generated/cms/config/v1/ConfigService';

@@ -1,0 +1,59 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { join } from 'node:path';
+import type { ProtoGrpcType as ContentProto } from '../generated/content';
+import type { ProtoGrpcType as IdentityProto } from '../generated/identity';
+import type { ProtoGrpcType as SearchProto } from '../generated/search';
+import type { ProtoGrpcType as DiscussionProto } from '../generated/discussion';
+import type { ProtoGrpcType as ConfigProto } from '../generated/config';
+
+/** The one proto tree, beside `services/` (same depth from `src/` and `dist/`). */
+export const PROTO_DIR = process.env.PROTO_DIR ?? join(__dirname, '../../../../proto');
+
+/** The options `scripts/proto-gen.mjs` generates types with; they must stay the same. */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+};
+
+function load<T>(file: string): T {
+  const definition = protoLoader.loadSync(file, LOADER_OPTIONS);
+  return grpc.loadPackageDefinition(definition) as unknown as T;
+}
+
+let cache: Protos | undefined;
+
+export interface Protos {
+  content: ContentProto['cms']['content']['v1'];
+  identity: IdentityProto['cms']['identity']['v1'];
+  search: SearchProto['cms']['search']['v1'];
+  discussion: DiscussionProto['cms']['discussion']['v1'];
+  config: ConfigProto['cms']['config']['v1'];
+}
+
+/** Loads every service contract once per process. */
+export function protos(): Protos {
+  cache ??= {
+    content: load<ContentProto>('cms/content/v1/content.proto').cms.content.v1,
+    identity: load<IdentityProto>('cms/identity/v1/identity.proto').cms.identity.v1,
+    search: load<SearchProto>('cms/search/v1/search.proto').cms.search.v1,
+    discussion: load<DiscussionProto>('cms/discussion/v1/discussion.proto').cms.discussion.v1,
+    config: load<ConfigProto>('cms/config/v1/config.proto').cms.config.v1,
+  };
+  return cache;
+}
+
+/** gRPC messages carry JSON bodies and uploads; keep room for the gateway's body limit. */
+export function channelOptions(maxMessageBytes: number): grpc.ChannelOptions {
+  return {
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': maxMessageBytes,
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.keepalive_timeout_ms': 10_000,
+    'grpc.keepalive_permit_without_calls': 1,
+  };
+}

@@ -1,0 +1,134 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from '../logging/logger';
+import { toServiceError } from './errors';
+import { channelOptions } from './loader';
+
+export const REQUEST_ID_KEY = 'x-request-id';
+
+export interface CallContext {
+  requestId: string;
+  log: Logger;
+}
+
+export function requestIdOf(metadata: grpc.Metadata): string {
+  const value = metadata.get(REQUEST_ID_KEY)[0];
+  return typeof value === 'string' && value ? value : '-';
+}
+
+/** Adapts an async handler to grpc-js: request id from metadata, errors mapped by `toServiceError`. */
+export function unary<Req, Res>(
+  log: Logger,
+  handler: (request: Req, ctx: CallContext) => Promise<Res>,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const requestId = requestIdOf(call.metadata);
+    const ctx = { requestId, get log() { return log.child({ requestId }); } };
+    handler(call.request, ctx).then(
+      (response) => callback(null, response),
+      (error: unknown) => callback(toServiceError(error, log, requestId)),
+    );
+  };
+}
+
+/** Adapts an async generator to a server-streaming call, honouring back-pressure and cancellation. */
+export function serverStream<Req, Res>(
+  log: Logger,
+  handler: (request: Req, ctx: CallContext) => AsyncIterable<Res>,
+): grpc.handleServerStreamingCall<Req, Res> {
+  return (call) => {
+    const requestId = requestIdOf(call.metadata);
+    const ctx = { requestId, get log() { return log.child({ requestId }); } };
+    void (async () => {
+      try {
+        for await (const item of handler(call.request, ctx)) {
+          if (call.cancelled) return;
+          if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
+        }
+        call.end();
+      } catch (error) {
+        call.destroy(Object.assign(new Error('stream failed'), toServiceError(error, log, requestId)));
+      }
+    })();
+  };
+}
+
+export interface ServiceBinding {
+  /** Fully qualified name for health, e.g. `cms.content.v1.ContentService`. */
+  name: string;
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+}
+
+export interface GrpcServerOptions {
+  /** `host:port`; port 0 picks a free one. */
+  address: string;
+  services: ServiceBinding[];
+  /** A real readiness check (store answers, bus connected); rejects when not ready. */
+  healthCheck: () => Promise<void>;
+  healthIntervalMs?: number;
+  maxMessageBytes: number;
+  logger: Logger;
+}
+
+export interface RunningGrpcServer {
+  /** `host:port` with the real port. */
+  address: string;
+  port: number;
+  /** Stops taking calls, lets in-flight calls finish until the deadline, then cancels them. */
+  stop(deadlineMs: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const { logger } = options;
+  const server = new grpc.Server(channelOptions(options.maxMessageBytes));
+  for (const service of options.services) server.addService(service.definition, service.implementation);
+
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+  const names = ['', ...options.services.map((s) => s.name)];
+  let lastStatus: string | undefined;
+  const runHealthCheck = async () => {
+    let status: 'SERVING' | 'NOT_SERVING' = 'SERVING';
+    try {
+      await options.healthCheck();
+    } catch (error) {
+      status = 'NOT_SERVING';
+      if (lastStatus !== status) logger.warn({ err: error }, 'health check failing');
+    }
+    if (lastStatus !== status) logger.info({ status }, 'health status');
+    lastStatus = status;
+    for (const name of names) health.setStatus(name, status);
+  };
+  await runHealthCheck();
+  const healthTimer = setInterval(() => void runHealthCheck(), options.healthIntervalMs ?? 2000);
+  healthTimer.unref();
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.address, grpc.ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    ),
+  );
+  const host = options.address.slice(0, options.address.lastIndexOf(':'));
+  const address = `${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+  logger.info({ address, services: options.services.map((s) => s.name) }, 'gRPC server listening');
+
+  return {
+    address,
+    port,
+    async stop(deadlineMs) {
+      clearInterval(healthTimer);
+      for (const name of names) health.setStatus(name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, deadlineMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The one routing table: which service owns each `@` endpoint and which
+ * methods it takes. The gateway routes by it (and answers 405 from it); each
+ * service checks at start that it implements exactly its rows.
+ */
+
+export type ServiceName = 'content' | 'identity' | 'search' | 'discussion' | 'config';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Route {
+  service: ServiceName;
+  methods: readonly HttpMethod[];
+}
+
+/** Keyed by endpoint name without `@`; `''` is the context itself (no `@` segment). */
+export const ROUTES: Readonly<Record<string, Route>> = {
+  '': { service: 'content', methods: ['GET', 'POST', 'PATCH', 'DELETE'] },
+  search: { service: 'search', methods: ['GET'] },
+};
+
+export function routeFor(endpoint: string): Route | undefined {
+  return Object.prototype.hasOwnProperty.call(ROUTES, endpoint) ? ROUTES[endpoint] : undefined;
+}
+
+export function endpointsOf(service: ServiceName): string[] {
+  return Object.keys(ROUTES).filter((endpoint) => ROUTES[endpoint].service === service);
+}

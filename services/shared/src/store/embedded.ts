@@ -1,0 +1,718 @@
+/**
+ * The embedded adapter of the store port: one NeDB datastore per collection,
+ * persisted as an append-only file `<dataDir>/<collection>.db`.
+ *
+ * NeDB's own query language differs from MongoDB's in places (arrays with
+ * `$ne`/`$nin`, `{ a: null }`, compound conditions on arrays, missing operators
+ * such as `$all` or `$nor`). Filters are therefore split: the conditions NeDB
+ * evaluates exactly like MongoDB are passed to NeDB (so its indexes are used),
+ * the rest is evaluated by mingo through NeDB's `$where`. Updates, sorting and
+ * projection are done by mingo, which implements MongoDB's semantics.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants as fsConstants, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { types } from 'node:util';
+import Datastore from '@seald-io/nedb';
+import { Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import {
+  type Collection,
+  type Document,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexOptions,
+  type Projection,
+  type Update,
+  type UpdateResult,
+} from './port';
+
+const COMPACTION_INTERVAL_MS = 60_000;
+const SUPPORTED_UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull'];
+const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+// ---------------------------------------------------------------------------
+// Helpers shared with the MongoDB adapter, so both behave alike.
+// ---------------------------------------------------------------------------
+
+/** A new document id: a random UUID without dashes. */
+export function newDocumentId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/** Rejects replacement documents and update operators outside the port's subset. */
+export function assertSupportedUpdate(update: unknown): asserts update is Update {
+  if (!isPlainObject(update)) throw new Error('an update must be a document of update operators');
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new Error('an update must contain at least one update operator');
+  for (const key of keys) {
+    if (!key.startsWith('$')) {
+      throw new Error(
+        `replacement documents are not supported: found field '${key}' in an update; use ${SUPPORTED_UPDATE_OPERATORS.join(' ')}`,
+      );
+    }
+    if (!SUPPORTED_UPDATE_OPERATORS.includes(key)) {
+      throw new Error(`unsupported update operator ${key}; supported: ${SUPPORTED_UPDATE_OPERATORS.join(' ')}`);
+    }
+    if (!isPlainObject(update[key])) throw new Error(`the argument of ${key} must be a document of field paths`);
+  }
+}
+
+/** Rejects index specifications the port does not allow on both engines. */
+export function assertSupportedIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): void {
+  const fields = Object.keys(keys);
+  if (fields.length === 0) throw new Error('an index needs at least one key');
+  if (fields.length > 1 && options.unique) {
+    throw new Error(`compound unique index on ${fields.join(', ')}: the embedded engine cannot enforce it`);
+  }
+}
+
+/** Whether a filter pins `_id` (top level or inside `$and`), so an upsert takes its id from the filter. */
+export function filterSetsId(filter: Filter): boolean {
+  if ('_id' in filter) return true;
+  const and = filter.$and;
+  return Array.isArray(and) && and.some((sub) => isPlainObject(sub) && filterSetsId(sub));
+}
+
+// ---------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------
+
+// Realm-independent checks: under jest, values may come from another V8 context.
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return Object.prototype.toString.call(value) === '[object Object]';
+}
+
+/** Values NeDB compares for equality exactly like MongoDB does. */
+function isScalar(value: unknown): value is string | number | boolean | Date {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && !Number.isNaN(value)) ||
+    (types.isDate(value) && !Number.isNaN(value.getTime()))
+  );
+}
+
+/** Values NeDB orders exactly like MongoDB does (NeDB refuses to compare booleans). */
+function isRangeBound(value: unknown): boolean {
+  return isScalar(value) && typeof value !== 'boolean';
+}
+
+function deepClone<V>(value: V): V {
+  if (Array.isArray(value)) return value.map(deepClone) as V;
+  if (types.isDate(value)) return new Date(value.getTime()) as V;
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = deepClone(item);
+    return copy as V;
+  }
+  return value;
+}
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
+}
+
+// ---------------------------------------------------------------------------
+// Filters
+// ---------------------------------------------------------------------------
+
+type NedbQuery = Record<string, unknown>;
+
+interface SplitFilter {
+  /** One condition per field, the one most useful to NeDB's indexes. */
+  native: NedbQuery;
+  /** Further native conditions, `$and`-ed. */
+  nativeAnd: NedbQuery[];
+  /** Conditions for mingo. */
+  residual: Filter[];
+}
+
+/**
+ * Paths NeDB resolves like MongoDB. A numeric segment is an array index for
+ * NeDB but may also be a field name for MongoDB, so those go to mingo.
+ */
+function isNativePath(key: string): boolean {
+  return key.split('.').every((segment) => segment !== '' && !segment.startsWith('$') && !/^\d+$/.test(segment));
+}
+
+/** `{ $regex, $options }` as a JS RegExp, or undefined when NeDB cannot evaluate it (e.g. the `x` option). */
+function toRegExp(pattern: unknown, options: unknown): RegExp | undefined {
+  if (options !== undefined && typeof options !== 'string') return undefined;
+  const extra = options ?? '';
+  if (/[^imsu]/.test(extra)) return undefined;
+  let source: string;
+  let flags: string;
+  if (types.isRegExp(pattern)) {
+    // `g` and `y` make RegExp#test stateful; MongoDB has no such flags.
+    source = pattern.source;
+    flags = pattern.flags.replace(/[gy]/g, '') + extra;
+  } else if (typeof pattern === 'string') {
+    source = pattern;
+    flags = extra;
+  } else {
+    return undefined;
+  }
+  try {
+    return new RegExp(source, [...new Set(flags)].join(''));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A condition on one field. Each operator of an operator object is an
+ * independent predicate in MongoDB (on an array field, different elements may
+ * satisfy different operators), so each native operator becomes its own NeDB
+ * condition: NeDB would require one element to satisfy all of them.
+ */
+function splitFieldCondition(key: string, value: unknown): { native: unknown[]; residual?: unknown } {
+  if (isScalar(value)) return { native: [value] };
+  if (types.isRegExp(value)) {
+    const regex = toRegExp(value, undefined);
+    return regex ? { native: [regex] } : { native: [], residual: value };
+  }
+  if (!isOperatorObject(value)) return { native: [], residual: value };
+
+  const native: unknown[] = [];
+  const residual: Record<string, unknown> = {};
+  for (const [op, arg] of Object.entries(value)) {
+    switch (op) {
+      case '$eq':
+        if (isScalar(arg)) native.push(arg);
+        else residual[op] = arg;
+        break;
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte':
+        if (isRangeBound(arg)) native.push({ [op]: arg });
+        else residual[op] = arg;
+        break;
+      case '$in':
+        if (Array.isArray(arg) && arg.every(isScalar)) native.push({ $in: arg });
+        else residual[op] = arg;
+        break;
+      case '$exists':
+        // NeDB tests `$exists` on each element of an array (an empty array has
+        // none), unlike MongoDB; only a missing top-level field is unambiguous.
+        if (arg === false && !key.includes('.')) native.push({ $exists: false });
+        else residual[op] = arg;
+        break;
+      case '$regex': {
+        const regex = toRegExp(arg, value.$options);
+        if (regex) native.push(regex);
+        else {
+          residual.$regex = arg;
+          if ('$options' in value) residual.$options = value.$options;
+        }
+        break;
+      }
+      case '$options':
+        if (!('$regex' in value)) residual[op] = arg;
+        break;
+      default:
+        residual[op] = arg;
+    }
+  }
+  return Object.keys(residual).length > 0 ? { native, residual } : { native };
+}
+
+/** Lower is more useful to NeDB's candidate selection: equality, then `$in`, then ranges. */
+function indexRank(condition: unknown): number {
+  if (isScalar(condition)) return 0;
+  if (isPlainObject(condition)) {
+    if ('$in' in condition) return 1;
+    if ('$gt' in condition || '$gte' in condition || '$lt' in condition || '$lte' in condition) return 2;
+  }
+  return 3;
+}
+
+function splitFilter(filter: unknown, into: SplitFilter): void {
+  if (!isPlainObject(filter)) throw new Error('a filter must be a document');
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value) && value.length > 0 && value.every(isPlainObject)) {
+      for (const sub of value) splitFilter(sub, into);
+      continue;
+    }
+    if (!isNativePath(key)) {
+      // Top-level operators other than $and ($or, $nor, ...) and unusual paths.
+      into.residual.push({ [key]: value });
+      continue;
+    }
+    const { native, residual } = splitFieldCondition(key, value);
+    native.sort((a, b) => indexRank(a) - indexRank(b));
+    for (const condition of native) {
+      if (!(key in into.native)) into.native[key] = condition;
+      else into.nativeAnd.push({ [key]: condition });
+    }
+    if (residual !== undefined) into.residual.push({ [key]: residual });
+  }
+}
+
+/** Translates a MongoDB filter into an NeDB query with the same results. */
+function toNedbQuery(filter: Filter): NedbQuery {
+  const split: SplitFilter = { native: {}, nativeAnd: [], residual: [] };
+  splitFilter(filter, split);
+  const query: NedbQuery = { ...split.native };
+  if (split.nativeAnd.length > 0) query.$and = split.nativeAnd;
+  if (split.residual.length > 0) {
+    const mingoQuery = new Query(split.residual.length === 1 ? split.residual[0] : { $and: split.residual });
+    query.$where = function (this: Document): boolean {
+      return mingoQuery.test(this);
+    };
+  }
+  return query;
+}
+
+// ---------------------------------------------------------------------------
+// Updates
+// ---------------------------------------------------------------------------
+
+type MingoModifier = Parameters<typeof mingoUpdate>[1];
+
+/**
+ * MongoDB rejects an update whose target has the wrong type, where mingo
+ * silently leaves the document alone; check the targets mingo would skip.
+ */
+function assertUpdateTargets(doc: Document, update: Update): void {
+  for (const [op, fields] of Object.entries(update) as [string, Record<string, unknown>][]) {
+    for (const fieldPath of Object.keys(fields)) {
+      const segments = fieldPath.split('.');
+      let current: unknown = doc;
+      let reached = true;
+      for (const segment of segments) {
+        if (Array.isArray(current)) {
+          // Array elements addressed by position: mingo applies MongoDB's rules.
+          reached = false;
+          break;
+        }
+        if (!isPlainObject(current)) {
+          if (op === '$set' || op === '$inc' || op === '$push') {
+            throw new Error(`cannot apply ${op} to '${fieldPath}': a parent of the field is not a document`);
+          }
+          reached = false;
+          break;
+        }
+        current = current[segment];
+        if (current === undefined) {
+          reached = false;
+          break;
+        }
+      }
+      if (!reached) continue;
+      if (op === '$inc' && typeof current !== 'number') {
+        throw new Error(`cannot apply $inc to the non-numeric field '${fieldPath}'`);
+      }
+      if ((op === '$push' || op === '$pull') && !Array.isArray(current)) {
+        throw new Error(`cannot apply ${op} to the non-array field '${fieldPath}'`);
+      }
+    }
+  }
+}
+
+/** Applies `update` to `doc` in place; returns whether anything changed. */
+function applyUpdate(doc: Document, update: Update): boolean {
+  assertUpdateTargets(doc, update);
+  // mingo refuses, like MongoDB, to change _id.
+  return mingoUpdate(doc, update as MingoModifier, undefined, undefined, { cloneMode: 'deep' }).length > 0;
+}
+
+function setPath(doc: Record<string, unknown>, fieldPath: string, value: unknown): void {
+  const segments = fieldPath.split('.');
+  let current = doc;
+  for (const segment of segments.slice(0, -1)) {
+    const next = current[segment];
+    if (next === undefined) current[segment] = {};
+    else if (!isPlainObject(next)) throw new Error(`cannot build the upserted document: '${fieldPath}' conflicts`);
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[segments[segments.length - 1]] = deepClone(value);
+}
+
+/** Like MongoDB: the equality conditions of the filter (top level and `$and`) seed an upserted document. */
+function collectEqualities(filter: Filter, into: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const sub of value) if (isPlainObject(sub)) collectEqualities(sub, into);
+    } else if (key.startsWith('$') || types.isRegExp(value)) {
+      continue;
+    } else if (isOperatorObject(value)) {
+      if ('$eq' in value) setPath(into, key, value.$eq);
+    } else {
+      setPath(into, key, value);
+    }
+  }
+}
+
+function buildUpsertDocument(filter: Filter, update: Update): Document {
+  const doc: Document = {};
+  collectEqualities(filter, doc);
+  let modifier = update;
+  if (doc._id === undefined && update.$set !== undefined && '_id' in update.$set) {
+    // MongoDB lets an upsert take its _id from $set when the filter gives none.
+    const { _id, ...set } = update.$set;
+    doc._id = _id as string;
+    modifier = { ...update, $set: set };
+  }
+  applyUpdate(doc, modifier);
+  const { _id, ...rest } = doc;
+  return { _id: _id ?? newDocumentId(), ...rest };
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------
+
+type MingoProjection = NonNullable<Parameters<typeof mingoFind>[2]>;
+
+function hasKeys(value: object | undefined): value is object {
+  return value !== undefined && Object.keys(value).length > 0;
+}
+
+function assertCount(name: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
+    throw new Error(`${name} must be a non-negative integer`);
+  }
+}
+
+/** mingo's projection moves `_id` last; MongoDB returns it first. */
+function idFirst<T extends Document>(doc: T): T {
+  if (!('_id' in doc)) return doc;
+  const { _id, ...rest } = doc;
+  return { _id, ...rest } as T;
+}
+
+function project<T extends Document>(doc: T, projection: Projection | undefined): T {
+  return hasKeys(projection) ? idFirst(mingoFind<T>([doc], {}, projection as MingoProjection).all()[0]) : doc;
+}
+
+/** Finds documents; they are copies, never NeDB's own objects. */
+async function findIn(db: Datastore, filter: Filter, options: FindOptions = {}): Promise<Document[]> {
+  const { sort, skip, limit, projection } = options;
+  assertCount('skip', skip);
+  assertCount('limit', limit);
+  const cursor = db.findAsync<Document>(toNedbQuery(filter));
+  const sorted = hasKeys(sort);
+  if (!sorted) {
+    // NeDB stops scanning once it has skip + limit matches.
+    if (skip) cursor.skip(skip);
+    if (limit) cursor.limit(limit);
+  }
+  // NeDB's typings describe the awaited value wrongly; findAsync resolves to the copied documents.
+  const docs = (await cursor) as unknown as Document[];
+  if (!sorted && !hasKeys(projection)) return docs;
+  // mingo orders mixed types and arrays like MongoDB (NeDB does not).
+  let result = mingoFind<Document>(docs, {}, hasKeys(projection) ? projection : undefined);
+  if (sorted) {
+    result = result.sort(sort);
+    if (skip) result = result.skip(skip);
+    if (limit) result = result.limit(limit);
+  }
+  const found = result.all();
+  return hasKeys(projection) ? found.map(idFirst) : found;
+}
+
+// ---------------------------------------------------------------------------
+// Engine: one NeDB datastore and its write lock
+// ---------------------------------------------------------------------------
+
+interface NedbIndex {
+  fieldName: string;
+  unique: boolean;
+  sparse: boolean;
+  getMatching(value: unknown): unknown[];
+}
+
+interface UniqueViolation {
+  errorType: 'uniqueViolated';
+  key: unknown;
+}
+
+function isUniqueViolation(err: unknown): err is UniqueViolation {
+  return typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
+}
+
+function corruptItems(err: unknown): number | undefined {
+  const count = typeof err === 'object' && err !== null ? (err as { corruptItems?: unknown }).corruptItems : undefined;
+  return typeof count === 'number' ? count : undefined;
+}
+
+// The typings omit the datastore's index table.
+function indexesOf(db: Datastore): Record<string, NedbIndex> {
+  return (db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
+}
+
+function duplicateKeyError(collection: string, field: string | undefined, key: unknown): DuplicateKeyError {
+  return new DuplicateKeyError(collection, JSON.stringify(field === undefined ? key : { [field]: key }) ?? 'null');
+}
+
+class Engine {
+  private readonly loaded: Promise<Datastore>;
+  /** Tail of the write lock: every write of the collection runs after the previous one settled. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private compaction: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly filename: string,
+  ) {
+    this.loaded = this.load();
+    // Load failures surface on each operation; do not also report them as unhandled.
+    this.loaded.catch(() => undefined);
+  }
+
+  private async load(): Promise<Datastore> {
+    let db = new Datastore({ filename: this.filename });
+    try {
+      await db.loadDatabaseAsync();
+    } catch (err) {
+      // A kill during an append can leave one torn line at the end of the
+      // file. NeDB refuses to load when over 10% of the lines are corrupt,
+      // which that one line is in a collection of fewer than ten documents.
+      if (corruptItems(err) !== 1) throw err;
+      db = new Datastore({ filename: this.filename, corruptAlertThreshold: 1 });
+      await db.loadDatabaseAsync();
+    }
+    if (!this.closed) {
+      // Not NeDB's setAutocompactionInterval: its timer keeps the process
+      // alive and a failed compaction there is an unhandled rejection.
+      this.compaction = setInterval(() => {
+        // A failed compaction leaves the append-only file valid; the next one retries.
+        this.exclusive(() => db.compactDatafileAsync()).catch(() => undefined);
+      }, COMPACTION_INTERVAL_MS);
+      this.compaction.unref();
+    }
+    return db;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`store is closed (collection ${this.name})`);
+  }
+
+  private exclusive<R>(task: () => Promise<R>): Promise<R> {
+    const run = this.tail.then(task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reads need no lock: NeDB runs each command whole, and writes change a document in one command. */
+  async read<R>(task: (db: Datastore) => Promise<R>): Promise<R> {
+    this.assertOpen();
+    return task(await this.loaded);
+  }
+
+  /** Writes are serialised, so a read-modify-write is atomic with respect to every other write. */
+  async write<R>(task: (db: Datastore) => Promise<R>): Promise<R> {
+    this.assertOpen();
+    return this.exclusive(async () => {
+      const db = await this.loaded;
+      try {
+        return await task(db);
+      } catch (err) {
+        throw this.duplicateKeyError(db, err) ?? err;
+      }
+    });
+  }
+
+  private duplicateKeyError(db: Datastore, err: unknown): DuplicateKeyError | undefined {
+    if (!isUniqueViolation(err)) return undefined;
+    // NeDB reports the value only; name the field whose unique index already holds it.
+    const field = Object.values(indexesOf(db)).find(
+      (index) => index.unique && index.getMatching(err.key).length > 0,
+    )?.fieldName;
+    return duplicateKeyError(this.name, field, err.key);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.exclusive(async () => {
+      let db: Datastore;
+      try {
+        db = await this.loaded;
+      } catch {
+        return; // never loaded: nothing to compact
+      }
+      clearInterval(this.compaction);
+      await db.compactDatafileAsync();
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Collection and store
+// ---------------------------------------------------------------------------
+
+class EmbeddedCollection<T extends Document> implements Collection<T> {
+  constructor(private readonly engine: Engine) {}
+
+  get name(): string {
+    return this.engine.name;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return this.engine.read(async (db) => (await findIn(db, filter, options)) as T[]);
+  }
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 });
+    return doc ?? null;
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    return this.engine.read(async (db) => (await db.countAsync(toNedbQuery(filter))) as unknown as number);
+  }
+
+  async insertOne(doc: T): Promise<{ insertedId: string }> {
+    const { _id, ...rest } = doc;
+    const prepared = { _id: _id ?? newDocumentId(), ...rest };
+    return this.engine.write(async (db) => {
+      const inserted = await db.insertAsync(prepared);
+      return { insertedId: String(inserted._id) };
+    });
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    assertSupportedUpdate(update);
+    return this.engine.write(async (db) => {
+      const [doc] = await findIn(db, filter, { limit: 1 });
+      if (!doc) {
+        if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null };
+        const inserted = await db.insertAsync(buildUpsertDocument(filter, update));
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: String(inserted._id) };
+      }
+      const modified = await this.replace(db, doc, update);
+      return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedId: null };
+    });
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertSupportedUpdate(update);
+    return this.engine.write(async (db) => {
+      const docs = await findIn(db, filter);
+      let modifiedCount = 0;
+      // Like MongoDB, not transactional: an error stops the loop, earlier documents stay updated.
+      for (const doc of docs) if (await this.replace(db, doc, update)) modifiedCount += 1;
+      return { matchedCount: docs.length, modifiedCount, upsertedId: null };
+    });
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    assertSupportedUpdate(update);
+    const after = options.returnDocument !== 'before';
+    return this.engine.write(async (db) => {
+      const [doc] = await findIn(db, filter, { sort: options.sort, limit: 1 });
+      if (!doc) {
+        if (!options.upsert) return null;
+        const inserted = await db.insertAsync(buildUpsertDocument(filter, update));
+        return after ? project(inserted as T, options.projection) : null;
+      }
+      const before = after ? undefined : deepClone(doc);
+      await this.replace(db, doc, update);
+      return project((before ?? doc) as T, options.projection);
+    });
+  }
+
+  /** Applies the update to a copy of a stored document and writes it back if it changed. */
+  private async replace(db: Datastore, doc: Document, update: Update): Promise<boolean> {
+    if (!applyUpdate(doc, update)) return false;
+    // NeDB copies the replacement, so `doc` stays the caller's own object.
+    await db.updateAsync({ _id: doc._id }, doc, {});
+    return true;
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.engine.write(async (db) => ({
+      deletedCount: await db.removeAsync(toNedbQuery(filter), { multi: false }),
+    }));
+  }
+
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+    return this.engine.write(async (db) => ({
+      deletedCount: await db.removeAsync(toNedbQuery(filter), { multi: true }),
+    }));
+  }
+
+  async createIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
+    assertSupportedIndex(keys, options);
+    const fields = Object.keys(keys);
+    // NeDB uses one index per query; an index on the first key serves a
+    // compound index's queries too (compound uniqueness was refused above).
+    const fieldName = fields[0];
+    const unique = fields.length === 1 && options.unique === true;
+    const sparse = options.sparse === true;
+    await this.engine.write(async (db) => {
+      const ensure = async (unique: boolean, sparse: boolean): Promise<void> => {
+        try {
+          await db.ensureIndexAsync({ fieldName, unique, sparse });
+        } catch (err) {
+          throw isUniqueViolation(err) ? duplicateKeyError(this.name, fieldName, err.key) : err;
+        }
+      };
+      const existing = indexesOf(db)[fieldName];
+      if (!existing) return ensure(unique, sparse);
+      if (existing.unique === unique && existing.sparse === sparse) return;
+      if (existing.unique && !unique) return; // a unique index serves non-unique lookups too
+      if (existing.unique) throw new Error(`a unique index on ${fieldName} already exists with other options`);
+      // Upgrade the non-unique index to the requested unique one, or keep it if the data forbids.
+      await db.removeIndexAsync(fieldName);
+      try {
+        await ensure(unique, sparse);
+      } catch (err) {
+        await ensure(existing.unique, existing.sparse);
+        throw err;
+      }
+    });
+  }
+}
+
+class EmbeddedStore implements DocumentStore {
+  readonly kind = 'embedded' as const;
+  private readonly engines = new Map<string, Engine>();
+  private readonly collections = new Map<string, EmbeddedCollection<Document>>();
+  private closed = false;
+
+  constructor(private readonly dataDir: string) {}
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    if (this.closed) throw new Error('store is closed');
+    let collection = this.collections.get(name);
+    if (!collection) {
+      if (!COLLECTION_NAME.test(name)) throw new Error(`invalid collection name: ${JSON.stringify(name)}`);
+      const engine = new Engine(name, path.join(this.dataDir, `${name}.db`));
+      this.engines.set(name, engine);
+      collection = new EmbeddedCollection<Document>(engine);
+      this.collections.set(name, collection);
+    }
+    return collection as unknown as Collection<T>;
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('store is closed');
+    await fs.access(this.dataDir, fsConstants.R_OK | fsConstants.W_OK);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const results = await Promise.allSettled([...this.engines.values()].map((engine) => engine.close()));
+    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+}
+
+/**
+ * Opens the embedded store under `dataDir` (created if missing). Each write
+ * resolves once NeDB has appended it to the collection's file, so a killed
+ * process loses no acknowledged write. One process per data directory.
+ */
+export async function openEmbeddedStore(dataDir: string): Promise<DocumentStore> {
+  await fs.mkdir(dataDir, { recursive: true });
+  return new EmbeddedStore(dataDir);
+}

@@ -1,0 +1,298 @@
+import pino from 'pino';
+import { createInProcessBus } from '../../src/events/in-process';
+import type { Delivery, EventEnvelope } from '../../src/events/port';
+import { matchesTopic, type ConsumerGroup } from '../../src/events/topology';
+
+interface LogRecord {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+function captureLogger() {
+  const records: LogRecord[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => records.push(JSON.parse(line) as LogRecord) });
+  return { logger, records };
+}
+
+let counter = 0;
+function event(type: string, payload: unknown = {}, requestId?: string): EventEnvelope {
+  counter++;
+  return { id: `evt-${counter}`, type, occurredAt: new Date().toISOString(), requestId, payload };
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+function bus(topology: ConsumerGroup[], deliveryLimit?: number) {
+  const { logger, records } = captureLogger();
+  return { bus: createInProcessBus({ topology, logger, deliveryLimit }), records };
+}
+
+describe('matchesTopic', () => {
+  it.each([
+    ['content.added', 'content.added', true],
+    ['content.added', 'content.removed', false],
+    ['content.*', 'content.added', true],
+    ['content.*', 'content', false],
+    ['content.*', 'content.added.now', false],
+    ['*.added', 'content.added', true],
+    ['content.#', 'content', true],
+    ['content.#', 'content.added', true],
+    ['content.#', 'content.added.now', true],
+    ['content.#', 'comment.added', false],
+    ['#', 'anything.at.all', true],
+    ['#', '', true],
+    ['#.added', 'added', true],
+    ['#.added', 'content.item.added', true],
+    ['#.added', 'content.item.removed', false],
+    ['a.#.z', 'a.z', true],
+    ['a.#.z', 'a.b.c.z', true],
+    ['a.#.z', 'a.b.c', false],
+    ['#.#', 'a.b', true],
+    ['*.#.*', 'a', false],
+    ['*.#.*', 'a.b', true],
+    ['*', '', false],
+    ['', '', true],
+  ])('%s vs %s → %s', (pattern, key, expected) => {
+    expect(matchesTopic(pattern, key)).toBe(expected);
+  });
+});
+
+describe('in-process event bus', () => {
+  it('delivers a deep copy to every matching group, including events published before subscribing', async () => {
+    const { bus: b } = bus([
+      { group: 'search', patterns: ['content.#'] },
+      { group: 'audit', patterns: ['#'] },
+      { group: 'comments', patterns: ['comment.*'] },
+    ]);
+    expect(b.kind).toBe('in-process');
+    const published = event('content.added', { title: 'before' }, 'req-1');
+    await b.publish(published);
+    published.payload = { title: 'mutated by the publisher' };
+
+    const search: Delivery[] = [];
+    const audit: Delivery[] = [];
+    const comments: Delivery[] = [];
+    const s1 = await b.subscribe({ group: 'search', patterns: ['content.#'] }, async (d) => {
+      search.push(d);
+      (d.event.payload as { title: string }).title = 'mutated by a consumer';
+    });
+    const s2 = await b.subscribe({ group: 'audit', patterns: ['#'] }, async (d) => {
+      audit.push(d);
+    });
+    await b.subscribe({ group: 'comments', patterns: ['comment.*'] }, async (d) => {
+      comments.push(d);
+    });
+    expect(await s1.waitUntilDrained(1000)).toBe(true);
+    expect(await s2.waitUntilDrained(1000)).toBe(true);
+
+    expect(search).toHaveLength(1);
+    expect(search[0].attempt).toBe(1);
+    expect(search[0].event).toMatchObject({ id: published.id, type: 'content.added', requestId: 'req-1' });
+    expect(audit[0].event.payload).toEqual({ title: 'before' });
+    expect(comments).toHaveLength(0);
+    await b.close();
+  });
+
+  it('rejects a publish that no group matches', async () => {
+    const { bus: b } = bus([{ group: 'search', patterns: ['content.*'] }]);
+    await expect(b.publish(event('content.item.added'))).rejects.toThrow(/unroutable/);
+    await expect(b.publish(event('user.created'))).rejects.toThrow(/unroutable/);
+    await b.close();
+  });
+
+  it('does not run handlers inside publish()', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    let handled = false;
+    await b.subscribe({ group: 'g', patterns: ['#'] }, async () => {
+      handled = true;
+    });
+    const publishing = b.publish(event('x'));
+    expect(handled).toBe(false);
+    await publishing;
+    await b.close();
+  });
+
+  it('redelivers a failed event at the front of the queue and dead-letters it after the delivery limit', async () => {
+    const { bus: b, records } = bus([{ group: 'g', patterns: ['#'] }], 3);
+    const poison = event('poison');
+    const healthy = event('healthy');
+    await b.publish(poison);
+    await b.publish(healthy);
+    const seen: string[] = [];
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 1 }, async ({ event: e, attempt }) => {
+      seen.push(`${e.type}#${attempt}`);
+      if (e.type === 'poison') throw new Error('boom');
+    });
+    expect(await sub.waitUntilDrained(1000)).toBe(true);
+
+    expect(seen).toEqual(['poison#1', 'poison#2', 'poison#3', 'healthy#1']);
+    expect(b.deadLetters('g')).toEqual([poison]);
+    expect(b.deadLetters('other')).toEqual([]);
+    const errors = records.filter((r) => r.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ group: 'g', eventId: poison.id, attempt: 3 });
+    expect(records.filter((r) => r.level === 40)).toHaveLength(2);
+    await b.close();
+  });
+
+  it('treats a synchronous throw like a rejection', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }], 1);
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, () => {
+      throw new Error('sync');
+    });
+    await b.publish(event('x'));
+    expect(await sub.waitUntilDrained(1000)).toBe(true);
+    expect(b.deadLetters('g')).toHaveLength(1);
+    await b.close();
+  });
+
+  it('runs at most `prefetch` handlers at once and hands events out in order', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const gate = deferred();
+    const started: number[] = [];
+    let running = 0;
+    let maxRunning = 0;
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 3 }, async ({ event: e }) => {
+      started.push(e.payload as number);
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await gate.promise;
+      running--;
+    });
+    for (let i = 0; i < 10; i++) await b.publish(event('n', i));
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gate.resolve();
+    expect(await sub.waitUntilDrained(1000)).toBe(true);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(maxRunning).toBe(3);
+    await b.close();
+  });
+
+  it('defaults prefetch to 16', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const gate = deferred();
+    let running = 0;
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, async () => {
+      running++;
+      await gate.promise;
+    });
+    for (let i = 0; i < 20; i++) await b.publish(event('n', i));
+    await tick();
+    expect(running).toBe(16);
+    gate.resolve();
+    expect(await sub.waitUntilDrained(1000)).toBe(true);
+    await b.close();
+  });
+
+  it('waitUntilDrained is false while a handler is blocked and wakes up as soon as it finishes', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const gate = deferred();
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, () => gate.promise);
+    expect(await sub.waitUntilDrained(10)).toBe(true);
+    await b.publish(event('x'));
+    expect(await sub.waitUntilDrained(30)).toBe(false);
+
+    const started = Date.now();
+    const waiting = sub.waitUntilDrained(5000);
+    setTimeout(() => gate.resolve(), 20);
+    expect(await waiting).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await b.close();
+  });
+
+  it('stop() waits for in-flight handlers and leaves the rest queued for the next subscriber', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const gate = deferred();
+    const first: number[] = [];
+    const sub = await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 1 }, async ({ event: e }) => {
+      first.push(e.payload as number);
+      await gate.promise;
+    });
+    for (let i = 0; i < 3; i++) await b.publish(event('n', i));
+    await tick();
+
+    let stopped = false;
+    const stopping = sub.stop().then(() => (stopped = true));
+    await tick();
+    expect(stopped).toBe(false);
+    gate.resolve();
+    await stopping;
+    expect(first).toEqual([0]);
+    expect(await sub.waitUntilDrained(20)).toBe(false);
+
+    const second: number[] = [];
+    const next = await b.subscribe({ group: 'g', patterns: ['#'] }, async ({ event: e }) => {
+      second.push(e.payload as number);
+    });
+    expect(await next.waitUntilDrained(1000)).toBe(true);
+    expect(second).toEqual([1, 2]);
+    await b.close();
+  });
+
+  it('shares a group between competing subscribers', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const byConsumer: Record<string, number> = { a: 0, b: 0 };
+    const a = await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 1 }, async () => {
+      byConsumer.a++;
+      await tick();
+    });
+    await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 1 }, async () => {
+      byConsumer.b++;
+      await tick();
+    });
+    for (let i = 0; i < 10; i++) await b.publish(event('n', i));
+    expect(await a.waitUntilDrained(1000)).toBe(true);
+    expect(byConsumer.a + byConsumer.b).toBe(10);
+    expect(byConsumer.a).toBeGreaterThan(0);
+    expect(byConsumer.b).toBeGreaterThan(0);
+    await b.close();
+  });
+
+  it('adds a group that is missing from the topology on subscribe, with a warning', async () => {
+    const { bus: b, records } = bus([{ group: 'g', patterns: ['content.#'] }]);
+    const seen: string[] = [];
+    const sub = await b.subscribe({ group: 'late', patterns: ['user.*'] }, async ({ event: e }) => {
+      seen.push(e.type);
+    });
+    expect(records.some((r) => r.level === 40 && r.group === 'late')).toBe(true);
+    await b.publish(event('user.created'));
+    expect(await sub.waitUntilDrained(1000)).toBe(true);
+    expect(seen).toEqual(['user.created']);
+    await b.close();
+  });
+
+  it('close() stops subscriptions and refuses further use', async () => {
+    const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+    const gate = deferred();
+    let finished = false;
+    await b.subscribe({ group: 'g', patterns: ['#'] }, async () => {
+      await gate.promise;
+      finished = true;
+    });
+    await b.publish(event('x'));
+    await tick();
+    await b.ping();
+    const closing = b.close();
+    gate.resolve();
+    await closing;
+    expect(finished).toBe(true);
+    await expect(b.ping()).rejects.toThrow(/closed/);
+    await expect(b.publish(event('x'))).rejects.toThrow(/closed/);
+    await expect(b.subscribe({ group: 'g', patterns: ['#'] }, async () => {})).rejects.toThrow(/closed/);
+  });
+
+  it('rejects an invalid delivery limit or prefetch', async () => {
+    const { logger } = captureLogger();
+    expect(() => createInProcessBus({ topology: [], logger, deliveryLimit: 0 })).toThrow(RangeError);
+    const b = createInProcessBus({ topology: [], logger });
+    await expect(b.subscribe({ group: 'g', patterns: ['#'], prefetch: 0 }, async () => {})).rejects.toThrow(RangeError);
+  });
+});

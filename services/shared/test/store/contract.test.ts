@@ -1,0 +1,717 @@
+/**
+ * One contract for every adapter of the store port. The embedded adapter is
+ * always tested; MongoDB too when MONGO_URL is set (in a throwaway database).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { openEmbeddedStore } from '../../src/store/embedded';
+import { openMongoStore } from '../../src/store/mongo';
+import { openStore } from '../../src/store/open';
+import {
+  type Collection,
+  type Document,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+} from '../../src/store/port';
+
+interface Adapter {
+  name: string;
+  open(): Promise<DocumentStore>;
+  cleanup(): Promise<void>;
+}
+
+function tempDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'store-contract-'));
+}
+
+function embeddedAdapter(): Adapter {
+  let dir: string | undefined;
+  return {
+    name: 'embedded',
+    async open() {
+      dir = await tempDir();
+      return openEmbeddedStore(dir);
+    },
+    async cleanup() {
+      if (dir) await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function mongoAdapter(url: string): Adapter {
+  const dbName = `store_contract_${process.pid}_${Date.now()}`;
+  return {
+    name: 'mongodb',
+    open: () => openMongoStore(url, dbName),
+    async cleanup() {
+      const client = new MongoClient(url);
+      try {
+        await client.connect();
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+const adapters: Adapter[] = [embeddedAdapter()];
+if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
+
+const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
+
+const PEOPLE: Document[] = [
+  {
+    _id: 'p1',
+    name: 'Alice',
+    age: 30,
+    tags: ['admin', 'editor'],
+    address: { city: 'Paris', zip: '75001' },
+    scores: [80, 95],
+    items: [
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 5 },
+    ],
+  },
+  {
+    _id: 'p2',
+    name: 'bob',
+    age: 25,
+    tags: ['editor'],
+    address: { city: 'Berlin' },
+    scores: [70],
+    items: [{ sku: 'a', qty: 10 }],
+  },
+  { _id: 'p3', name: 'Carol', age: 35, tags: [], scores: [], items: [], nickname: null },
+  {
+    _id: 'p4',
+    name: 'dave',
+    age: 30,
+    tags: ['viewer', 'admin'],
+    address: { city: 'Paris' },
+    scores: [60, 99],
+    items: [{ sku: 'c', qty: 2 }],
+  },
+];
+
+const QUERIES: [string, Filter, string[]][] = [
+  ['empty filter', {}, ['p1', 'p2', 'p3', 'p4']],
+  ['equality', { age: 30 }, ['p1', 'p4']],
+  ['equality on an array field matches an element', { tags: 'admin' }, ['p1', 'p4']],
+  ['equality with an array matches the whole array', { tags: ['editor'] }, ['p2']],
+  ['dotted path into a document', { 'address.city': 'Paris' }, ['p1', 'p4']],
+  ['dotted path through an array of documents', { 'items.sku': 'a' }, ['p1', 'p2']],
+  ['range through an array of documents', { 'items.qty': { $gt: 4 } }, ['p1', 'p2']],
+  ['$eq', { age: { $eq: 30 } }, ['p1', 'p4']],
+  ['$ne', { age: { $ne: 30 } }, ['p2', 'p3']],
+  ['$ne on an array field means no element equals', { tags: { $ne: 'admin' } }, ['p2', 'p3']],
+  ['$gt and $lte', { age: { $gt: 25, $lte: 30 } }, ['p1', 'p4']],
+  ['$gte', { age: { $gte: 35 } }, ['p3']],
+  ['$lt', { age: { $lt: 30 } }, ['p2']],
+  ['range operators on an array may match different elements', { scores: { $gt: 90, $lt: 75 } }, ['p4']],
+  ['$in', { name: { $in: ['Alice', 'bob', 'zed'] } }, ['p1', 'p2']],
+  ['$in on an array field', { tags: { $in: ['viewer', 'nobody'] } }, ['p4']],
+  ['$in on _id', { _id: { $in: ['p1', 'p3'] } }, ['p1', 'p3']],
+  ['$nin on an array field', { tags: { $nin: ['admin'] } }, ['p2', 'p3']],
+  ['$exists: false', { address: { $exists: false } }, ['p3']],
+  ['$exists: true on a dotted path', { 'address.zip': { $exists: true } }, ['p1']],
+  ['$exists: false on a dotted path', { 'address.zip': { $exists: false } }, ['p2', 'p3', 'p4']],
+  ['$exists: true on an empty array', { tags: { $exists: true } }, ['p1', 'p2', 'p3', 'p4']],
+  ['$exists on a null field', { nickname: { $exists: true } }, ['p3']],
+  ['equality with null matches null and missing', { nickname: null }, ['p1', 'p2', 'p3', 'p4']],
+  ['RegExp value', { name: /^[ab]/i }, ['p1', 'p2']],
+  ['$regex string with $options', { name: { $regex: '^c', $options: 'i' } }, ['p3']],
+  ['$regex RegExp', { name: { $regex: /E$/i } }, ['p1', 'p4']],
+  ['RegExp on an array field', { tags: /^ed/ }, ['p1', 'p2']],
+  ['$all', { tags: { $all: ['admin', 'editor'] } }, ['p1']],
+  ['$elemMatch on scalars', { scores: { $elemMatch: { $gt: 90, $lt: 96 } } }, ['p1']],
+  ['$elemMatch on documents', { items: { $elemMatch: { sku: 'a', qty: { $gte: 5 } } } }, ['p2']],
+  ['$size', { tags: { $size: 2 } }, ['p1', 'p4']],
+  ['$size 0', { tags: { $size: 0 } }, ['p3']],
+  ['$and', { $and: [{ age: 30 }, { tags: 'viewer' }] }, ['p4']],
+  ['$and on one field', { $and: [{ age: { $gt: 20 } }, { age: { $lt: 31 } }] }, ['p1', 'p2', 'p4']],
+  ['$or', { $or: [{ age: 25 }, { 'address.city': 'Paris' }] }, ['p1', 'p2', 'p4']],
+  ['$nor', { $nor: [{ age: 30 }, { tags: 'editor' }] }, ['p3']],
+  ['$not with an operator', { age: { $not: { $gt: 28 } } }, ['p2']],
+  ['$not with a RegExp', { name: { $not: /^[A-Z]/ } }, ['p2', 'p4']],
+  [
+    'native and evaluated conditions together',
+    { tags: 'admin', age: { $gte: 30, $ne: 35 }, 'address.city': { $in: ['Paris'] } },
+    ['p1', 'p4'],
+  ],
+];
+
+describe.each(adapters)('$name store', (adapter) => {
+  let store: DocumentStore;
+  let sequence = 0;
+  const fresh = <T extends Document = Document>(): Collection<T> => store.collection<T>(`contract_${++sequence}`);
+
+  beforeAll(async () => {
+    store = await adapter.open();
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await adapter.cleanup();
+  });
+
+  it('reports its kind and answers ping', async () => {
+    expect(store.kind).toBe(adapter.name);
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  describe('insertOne', () => {
+    it('generates a string id when absent, without touching the input', async () => {
+      const c = fresh();
+      const input: Document = { title: 'x' };
+      const { insertedId } = await c.insertOne(input);
+      expect(insertedId).toMatch(/^[0-9a-f]{32}$/);
+      expect(input).toEqual({ title: 'x' });
+      expect(await c.findOne({ _id: insertedId })).toEqual({ _id: insertedId, title: 'x' });
+    });
+
+    it('keeps a given id and rejects a duplicate one', async () => {
+      const c = fresh();
+      expect(await c.insertOne({ _id: 'given', n: 1 })).toEqual({ insertedId: 'given' });
+      await expect(c.insertOne({ _id: 'given', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await c.find({})).toEqual([{ _id: 'given', n: 1 }]);
+    });
+
+    it('never shares objects with the stored documents', async () => {
+      const c = fresh<Document & { list: number[]; nested: { a: number } }>();
+      const input = { _id: 'i1', list: [1], nested: { a: 1 } };
+      await c.insertOne(input);
+      input.list.push(2);
+      input.nested.a = 2;
+      const first = await c.findOne({ _id: 'i1' });
+      first!.list.push(3);
+      first!.nested.a = 3;
+      const updated = await c.findOneAndUpdate({ _id: 'i1' }, { $set: { extra: true } });
+      updated!.list.push(4);
+      const [listed] = await c.find({ _id: 'i1' });
+      expect(listed).toEqual({ _id: 'i1', list: [1], nested: { a: 1 }, extra: true });
+      expect(listed).not.toBe(first);
+    });
+  });
+
+  describe('queries', () => {
+    let people: Collection;
+
+    beforeAll(async () => {
+      people = fresh();
+      for (const person of PEOPLE) await people.insertOne(person);
+    });
+
+    it.each(QUERIES)('%s', async (_label, filter, expected) => {
+      expect(ids(await people.find(filter))).toEqual(expected);
+      expect(await people.countDocuments(filter)).toBe(expected.length);
+    });
+
+    it('findOne returns null when nothing matches', async () => {
+      expect(await people.findOne({ age: 99 })).toBeNull();
+    });
+
+    it('projects dotted fields', async () => {
+      const docs = await people.find(
+        { _id: { $in: ['p1', 'p3'] } },
+        { projection: { 'address.city': 1, _id: 0 }, sort: { _id: 1 } },
+      );
+      expect(docs).toEqual([{ address: { city: 'Paris' } }, {}]);
+    });
+  });
+
+  describe('sort, skip, limit, projection', () => {
+    let ranked: Collection;
+
+    beforeAll(async () => {
+      ranked = fresh();
+      for (const doc of [
+        { _id: 's1', group: 'b', rank: 2 },
+        { _id: 's2', group: 'a', rank: 2 },
+        { _id: 's3', group: 'a', rank: 1 },
+        { _id: 's4', group: 'b', rank: 1 },
+        { _id: 's5', group: 'a', rank: 3 },
+      ]) {
+        await ranked.insertOne(doc);
+      }
+    });
+
+    it('sorts by several keys', async () => {
+      expect((await ranked.find({}, { sort: { group: 1, rank: -1 } })).map((d) => d._id)).toEqual([
+        's5',
+        's2',
+        's3',
+        's1',
+        's4',
+      ]);
+      expect((await ranked.find({}, { sort: { rank: 1, _id: -1 } })).map((d) => d._id)).toEqual([
+        's4',
+        's3',
+        's2',
+        's1',
+        's5',
+      ]);
+    });
+
+    it('keeps ties together', async () => {
+      const docs = await ranked.find({}, { sort: { group: 1 } });
+      expect(ids(docs.slice(0, 3))).toEqual(['s2', 's3', 's5']);
+      expect(ids(docs.slice(3))).toEqual(['s1', 's4']);
+    });
+
+    it('skips and limits after sorting', async () => {
+      const docs = await ranked.find({}, { sort: { group: 1, rank: -1 }, skip: 1, limit: 2 });
+      expect(docs.map((d) => d._id)).toEqual(['s2', 's3']);
+    });
+
+    it('skips and limits without sorting', async () => {
+      expect(await ranked.find({}, { limit: 2 })).toHaveLength(2);
+      expect(await ranked.find({}, { skip: 2 })).toHaveLength(3);
+      expect(await ranked.find({ group: 'a' }, { skip: 1, limit: 5 })).toHaveLength(2);
+    });
+
+    it('projects by inclusion and exclusion', async () => {
+      expect(await ranked.find({ _id: 's1' }, { projection: { rank: 1 } })).toEqual([{ _id: 's1', rank: 2 }]);
+      expect(await ranked.find({ _id: 's1' }, { projection: { rank: 1, _id: 0 } })).toEqual([{ rank: 2 }]);
+      expect(await ranked.find({ _id: 's1' }, { projection: { rank: 0 } })).toEqual([{ _id: 's1', group: 'b' }]);
+    });
+
+    it('findOne honours sort and projection', async () => {
+      expect(await ranked.findOne({ group: 'a' }, { sort: { rank: -1 }, projection: { rank: 1, _id: 0 } })).toEqual({
+        rank: 3,
+      });
+    });
+
+    it('orders missing values, numbers, strings and booleans like MongoDB', async () => {
+      const c = fresh();
+      for (const [i, v] of ['b', 2, undefined, true, 'a', 1].entries()) {
+        await c.insertOne(v === undefined ? { _id: `m${i}` } : { _id: `m${i}`, v });
+      }
+      const sorted = await c.find({}, { sort: { v: 1 } });
+      expect(sorted.map((d) => d.v)).toEqual([undefined, 1, 2, 'a', 'b', true]);
+    });
+  });
+
+  describe('updates', () => {
+    it('applies $set $unset $inc $push $pull', async () => {
+      const c = fresh();
+      await c.insertOne({
+        _id: 'u1',
+        title: 'old',
+        drop: 1,
+        n: 1,
+        tags: ['a'],
+        nums: [1, 5, 7, 2],
+        items: [
+          { sku: 'x', qty: 1 },
+          { sku: 'y', qty: 9 },
+        ],
+      });
+      const result = await c.updateOne(
+        { _id: 'u1' },
+        {
+          $set: { title: 'new', 'meta.kind': 'page' },
+          $unset: { drop: '' },
+          $inc: { n: 2, missing: 5 },
+          $push: { tags: 'b' },
+          $pull: { nums: { $gte: 5 }, items: { qty: { $lt: 3 } } },
+        },
+      );
+      expect(result).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
+      expect(await c.findOne({ _id: 'u1' })).toEqual({
+        _id: 'u1',
+        title: 'new',
+        meta: { kind: 'page' },
+        n: 3,
+        missing: 5,
+        tags: ['a', 'b'],
+        nums: [1, 2],
+        items: [{ sku: 'y', qty: 9 }],
+      });
+
+      await c.updateOne({ _id: 'u1' }, { $push: { tags: { $each: ['c', 'd'] }, fresh: 1 } });
+      await c.updateOne({ _id: 'u1' }, { $pull: { tags: 'a' } });
+      // Like MongoDB: two operators on one path conflict.
+      await expect(c.updateOne({ _id: 'u1' }, { $push: { tags: 'e' }, $pull: { tags: 'b' } })).rejects.toThrow(
+        /conflict/,
+      );
+      expect(await c.findOne({ _id: 'u1' }, { projection: { tags: 1, fresh: 1 } })).toEqual({
+        _id: 'u1',
+        tags: ['b', 'c', 'd'],
+        fresh: [1],
+      });
+    });
+
+    it('counts a no-op update as matched but not modified', async () => {
+      const c = fresh();
+      await c.insertOne({ _id: 'same', v: 1 });
+      expect(await c.updateOne({ _id: 'same' }, { $set: { v: 1 } })).toEqual({
+        matchedCount: 1,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
+      expect(await c.updateOne({ _id: 'none' }, { $set: { v: 1 } })).toEqual({
+        matchedCount: 0,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
+      expect(await c.countDocuments({})).toBe(1);
+    });
+
+    it('updateMany updates every match', async () => {
+      const c = fresh();
+      for (const [i, state] of ['draft', 'draft', 'published', 'draft'].entries()) {
+        await c.insertOne({ _id: `d${i}`, state, flagged: i === 0 });
+      }
+      const result = await c.updateMany({ state: 'draft' }, { $set: { flagged: true } });
+      expect(result).toEqual({ matchedCount: 3, modifiedCount: 2, upsertedId: null });
+      expect(ids(await c.find({ flagged: true }))).toEqual(['d0', 'd1', 'd3']);
+      expect(await c.updateMany({ state: 'gone' }, { $set: { flagged: false } })).toEqual({
+        matchedCount: 0,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
+    });
+
+    it('rejects replacement documents and other operators', async () => {
+      const c = fresh();
+      await c.insertOne({ _id: 'r', v: 1 });
+      await expect(c.updateOne({ _id: 'r' }, { v: 2 } as never)).rejects.toThrow(/replacement/);
+      await expect(c.updateMany({}, { $rename: { v: 'w' } } as never)).rejects.toThrow(/unsupported update operator/);
+      await expect(c.findOneAndUpdate({ _id: 'r' }, {})).rejects.toThrow(/at least one/);
+      expect(await c.findOne({ _id: 'r' })).toEqual({ _id: 'r', v: 1 });
+    });
+
+    it('rejects $inc on a non-numeric field', async () => {
+      const c = fresh();
+      await c.insertOne({ _id: 'r', v: 'text' });
+      await expect(c.updateOne({ _id: 'r' }, { $inc: { v: 1 } })).rejects.toThrow();
+      expect(await c.findOne({ _id: 'r' })).toEqual({ _id: 'r', v: 'text' });
+    });
+
+    it('upserts with updateOne from the equality fields of the filter', async () => {
+      const c = fresh();
+      const result = await c.updateOne(
+        { slug: 'new', 'meta.kind': 'page', views: { $gt: 5 } },
+        { $set: { title: 'T' }, $inc: { count: 1 } },
+        { upsert: true },
+      );
+      expect(result.matchedCount).toBe(0);
+      expect(result.modifiedCount).toBe(0);
+      expect(typeof result.upsertedId).toBe('string');
+      expect(await c.findOne({ _id: result.upsertedId })).toEqual({
+        _id: result.upsertedId,
+        slug: 'new',
+        meta: { kind: 'page' },
+        title: 'T',
+        count: 1,
+      });
+
+      const again = await c.updateOne({ slug: 'new' }, { $inc: { count: 1 } }, { upsert: true });
+      expect(again).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
+
+      const withId = await c.updateOne({ _id: 'chosen' }, { $set: { v: 1 } }, { upsert: true });
+      expect(withId.upsertedId).toBe('chosen');
+      expect(await c.countDocuments({})).toBe(2);
+    });
+  });
+
+  describe('findOneAndUpdate', () => {
+    let c: Collection;
+
+    beforeEach(async () => {
+      c = fresh();
+      for (const [i, rank] of [2, 3, 1].entries()) await c.insertOne({ _id: `f${i}`, group: 'a', rank, count: 0 });
+    });
+
+    it('returns the document after the update by default, or before', async () => {
+      expect(await c.findOneAndUpdate({ _id: 'f0' }, { $inc: { count: 1 } })).toEqual({
+        _id: 'f0',
+        group: 'a',
+        rank: 2,
+        count: 1,
+      });
+      expect(await c.findOneAndUpdate({ _id: 'f0' }, { $inc: { count: 1 } }, { returnDocument: 'before' })).toEqual({
+        _id: 'f0',
+        group: 'a',
+        rank: 2,
+        count: 1,
+      });
+      expect(await c.findOne({ _id: 'f0' }, { projection: { count: 1, _id: 0 } })).toEqual({ count: 2 });
+    });
+
+    it('returns null and changes nothing when nothing matches', async () => {
+      expect(await c.findOneAndUpdate({ group: 'b' }, { $set: { x: 1 } })).toBeNull();
+      expect(await c.countDocuments({ x: 1 })).toBe(0);
+      expect(await c.countDocuments({})).toBe(3);
+    });
+
+    it('picks the first match in sort order and projects', async () => {
+      const doc = await c.findOneAndUpdate(
+        { group: 'a' },
+        { $set: { picked: true } },
+        { sort: { rank: -1 }, projection: { rank: 1, picked: 1, _id: 0 } },
+      );
+      expect(doc).toEqual({ rank: 3, picked: true });
+      expect(ids(await c.find({ picked: true }))).toEqual(['f1']);
+    });
+
+    it('upserts: null before, the new document after', async () => {
+      expect(
+        await c.findOneAndUpdate(
+          { group: 'b', rank: 7 },
+          { $set: { note: 'n' } },
+          { upsert: true, returnDocument: 'before' },
+        ),
+      ).toBeNull();
+      const inserted = await c.findOne({ group: 'b' });
+      expect(inserted).toEqual({ _id: expect.any(String), group: 'b', rank: 7, note: 'n' });
+
+      const after = await c.findOneAndUpdate({ group: 'c' }, { $inc: { count: 1 } }, { upsert: true });
+      expect(after).toEqual({ _id: expect.any(String), group: 'c', count: 1 });
+      expect(await c.findOne({ _id: after!._id })).toEqual(after);
+    });
+
+    it('is atomic: 50 concurrent increments give 50 distinct results', async () => {
+      await c.insertOne({ _id: 'counter', n: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => c.findOneAndUpdate({ _id: 'counter' }, { $inc: { n: 1 } })),
+      );
+      const values = results.map((doc) => doc!.n as number).sort((a, b) => a - b);
+      expect(values).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(await c.findOne({ _id: 'counter' })).toEqual({ _id: 'counter', n: 50 });
+    });
+  });
+
+  describe('deletes', () => {
+    let c: Collection;
+
+    beforeEach(async () => {
+      c = fresh();
+      for (const [i, group] of ['a', 'a', 'b', 'a'].entries()) {
+        await c.insertOne({ _id: `x${i}`, group, tags: i === 0 ? ['k', 'l'] : ['k'] });
+      }
+    });
+
+    it('deleteOne deletes exactly one match', async () => {
+      expect(await c.deleteOne({ group: 'a' })).toEqual({ deletedCount: 1 });
+      expect(await c.countDocuments({ group: 'a' })).toBe(2);
+      expect(await c.deleteOne({ group: 'z' })).toEqual({ deletedCount: 0 });
+      expect(await c.countDocuments({})).toBe(3);
+    });
+
+    it('deleteMany deletes every match', async () => {
+      expect(await c.deleteMany({ group: 'a' })).toEqual({ deletedCount: 3 });
+      expect(ids(await c.find({}))).toEqual(['x2']);
+    });
+
+    it('deletes with operators NeDB lacks', async () => {
+      expect(await c.deleteMany({ tags: { $all: ['k', 'l'] } })).toEqual({ deletedCount: 1 });
+      expect(await c.deleteMany({ $nor: [{ group: 'a' }] })).toEqual({ deletedCount: 1 });
+      expect(ids(await c.find({}))).toEqual(['x1', 'x3']);
+    });
+  });
+
+  describe('indexes', () => {
+    it('a unique index rejects duplicates with DuplicateKeyError and writes nothing', async () => {
+      const c = fresh();
+      await c.createIndex({ email: 1 }, { unique: true });
+      await c.createIndex({ email: 1 }, { unique: true }); // idempotent
+      await c.insertOne({ _id: 'a', email: 'a@example.org' });
+      await c.insertOne({ _id: 'b', email: 'b@example.org' });
+
+      const error = await c.insertOne({ _id: 'c', email: 'a@example.org' }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(DuplicateKeyError);
+      expect((error as DuplicateKeyError).collection).toBe(c.name);
+      expect((error as DuplicateKeyError).key).toContain('email');
+      expect((error as DuplicateKeyError).key).toContain('a@example.org');
+      expect(await c.countDocuments({})).toBe(2);
+
+      await expect(c.updateOne({ _id: 'b' }, { $set: { email: 'a@example.org' } })).rejects.toBeInstanceOf(
+        DuplicateKeyError,
+      );
+      await expect(
+        c.findOneAndUpdate({ _id: 'new' }, { $set: { email: 'b@example.org' } }, { upsert: true }),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: 'a', email: 'a@example.org' },
+        { _id: 'b', email: 'b@example.org' },
+      ]);
+    });
+
+    it('a unique index treats missing values as equal unless sparse', async () => {
+      const dense = fresh();
+      await dense.createIndex({ code: 1 }, { unique: true });
+      await dense.insertOne({ _id: '1' });
+      await expect(dense.insertOne({ _id: '2' })).rejects.toBeInstanceOf(DuplicateKeyError);
+
+      const sparse = fresh();
+      await sparse.createIndex({ code: 1 }, { unique: true, sparse: true });
+      await sparse.insertOne({ _id: '1' });
+      await sparse.insertOne({ _id: '2' });
+      await sparse.insertOne({ _id: '3', code: 'x' });
+      await expect(sparse.insertOne({ _id: '4', code: 'x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await sparse.countDocuments({})).toBe(3);
+    });
+
+    it('creating a unique index over duplicates fails with DuplicateKeyError', async () => {
+      const c = fresh();
+      await c.insertOne({ _id: '1', k: 'same' });
+      await c.insertOne({ _id: '2', k: 'same' });
+      await expect(c.createIndex({ k: 1 }, { unique: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await c.insertOne({ _id: '3', k: 'same' });
+      expect(await c.countDocuments({ k: 'same' })).toBe(3);
+    });
+
+    it('allows compound indexes, refuses compound unique ones', async () => {
+      const c = fresh();
+      await c.createIndex({ a: 1, b: -1 });
+      await c.createIndex({ a: 1, b: -1 });
+      await expect(c.createIndex({ a: 1, b: 1 }, { unique: true })).rejects.toThrow(/compound unique/);
+      await c.insertOne({ _id: '1', a: 1, b: 1 });
+      await c.insertOne({ _id: '2', a: 1, b: 1 });
+      expect(ids(await c.find({ a: 1, b: 1 }))).toEqual(['1', '2']);
+    });
+
+    it('a unique single-field index is enforced next to a compound one on the same first field', async () => {
+      const c = fresh();
+      await c.createIndex({ path: 1, order: 1 });
+      await c.createIndex({ path: 1 }, { unique: true });
+      await c.insertOne({ _id: '1', path: '/a', order: 1 });
+      await expect(c.insertOne({ _id: '2', path: '/a', order: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+    });
+
+    it('queries use indexed fields with the same results', async () => {
+      const c = fresh();
+      await c.createIndex({ tags: 1 });
+      await c.createIndex({ n: 1 });
+      for (let n = 0; n < 20; n += 1) await c.insertOne({ _id: `n${n}`, n, tags: [`t${n % 3}`, 'all'] });
+      expect(await c.countDocuments({ tags: 't1' })).toBe(7);
+      expect(await c.countDocuments({ n: { $gte: 5, $lt: 10 } })).toBe(5);
+      expect(await c.countDocuments({ n: { $in: [1, 2, 40] }, tags: 'all' })).toBe(2);
+      expect(ids(await c.find({ n: { $gt: 17 }, tags: { $ne: 't0' } }))).toEqual(['n19']);
+    });
+  });
+});
+
+describe('embedded store on disk', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('openStore chooses the embedded engine without a MongoDB URL', async () => {
+    const store = await openStore({ dataDir: dir, mongoUrl: '' });
+    expect(store.kind).toBe('embedded');
+    await store.close();
+  });
+
+  it('keeps data, updates, deletes and indexes across a restart', async () => {
+    const first = await openEmbeddedStore(dir);
+    const users = first.collection('users');
+    await users.createIndex({ email: 1 }, { unique: true });
+    await users.insertOne({ _id: 'u1', email: 'a@example.org', n: 1 });
+    await users.insertOne({ _id: 'u2', email: 'b@example.org', n: 1 });
+    await users.insertOne({ _id: 'u3', email: 'c@example.org', n: 1 });
+    await users.updateOne({ _id: 'u1' }, { $inc: { n: 1 } });
+    await users.deleteOne({ _id: 'u2' });
+
+    // No close: a restart after a crash.
+    const second = await openEmbeddedStore(dir);
+    const reopened = second.collection('users');
+    expect(await reopened.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 'u1', email: 'a@example.org', n: 2 },
+      { _id: 'u3', email: 'c@example.org', n: 1 },
+    ]);
+    await expect(reopened.insertOne({ _id: 'u4', email: 'c@example.org' })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await second.close();
+    await first.close();
+  });
+
+  it('close compacts each file to one line per document and index', async () => {
+    const store = await openEmbeddedStore(dir);
+    const c = store.collection('items');
+    await c.createIndex({ k: 1 });
+    await c.insertOne({ _id: 'a', k: 1 });
+    await c.insertOne({ _id: 'b', k: 1 });
+    await c.updateMany({}, { $inc: { k: 1 } });
+    await c.deleteOne({ _id: 'b' });
+    await store.close();
+    const lines = (await fs.readFile(path.join(dir, 'items.db'), 'utf8')).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    await expect(store.ping()).rejects.toThrow(/closed/);
+    expect(() => store.collection('items')).toThrow(/closed/);
+    await expect(c.find({})).rejects.toThrow(/closed/);
+  });
+
+  it('loads a file whose last line was torn by a crash', async () => {
+    const valid = [JSON.stringify({ _id: 'a', n: 1 }), JSON.stringify({ _id: 'b', n: 2 })];
+    await fs.writeFile(path.join(dir, 'items.db'), `${valid.join('\n')}\n{"_id":"c","n`);
+    const store = await openEmbeddedStore(dir);
+    const c = store.collection('items');
+    expect(ids(await c.find({}))).toEqual(['a', 'b']);
+    await c.insertOne({ _id: 'c', n: 3 });
+    await store.close();
+
+    const reopened = await openEmbeddedStore(dir);
+    expect(ids(await reopened.collection('items').find({}))).toEqual(['a', 'b', 'c']);
+    await reopened.close();
+  });
+
+  it('rejects collection names that are not plain file names', async () => {
+    const store = await openEmbeddedStore(dir);
+    expect(() => store.collection('../escape')).toThrow(/invalid collection name/);
+    expect(() => store.collection('')).toThrow(/invalid collection name/);
+    await store.close();
+  });
+
+  it('ping fails when the data directory is gone', async () => {
+    const store = await openEmbeddedStore(dir);
+    await fs.rm(dir, { recursive: true, force: true });
+    await expect(store.ping()).rejects.toThrow();
+    await store.close();
+  });
+
+  it('loses no acknowledged write when the process is killed', async () => {
+    const built = path.join(__dirname, '../../dist/store/embedded.js');
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
+
+    const child = spawn(process.execPath, [path.join(__dirname, 'fixtures/kill-writer.js'), dir, '100000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.split('\n').length > 300) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => reject(new Error(`writer exited before it was killed: ${stderr}`)));
+    });
+    expect(await exited).toBe('SIGKILL');
+
+    // Only complete lines: each was printed after its insert resolved.
+    const acknowledged = stdout.split('\n').slice(0, -1);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const store = await openEmbeddedStore(dir);
+    const items = store.collection('items');
+    expect(await items.countDocuments({ _id: { $in: acknowledged } })).toBe(acknowledged.length);
+    await store.close();
+  });
+});
