@@ -12,4 +12,5 @@ module.exports = {
     '^@cms/(shared|content|identity|search|discussion|config|embedded)$': '<rootDir>/services/$1/src',
   },
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/scripts/jest-summary.js'],
 };

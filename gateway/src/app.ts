@@ -17,8 +17,13 @@ export interface GatewayState {
   serving: boolean;
 }
 
-export function createGatewayApp(config: GatewayConfig, backends: Backends, logger: Logger, state: GatewayState): express.Express {
-  const publicUrl = new URL(config.PUBLIC_URL);
+export function createGatewayApp(
+  config: GatewayConfig & { publicUrl: string },
+  backends: Backends,
+  logger: Logger,
+  state: GatewayState,
+): express.Express {
+  const publicUrl = new URL(config.publicUrl);
   const basePath = publicUrl.pathname.replace(/\/+$/, '');
   const app = express();
   app.disable('x-powered-by');
@@ -82,7 +87,7 @@ export function createGatewayApp(config: GatewayConfig, backends: Backends, logg
           query: queryStart === -1 ? [] : parseQuery(req.url.slice(queryStart + 1)),
           body,
           principal,
-          public_url: config.PUBLIC_URL,
+          public_url: config.publicUrl,
           request_id: requestId,
           headers,
         },

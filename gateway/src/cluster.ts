@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { join } from 'node:path';
 import type { Logger } from '@cms/shared';
 
 /**
@@ -9,6 +10,8 @@ import type { Logger } from '@cms/shared';
  */
 export function forkGatewayWorkers(count: number, env: NodeJS.ProcessEnv, logger: Logger): { stop(): Promise<void> } {
   let stopping = false;
+  // Workers run the gateway's own entry point, whatever process forks them (the embedded suite, a test, a benchmark).
+  cluster.setupPrimary({ exec: join(__dirname, '../dist/main.js') });
   const fork = () => cluster.fork(env);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;

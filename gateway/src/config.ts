@@ -26,7 +26,6 @@ export const gatewayConfigSchema = z
     if (config.MAX_BODY_BYTES + 1024 * 1024 > config.MAX_MESSAGE_BYTES) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['MAX_BODY_BYTES'], message: 'must be at least 1 MiB below MAX_MESSAGE_BYTES' });
     }
-  })
-  .transform((config) => ({ ...config, PUBLIC_URL: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '') }));
+  });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

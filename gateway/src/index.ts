@@ -1,4 +1,4 @@
-export { startGateway, type RunningGateway } from './server';
+export { startGateway, publicUrlOf, type RunningGateway } from './server';
 export { gatewayConfigSchema, type GatewayConfig } from './config';
 export { forkGatewayWorkers } from './cluster';
 export { addressesFrom, type BackendAddresses } from './backends';

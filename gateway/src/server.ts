@@ -7,6 +7,8 @@ import type { GatewayConfig } from './config';
 
 export interface RunningGateway {
   port: number;
+  /** PUBLIC_URL, or `http://localhost:<port>` when none is configured. */
+  publicUrl: string;
   /** Stops accepting, lets in-flight requests finish until the deadline, then closes the rest. */
   stop(): Promise<void>;
 }
@@ -14,7 +16,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, addresses: BackendAddresses, logger: Logger): Promise<RunningGateway> {
   const backends = connectBackends(addresses, config);
   const state: GatewayState = { serving: true };
-  const server: Server = createServer({ keepAlive: true }, createGatewayApp(config, backends, logger, state));
+  const server: Server = createServer({ keepAlive: true });
   // Longer than a load balancer's idle timeout, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -22,10 +24,14 @@ export async function startGateway(config: GatewayConfig, addresses: BackendAddr
     server.listen(config.PORT, config.HOST, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port, publicUrl: config.PUBLIC_URL }, 'gateway listening');
+  // Known only now when PORT is 0; no request is taken before the app is attached.
+  const publicUrl = publicUrlOf(config, port);
+  server.on('request', createGatewayApp({ ...config, publicUrl }, backends, logger, state));
+  logger.info({ port, publicUrl }, 'gateway listening');
 
   return {
     port,
+    publicUrl,
     async stop() {
       state.serving = false;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -36,4 +42,8 @@ export async function startGateway(config: GatewayConfig, addresses: BackendAddr
       backends.close();
     },
   };
+}
+
+export function publicUrlOf(config: Pick<GatewayConfig, 'PUBLIC_URL'>, port: number): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
 }

@@ -1,7 +1,7 @@
 import { startConfigService, configConfigSchema } from '@cms/config';
 import { startContentService, contentConfigSchema } from '@cms/content';
 import { startDiscussionService, discussionConfigSchema } from '@cms/discussion';
-import { forkGatewayWorkers, gatewayConfigSchema, startGateway, type BackendAddresses } from '@cms/gateway';
+import { forkGatewayWorkers, gatewayConfigSchema, publicUrlOf, startGateway, type BackendAddresses } from '@cms/gateway';
 import { startIdentityService, identityConfigSchema } from '@cms/identity';
 import { startSearchService, searchConfigSchema } from '@cms/search';
 import {
@@ -74,18 +74,20 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
 
   let stopGateway: () => Promise<void>;
   let port = gatewayConfig.PORT;
+  let publicUrl = publicUrlOf(gatewayConfig, port);
   if (gatewayConfig.GATEWAY_WORKERS > 0) {
-    const workers = forkGatewayWorkers(gatewayConfig.GATEWAY_WORKERS, { ...env, ...addressEnv(addresses), CMS_GATEWAY_WORKER: '1' }, logger);
+    const workers = forkGatewayWorkers(gatewayConfig.GATEWAY_WORKERS, { ...env, ...addressEnv(addresses) }, logger);
     stopGateway = () => workers.stop();
   } else {
     const gateway = await startGateway(gatewayConfig, addresses, loggerFor('gateway'));
     port = gateway.port;
+    publicUrl = gateway.publicUrl;
     stopGateway = () => gateway.stop();
   }
 
   return {
     port,
-    publicUrl: gatewayConfig.PUBLIC_URL,
+    publicUrl,
     addresses,
     async stop() {
       await stopGateway();

@@ -1,0 +1,49 @@
+import { AppError } from '@cms/shared';
+import { parsePath } from '../src/path';
+
+describe('parsePath', () => {
+  it.each([
+    ['/', { context: [], endpoint: '', subPath: [] }],
+    ['', { context: [], endpoint: '', subPath: [] }],
+    ['/folder/doc', { context: ['folder', 'doc'], endpoint: '', subPath: [] }],
+    ['/folder/doc/@lock', { context: ['folder', 'doc'], endpoint: 'lock', subPath: [] }],
+    ['/folder/doc/@workflow/publish', { context: ['folder', 'doc'], endpoint: 'workflow', subPath: ['publish'] }],
+    ['/@search', { context: [], endpoint: 'search', subPath: [] }],
+    ['/@@download/file', { context: [], endpoint: 'download', subPath: ['file'] }],
+    ['/a/@x/@y/z', { context: ['a'], endpoint: 'x', subPath: ['@y', 'z'] }],
+    ['/++api++/folder/doc', { context: ['folder', 'doc'], endpoint: '', subPath: [] }],
+    ['/++api++//folder/doc/@history', { context: ['folder', 'doc'], endpoint: 'history', subPath: [] }],
+    ['/++api++/', { context: [], endpoint: '', subPath: [] }],
+    ['/my%20doc/caf%C3%A9', { context: ['my doc', 'café'], endpoint: '', subPath: [] }],
+  ])('%s', (path, expected) => {
+    expect(parsePath(path)).toEqual(expected);
+  });
+
+  it('only drops ++api++ directly after the base', () => {
+    expect(parsePath('/folder/++api++').context).toEqual(['folder', '++api++']);
+  });
+
+  it('strips the path of PUBLIC_URL', () => {
+    expect(parsePath('/api/folder/@search', '/api')).toEqual({ context: ['folder'], endpoint: 'search', subPath: [] });
+    expect(parsePath('/api', '/api')).toEqual({ context: [], endpoint: '', subPath: [] });
+  });
+
+  it.each([['/elsewhere', '/api'], ['/apifolder', '/api']])('refuses %s outside the base %s', (path, base) => {
+    expect(() => parsePath(path, base)).toThrow(expect.objectContaining({ type: 'NotFound' }));
+  });
+
+  it.each(['/folder/../secret', '/./doc', '/folder/_private', '/a/%2e%2e/b', '/a/b%2Fc', '/@'])('refuses %s', (path) => {
+    expect(() => parsePath(path)).toThrow(expect.objectContaining({ type: 'NotFound' }));
+  });
+
+  it('answers malformed percent-encoding with 400', () => {
+    let error: unknown;
+    try {
+      parsePath('/folder/%E0%A4%A');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).httpStatus).toBe(400);
+  });
+});
