@@ -1,5 +1,8 @@
 /** One jest run for the whole workspace: unit tests beside each package, e2e tests under test/. */
-const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+];
 
 module.exports = {
   testEnvironment: 'node',
@@ -13,4 +16,5 @@ module.exports = {
   },
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/scripts/jest-summary.js'],
+  globalSetup: '<rootDir>/scripts/jest-global-setup.js',
 };

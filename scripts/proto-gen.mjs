@@ -27,7 +27,19 @@ if (!check) rmSync(committedDir, { recursive: true, force: true });
 // The same options the run-time loader uses (services/shared/src/grpc/loader.ts).
 execFileSync(
   generator,
-  ['--keepCase', '--longs=String', '--enums=String', '--defaults', '--oneofs', '--grpcLib=@grpc/grpc-js', '-I', protoDir, '-O', outDir, ...protos],
+  [
+    '--keepCase',
+    '--longs=String',
+    '--enums=String',
+    '--defaults',
+    '--oneofs',
+    '--grpcLib=@grpc/grpc-js',
+    '-I',
+    protoDir,
+    '-O',
+    outDir,
+    ...protos,
+  ],
   { stdio: 'inherit' },
 );
 // The generator records absolute proto paths; keep the output the same in every checkout.
@@ -38,11 +50,17 @@ for (const file of walk(outDir)) {
 }
 
 if (check) {
-  const list = (dir) => walk(dir).map((f) => relative(dir, f)).sort();
+  const list = (dir) =>
+    walk(dir)
+      .map((f) => relative(dir, f))
+      .sort();
   const expected = list(outDir);
   const actual = list(committedDir);
   const stale = [
-    ...expected.filter((f) => !actual.includes(f) || readFileSync(join(outDir, f), 'utf8') !== readFileSync(join(committedDir, f), 'utf8')),
+    ...expected.filter(
+      (f) =>
+        !actual.includes(f) || readFileSync(join(outDir, f), 'utf8') !== readFileSync(join(committedDir, f), 'utf8'),
+    ),
     ...actual.filter((f) => !expected.includes(f)),
   ];
   rmSync(outDir, { recursive: true, force: true });

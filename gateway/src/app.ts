@@ -38,7 +38,10 @@ export function createGatewayApp(
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+      logger.info(
+        { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+        'request',
+      );
     });
     next();
   });
@@ -65,9 +68,15 @@ export function createGatewayApp(
       if (!route) throw new AppError('NotFound', `No such endpoint: @${parsed.endpoint}`);
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
       if (!route.methods.includes(method)) {
-        throw new AppError('MethodNotAllowed', `Method ${req.method} is not allowed on @${parsed.endpoint || 'context'}`, undefined, undefined, {
-          Allow: route.methods.join(', '),
-        });
+        throw new AppError(
+          'MethodNotAllowed',
+          `Method ${req.method} is not allowed on @${parsed.endpoint || 'context'}`,
+          undefined,
+          undefined,
+          {
+            Allow: route.methods.join(', '),
+          },
+        );
       }
       const body = Buffer.isBuffer(req.body) ? req.body : EMPTY;
       if (body.length > 0) checkJson(body);
@@ -112,7 +121,11 @@ export function createGatewayApp(
   app.use((error: Error & { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
     if (error.type === 'entity.too.large') {
-      sendError(res, new AppError('PayloadTooLarge', `Request body larger than ${config.MAX_BODY_BYTES} bytes`), requestId);
+      sendError(
+        res,
+        new AppError('PayloadTooLarge', `Request body larger than ${config.MAX_BODY_BYTES} bytes`),
+        requestId,
+      );
     } else if (error.status && error.status < 500) {
       sendError(res, badRequest(error.message), requestId);
     } else {

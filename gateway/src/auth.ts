@@ -6,7 +6,11 @@ import type { Backends } from './backends';
  * (null); Basic and Bearer are verified by the identity service; anything
  * else is 401.
  */
-export async function authenticate(header: string | undefined, backends: Backends, requestId: string): Promise<Principal__Output | null> {
+export async function authenticate(
+  header: string | undefined,
+  backends: Backends,
+  requestId: string,
+): Promise<Principal__Output | null> {
   if (!header) return null;
   const space = header.indexOf(' ');
   const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
@@ -15,7 +19,12 @@ export async function authenticate(header: string | undefined, backends: Backend
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon === -1) throw unauthorized('Malformed Basic credentials', BASIC_CHALLENGE);
-    return withChallenge(backends.authenticate({ basic: { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) } }, requestId));
+    return withChallenge(
+      backends.authenticate(
+        { basic: { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) } },
+        requestId,
+      ),
+    );
   }
   if (scheme === 'bearer' && value) return withChallenge(backends.authenticate({ bearer_token: value }, requestId));
   throw unauthorized(`Unsupported authorization scheme "${scheme}"`, BASIC_CHALLENGE);

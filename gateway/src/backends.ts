@@ -24,7 +24,10 @@ interface HandleClient extends grpc.Client {
 
 export interface Backends {
   handle(service: ServiceName, request: HttpRequest, requestId: string): Promise<HttpResponse__Output>;
-  authenticate(credentials: { basic: { login: string; password: string } } | { bearer_token: string }, requestId: string): Promise<Principal__Output>;
+  authenticate(
+    credentials: { basic: { login: string; password: string } } | { bearer_token: string },
+    requestId: string,
+  ): Promise<Principal__Output>;
   /** Health of every service, by name. */
   health(timeoutMs: number): Promise<Record<ServiceName, boolean>>;
   close(): void;
@@ -43,7 +46,10 @@ export function addressesFrom(config: GatewayConfig): BackendAddresses {
 }
 
 /** One long-lived channel per service; every call has the configured deadline. */
-export function connectBackends(addresses: BackendAddresses, config: Pick<GatewayConfig, 'CALL_TIMEOUT_MS' | 'MAX_MESSAGE_BYTES'>): Backends {
+export function connectBackends(
+  addresses: BackendAddresses,
+  config: Pick<GatewayConfig, 'CALL_TIMEOUT_MS' | 'MAX_MESSAGE_BYTES'>,
+): Backends {
   const p = protos();
   const max = config.MAX_MESSAGE_BYTES;
   const identity = createClient(p.identity.IdentityService, addresses.identity, max) as IdentityServiceClient;
@@ -62,10 +68,16 @@ export function connectBackends(addresses: BackendAddresses, config: Pick<Gatewa
   return {
     handle(service, request, requestId) {
       const client = clients[service];
-      return callUnary<HttpResponse__Output>((md, o, cb) => client.Handle(request, md, o, cb), { requestId, timeoutMs });
+      return callUnary<HttpResponse__Output>((md, o, cb) => client.Handle(request, md, o, cb), {
+        requestId,
+        timeoutMs,
+      });
     },
     authenticate(credentials, requestId) {
-      return callUnary<Principal__Output>((md, o, cb) => identity.Authenticate(credentials, md, o, cb), { requestId, timeoutMs });
+      return callUnary<Principal__Output>((md, o, cb) => identity.Authenticate(credentials, md, o, cb), {
+        requestId,
+        timeoutMs,
+      });
     },
     async health(timeout) {
       const names = Object.keys(healthClients) as ServiceName[];

@@ -12,7 +12,11 @@ export const gatewayConfigSchema = z
     /** Absolute prefix of every `@id`; a path in it is stripped from incoming paths. Default `http://localhost:<PORT>`. */
     PUBLIC_URL: z.string().url().optional(),
     /** Largest request body; larger is 413. */
-    MAX_BODY_BYTES: z.coerce.number().int().positive().default(32 * 1024 * 1024),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
     /** Worker processes serving HTTP; 0 serves from this process. */
     GATEWAY_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
     READY_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
@@ -24,7 +28,11 @@ export const gatewayConfigSchema = z
   })
   .superRefine((config, ctx) => {
     if (config.MAX_BODY_BYTES + 1024 * 1024 > config.MAX_MESSAGE_BYTES) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['MAX_BODY_BYTES'], message: 'must be at least 1 MiB below MAX_MESSAGE_BYTES' });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['MAX_BODY_BYTES'],
+        message: 'must be at least 1 MiB below MAX_MESSAGE_BYTES',
+      });
     }
   });
 

@@ -13,7 +13,11 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig, addresses: BackendAddresses, logger: Logger): Promise<RunningGateway> {
+export async function startGateway(
+  config: GatewayConfig,
+  addresses: BackendAddresses,
+  logger: Logger,
+): Promise<RunningGateway> {
   const backends = connectBackends(addresses, config);
   const state: GatewayState = { serving: true };
   const server: Server = createServer({ keepAlive: true });

@@ -28,13 +28,19 @@ describe('parsePath', () => {
     expect(parsePath('/api', '/api')).toEqual({ context: [], endpoint: '', subPath: [] });
   });
 
-  it.each([['/elsewhere', '/api'], ['/apifolder', '/api']])('refuses %s outside the base %s', (path, base) => {
+  it.each([
+    ['/elsewhere', '/api'],
+    ['/apifolder', '/api'],
+  ])('refuses %s outside the base %s', (path, base) => {
     expect(() => parsePath(path, base)).toThrow(expect.objectContaining({ type: 'NotFound' }));
   });
 
-  it.each(['/folder/../secret', '/./doc', '/folder/_private', '/a/%2e%2e/b', '/a/b%2Fc', '/@'])('refuses %s', (path) => {
-    expect(() => parsePath(path)).toThrow(expect.objectContaining({ type: 'NotFound' }));
-  });
+  it.each(['/folder/../secret', '/./doc', '/folder/_private', '/a/%2e%2e/b', '/a/b%2Fc', '/@'])(
+    'refuses %s',
+    (path) => {
+      expect(() => parsePath(path)).toThrow(expect.objectContaining({ type: 'NotFound' }));
+    },
+  );
 
   it('answers malformed percent-encoding with 400', () => {
     let error: unknown;

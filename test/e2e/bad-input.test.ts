@@ -43,20 +43,38 @@ describe('bad input through the gateway', () => {
   });
 
   it('a body that breaks the schema is 400 with per-field errors and changes nothing', async () => {
-    const unknownType = await expectError(await t.request('POST', '/box', { body: { '@type': 'Spaceship', title: 'x' } }), 400, 'BadRequest');
+    const unknownType = await expectError(
+      await t.request('POST', '/box', { body: { '@type': 'Spaceship', title: 'x' } }),
+      400,
+      'BadRequest',
+    );
     expect(unknownType.errors).toEqual([expect.objectContaining({ field: '@type' })]);
-    const wrongType = await expectError(await t.request('POST', '/box', { body: { '@type': 'Document', title: 42 } }), 400, 'BadRequest');
+    const wrongType = await expectError(
+      await t.request('POST', '/box', { body: { '@type': 'Document', title: 42 } }),
+      400,
+      'BadRequest',
+    );
     expect(wrongType.errors).toEqual([expect.objectContaining({ field: 'title' })]);
-    const unknownField = await expectError(await t.request('PATCH', '/box', { body: { colour: 'red' } }), 400, 'BadRequest');
+    const unknownField = await expectError(
+      await t.request('PATCH', '/box', { body: { colour: 'red' } }),
+      400,
+      'BadRequest',
+    );
     expect(unknownField.errors?.length).toBeGreaterThan(0);
-    const badId = await expectError(await t.request('POST', '/box', { body: { '@type': 'Document', id: '../escape', title: 'x' } }), 400, 'BadRequest');
+    const badId = await expectError(
+      await t.request('POST', '/box', { body: { '@type': 'Document', id: '../escape', title: 'x' } }),
+      400,
+      'BadRequest',
+    );
     expect(badId.errors).toEqual([expect.objectContaining({ field: 'id' })]);
     expect(await itemsIn('/box')).toBe(0);
     expect((await json(await t.request('GET', '/box'))).title).toBe('Box');
   });
 
   it('an empty POST body is an empty object (addendum §7), here missing @type', async () => {
-    const response = await t.request('POST', '/box', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await t.request('POST', '/box', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     const body = await expectError(response, 400, 'BadRequest');
     expect(body.errors).toEqual([expect.objectContaining({ field: '@type' })]);
   });
@@ -71,7 +89,11 @@ describe('bad input through the gateway', () => {
     expect(body.context).toBe(`${t.suite.publicUrl}/box`);
     await expectError(await t.request('PATCH', '/ghost', { body: { title: 'x' } }), 404, 'NotFound');
     await expectError(await t.request('DELETE', '/ghost'), 404, 'NotFound');
-    await expectError(await t.request('POST', '/ghost', { body: { '@type': 'Document', title: 'x' } }), 404, 'NotFound');
+    await expectError(
+      await t.request('POST', '/ghost', { body: { '@type': 'Document', title: 'x' } }),
+      404,
+      'NotFound',
+    );
   });
 
   it('traversal and private segments are refused', async () => {
@@ -137,7 +159,10 @@ describe('authentication through the gateway', () => {
   });
 
   it('the administrator from ADMIN_PASSWORD may write', async () => {
-    const response = await t.request('POST', '/', { auth: basic('admin', 'correct horse'), body: { '@type': 'Document', title: 'Allowed' } });
+    const response = await t.request('POST', '/', {
+      auth: basic('admin', 'correct horse'),
+      body: { '@type': 'Document', title: 'Allowed' },
+    });
     expect(response.status).toBe(201);
     expect((await response.json()).creators).toEqual(['admin']);
   });
@@ -155,7 +180,9 @@ describe('persistence across a restart', () => {
       const again = (await (await second.request('GET', '/')).json()) as { UID: string; items: { title: string }[] };
       expect(again.UID).toBe(root.UID);
       expect(again.items.map((i) => i.title)).toEqual(['Survivor']);
-      const found = (await (await second.request('GET', '/@search?SearchableText=survivor')).json()) as { items_total: number };
+      const found = (await (await second.request('GET', '/@search?SearchableText=survivor')).json()) as {
+        items_total: number;
+      };
       expect(found.items_total).toBe(1);
     } finally {
       await second.stop();

@@ -36,12 +36,33 @@ describe('content slice through the gateway', () => {
     const folderUrl = `${t.suite.publicUrl}/team-folder`;
     expect(created.headers.get('location')).toBe(folderUrl);
     const folder = await json(created);
-    expect(folder).toMatchObject({ '@id': folderUrl, '@type': 'Folder', id: 'team-folder', is_folderish: true, items: [], items_total: 0 });
+    expect(folder).toMatchObject({
+      '@id': folderUrl,
+      '@type': 'Folder',
+      id: 'team-folder',
+      is_folderish: true,
+      items: [],
+      items_total: 0,
+    });
 
-    const docResponse = await t.request('POST', '/team-folder', { body: { '@type': 'Document', title: 'Quarterly Report', description: 'numbers' } });
+    const docResponse = await t.request('POST', '/team-folder', {
+      body: { '@type': 'Document', title: 'Quarterly Report', description: 'numbers' },
+    });
     expect(docResponse.status).toBe(201);
     const doc = await json(docResponse);
-    for (const field of ['@id', '@type', 'UID', 'id', 'title', 'description', 'created', 'modified', 'review_state', 'parent', 'is_folderish']) {
+    for (const field of [
+      '@id',
+      '@type',
+      'UID',
+      'id',
+      'title',
+      'description',
+      'created',
+      'modified',
+      'review_state',
+      'parent',
+      'is_folderish',
+    ]) {
       expect(doc).toHaveProperty([field]);
     }
     expect(doc).toMatchObject({
@@ -90,12 +111,18 @@ describe('content slice through the gateway', () => {
 
   it('finds a new document with @search in the very next request, and follows edits and deletes', async () => {
     await t.request('POST', '/', { body: { '@type': 'Folder', title: 'Search Space' } });
-    const created = await t.request('POST', '/search-space', { body: { '@type': 'Document', title: 'Zebra crossing' } });
+    const created = await t.request('POST', '/search-space', {
+      body: { '@type': 'Document', title: 'Zebra crossing' },
+    });
     expect(created.status).toBe(201);
 
     const found = await json(await t.request('GET', '/@search?SearchableText=zebra', { auth: null }));
     expect(found).toMatchObject({ '@id': `${t.suite.publicUrl}/@search`, items_total: 1 });
-    expect(found.items[0]).toMatchObject({ '@id': `${t.suite.publicUrl}/search-space/zebra-crossing`, '@type': 'Document', title: 'Zebra crossing' });
+    expect(found.items[0]).toMatchObject({
+      '@id': `${t.suite.publicUrl}/search-space/zebra-crossing`,
+      '@type': 'Document',
+      title: 'Zebra crossing',
+    });
 
     const prefix = await json(await t.request('GET', '/@search?SearchableText=zeb*'));
     expect(prefix.items_total).toBe(1);
@@ -104,7 +131,9 @@ describe('content slice through the gateway', () => {
 
     await t.request('PATCH', '/search-space/zebra-crossing', { body: { description: 'striped horses' } });
     expect((await json(await t.request('GET', '/@search?SearchableText=striped'))).items_total).toBe(1);
-    await t.request('PATCH', '/search-space/zebra-crossing', { body: { title: 'Giraffe crossing', description: 'spotted' } });
+    await t.request('PATCH', '/search-space/zebra-crossing', {
+      body: { title: 'Giraffe crossing', description: 'spotted' },
+    });
     expect((await json(await t.request('GET', '/@search?SearchableText=striped'))).items_total).toBe(0);
     expect((await json(await t.request('GET', '/@search?SearchableText=giraffe'))).items_total).toBe(1);
 
@@ -165,6 +194,9 @@ describe('content slice through the gateway', () => {
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     const ready = await t.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(await json(ready)).toMatchObject({ status: 'ready', services: { content: true, identity: true, search: true, discussion: true, config: true } });
+    expect(await json(ready)).toMatchObject({
+      status: 'ready',
+      services: { content: true, identity: true, search: true, discussion: true, config: true },
+    });
   });
 });

@@ -10,12 +10,19 @@ export interface TestSuite {
   dataDir: string;
   url: (path: string) => string;
   /** fetch against the gateway; JSON bodies are sent as given (strings) or serialised. */
-  request(method: string, path: string, options?: { body?: unknown; auth?: string | null; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; auth?: string | null; headers?: Record<string, string> },
+  ): Promise<Response>;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /** The embedded mode on a free port with its own data folder. */
-export async function startTestSuite(env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(join(tmpdir(), 'cms-e2e-'))): Promise<TestSuite> {
+export async function startTestSuite(
+  env: NodeJS.ProcessEnv = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'cms-e2e-')),
+): Promise<TestSuite> {
   const suite = await startSuite({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env });
   const base = `http://127.0.0.1:${suite.port}`;
   return {

@@ -5,7 +5,12 @@ import type { ConfigConfig } from './config';
  * The config service owns its area's endpoints; none is routed to it yet (its
  * rows of the routing table are empty), so it serves health only.
  */
-export async function startConfigService({ config, logger, store, bus }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
+export async function startConfigService({
+  config,
+  logger,
+  store,
+  bus,
+}: ServiceDeps<ConfigConfig>): Promise<RunningService> {
   const server = await startGrpcServer({
     address: config.CONFIG_GRPC_ADDRESS,
     services: [

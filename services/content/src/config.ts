@@ -4,7 +4,10 @@ import { z } from 'zod';
 export const contentConfigSchema = z.object({
   ...commonEnv,
   CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
-  SITE_ID: z.string().regex(/^[a-z0-9-]+$/).default('cms'),
+  SITE_ID: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default('cms'),
   SITE_TITLE: z.string().default('Site'),
   /** Creator of the site root. */
   ADMIN_USER: z.string().min(1).default('admin'),

@@ -6,7 +6,12 @@ import { ContentCommands } from './domain/content-commands';
 import { ContentEventRelay } from './events/relay';
 import { StoreContentRepository } from './store/content-repository';
 
-export async function startContentService({ config, logger, store, bus }: ServiceDeps<ContentConfig>): Promise<RunningService> {
+export async function startContentService({
+  config,
+  logger,
+  store,
+  bus,
+}: ServiceDeps<ContentConfig>): Promise<RunningService> {
   const repo = new StoreContentRepository(store);
   await repo.ensureIndexes();
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
@@ -21,7 +26,10 @@ export async function startContentService({ config, logger, store, bus }: Servic
       {
         name: 'cms.content.v1.ContentService',
         definition: protos().content.ContentService.service,
-        implementation: { Handle: envelopeHandler('content', contentEndpoints(commands, repo), logger), ...contentLookups(repo, logger) },
+        implementation: {
+          Handle: envelopeHandler('content', contentEndpoints(commands, repo), logger),
+          ...contentLookups(repo, logger),
+        },
       },
     ],
     healthCheck: async () => {

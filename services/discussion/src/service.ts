@@ -5,7 +5,12 @@ import type { DiscussionConfig } from './config';
  * The discussion service owns its area's endpoints; none is routed to it yet (its
  * rows of the routing table are empty), so it serves health only.
  */
-export async function startDiscussionService({ config, logger, store, bus }: ServiceDeps<DiscussionConfig>): Promise<RunningService> {
+export async function startDiscussionService({
+  config,
+  logger,
+  store,
+  bus,
+}: ServiceDeps<DiscussionConfig>): Promise<RunningService> {
   const server = await startGrpcServer({
     address: config.DISCUSSION_GRPC_ADDRESS,
     services: [

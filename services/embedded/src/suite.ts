@@ -1,7 +1,13 @@
 import { startConfigService, configConfigSchema } from '@cms/config';
 import { startContentService, contentConfigSchema } from '@cms/content';
 import { startDiscussionService, discussionConfigSchema } from '@cms/discussion';
-import { forkGatewayWorkers, gatewayConfigSchema, publicUrlOf, startGateway, type BackendAddresses } from '@cms/gateway';
+import {
+  forkGatewayWorkers,
+  gatewayConfigSchema,
+  publicUrlOf,
+  startGateway,
+  type BackendAddresses,
+} from '@cms/gateway';
 import { startIdentityService, identityConfigSchema } from '@cms/identity';
 import { startSearchService, searchConfigSchema } from '@cms/search';
 import {
@@ -60,7 +66,16 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   };
 
   const services: RunningService[] = [];
-  const start = async <C>(service: ServiceName, config: C, starter: (deps: { config: C; logger: ReturnType<typeof createLogger>; store: DocumentStore; bus: typeof bus }) => Promise<RunningService>) => {
+  const start = async <C>(
+    service: ServiceName,
+    config: C,
+    starter: (deps: {
+      config: C;
+      logger: ReturnType<typeof createLogger>;
+      store: DocumentStore;
+      bus: typeof bus;
+    }) => Promise<RunningService>,
+  ) => {
     const running = await starter({ config, logger: loggerFor(service), store: await storeFor(service), bus });
     services.push(running);
     return running.address;

@@ -13,7 +13,11 @@ export const identityConfigSchema = z
   })
   .superRefine((config, ctx) => {
     if (config.MONGO_URL && !config.ADMIN_PASSWORD) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['ADMIN_PASSWORD'], message: 'required with a production store (MONGO_URL)' });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['ADMIN_PASSWORD'],
+        message: 'required with a production store (MONGO_URL)',
+      });
     }
   });
 

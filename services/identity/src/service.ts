@@ -5,7 +5,12 @@ import { Authenticator } from './domain/authenticator';
 import { hashPassword } from './domain/passwords';
 import { UsersRepository } from './store/users';
 
-export async function startIdentityService({ config, logger, store, bus }: ServiceDeps<IdentityConfig>): Promise<RunningService> {
+export async function startIdentityService({
+  config,
+  logger,
+  store,
+  bus,
+}: ServiceDeps<IdentityConfig>): Promise<RunningService> {
   const users = new UsersRepository(store);
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
@@ -18,7 +23,10 @@ export async function startIdentityService({ config, logger, store, bus }: Servi
         name: 'cms.identity.v1.IdentityService',
         definition: protos().identity.IdentityService.service,
         // Identity's HTTP endpoints (@users, @login, …) are not routed yet: the table is empty.
-        implementation: { Handle: envelopeHandler('identity', {}, logger), ...identityRpcs(authenticator, users, logger) },
+        implementation: {
+          Handle: envelopeHandler('identity', {}, logger),
+          ...identityRpcs(authenticator, users, logger),
+        },
       },
     ],
     healthCheck: async () => {
@@ -33,9 +41,16 @@ export async function startIdentityService({ config, logger, store, bus }: Servi
 }
 
 /** Addendum §2: an administrator with role Manager exists from the start. */
-async function bootstrapAdministrator(users: UsersRepository, config: IdentityConfig, logger: ServiceDeps<IdentityConfig>['logger']) {
+async function bootstrapAdministrator(
+  users: UsersRepository,
+  config: IdentityConfig,
+  logger: ServiceDeps<IdentityConfig>['logger'],
+) {
   if (await users.byId(config.ADMIN_USER)) return;
-  if (!config.ADMIN_PASSWORD) logger.warn(`No ADMIN_PASSWORD given: the administrator "${config.ADMIN_USER}" gets the password "admin". Set ADMIN_PASSWORD outside development.`);
+  if (!config.ADMIN_PASSWORD)
+    logger.warn(
+      `No ADMIN_PASSWORD given: the administrator "${config.ADMIN_USER}" gets the password "admin". Set ADMIN_PASSWORD outside development.`,
+    );
   const inserted = await users.insert({
     _id: config.ADMIN_USER,
     login: config.ADMIN_USER,

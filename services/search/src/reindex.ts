@@ -9,7 +9,11 @@ import { z } from 'zod';
 const config = loadConfig(
   z.object({
     SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
-    REINDEX_TIMEOUT_MS: z.coerce.number().int().positive().default(30 * 60_000),
+    REINDEX_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(30 * 60_000),
   }),
 );
 const client = createClient(protos().search.SearchService, config.SEARCH_ADDRESS, 4 * 1024 * 1024);

@@ -1,11 +1,23 @@
-import { createClient, envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import {
+  createClient,
+  envelopeHandler,
+  protos,
+  startGrpcServer,
+  type RunningService,
+  type ServiceDeps,
+} from '@cms/shared';
 import { searchRpcs } from './api/grpc';
 import { searchEndpoints } from './api/http';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
 
-export async function startSearchService({ config, logger, store, bus }: ServiceDeps<SearchConfig>): Promise<RunningService> {
+export async function startSearchService({
+  config,
+  logger,
+  store,
+  bus,
+}: ServiceDeps<SearchConfig>): Promise<RunningService> {
   const catalog = new Catalog(store);
   await catalog.ensureIndexes();
   const subscription = await subscribeToContent(bus, catalog, logger);
@@ -18,7 +30,11 @@ export async function startSearchService({ config, logger, store, bus }: Service
         name: 'cms.search.v1.SearchService',
         definition: protos().search.SearchService.service,
         implementation: {
-          Handle: envelopeHandler('search', searchEndpoints(catalog, subscription, config.READ_YOUR_WRITES_TIMEOUT_MS), logger),
+          Handle: envelopeHandler(
+            'search',
+            searchEndpoints(catalog, subscription, config.READ_YOUR_WRITES_TIMEOUT_MS),
+            logger,
+          ),
           ...searchRpcs(catalog, content, logger),
         },
       },

@@ -35,8 +35,15 @@ export function contentEndpoints(commands: ContentCommands, repo: ContentReposit
 
   async function listChildren(ctx: RequestContext, doc: ContentDoc): Promise<Listing> {
     const batch = readBatch(ctx.query);
-    const [items, total] = await Promise.all([repo.children(doc._id, batch.start, batch.size), repo.countChildren(doc._id)]);
-    return { items, total, batching: batchingLinks(urlOf(ctx.publicUrl, doc.path ?? '/'), ctx.request.query, batch, total) };
+    const [items, total] = await Promise.all([
+      repo.children(doc._id, batch.start, batch.size),
+      repo.countChildren(doc._id),
+    ]);
+    return {
+      items,
+      total,
+      batching: batchingLinks(urlOf(ctx.publicUrl, doc.path ?? '/'), ctx.request.query, batch, total),
+    };
   }
 
   return {

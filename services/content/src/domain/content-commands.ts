@@ -82,13 +82,20 @@ export class ContentCommands {
     return doc.parent_uid ? this.repo.byUid(doc.parent_uid) : null;
   }
 
-  async create(containerPath: string, input: NewContent, caller: Caller): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
+  async create(
+    containerPath: string,
+    input: NewContent,
+    caller: Caller,
+  ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
     const parent = await this.find(containerPath, caller.publicUrl);
     requirePermission(caller.principal, 'Add portal content');
     const parentType = contentType(parent.portal_type);
     if (!parentType.folderish) throw badRequest(`Cannot add content to a ${parentType.title}: it is not a folder`);
     const type = CONTENT_TYPES[input['@type']];
-    if (!type?.addable) throw badRequest(`Type "${input['@type']}" cannot be added here`, [{ field: '@type', message: 'not addable here' }]);
+    if (!type?.addable)
+      throw badRequest(`Type "${input['@type']}" cannot be added here`, [
+        { field: '@type', message: 'not addable here' },
+      ]);
 
     const uid = randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
@@ -117,7 +124,8 @@ export class ContentCommands {
         await this.relay.flush(uid);
         return { doc, parent };
       }
-      if (input.id !== undefined) throw conflict(`An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
+      if (input.id !== undefined)
+        throw conflict(`An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
     }
     throw new AppError('InternalServerError', 'No free id found');
   }
@@ -127,7 +135,12 @@ export class ContentCommands {
       const doc = await this.find(path, caller.publicUrl);
       requirePermission(caller.principal, 'Modify portal content');
       const changed = Object.keys(changes).filter((k) => changes[k as keyof ContentChanges] !== undefined);
-      const next: ContentDoc = { ...doc, ...definedOnly(changes), modified: this.now().toISOString(), version: doc.version + 1 };
+      const next: ContentDoc = {
+        ...doc,
+        ...definedOnly(changes),
+        modified: this.now().toISOString(),
+        version: doc.version + 1,
+      };
       const event = newEvent(
         'content.modified',
         { uid: doc._id, version: next.version, changed, snapshot: snapshot(next) },

@@ -18,9 +18,10 @@ export function idFromTitle(title: string, fallback: string): string {
 /** Ids become path segments: refuse what the gateway would not route to. */
 export function checkId(id: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(id) || id.length > MAX_ID_LENGTH) {
-    throw badRequest(`Invalid id "${id}": use letters, digits, "-", "_", "." and "~", starting with a letter or digit`, [
-      { field: 'id', message: 'invalid short name' },
-    ]);
+    throw badRequest(
+      `Invalid id "${id}": use letters, digits, "-", "_", "." and "~", starting with a letter or digit`,
+      [{ field: 'id', message: 'invalid short name' }],
+    );
   }
   return id;
 }

@@ -16,7 +16,12 @@ export interface ContentRepository {
    * Applies `changes` with the event if the object is still at `expectedVersion`
    * (optimistic concurrency); returns the updated object, or null on a conflict.
    */
-  updateFields(uid: string, expectedVersion: number, changes: Partial<ContentDoc>, event: EventEnvelope): Promise<ContentDoc | null>;
+  updateFields(
+    uid: string,
+    expectedVersion: number,
+    changes: Partial<ContentDoc>,
+    event: EventEnvelope,
+  ): Promise<ContentDoc | null>;
   /** Marks an object removed with its event (the commit point of a delete); false on a version conflict. */
   tombstone(uid: string, expectedVersion: number, event: EventEnvelope): Promise<boolean>;
   deleteDescendants(uid: string): Promise<void>;

@@ -3,7 +3,6 @@ import { contentDate } from './dates';
 import type { ContentDoc } from './model';
 import { contentType, SITE_ROOT_TYPE } from './types';
 
-
 /** The summary form used in `items`, `parent` and search results. */
 export function summary(doc: ContentDoc, publicUrl: string) {
   return {

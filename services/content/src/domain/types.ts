@@ -18,9 +18,23 @@ export interface ContentType {
 export const SITE_ROOT_TYPE = 'Site Root';
 
 export const CONTENT_TYPES: Readonly<Record<string, ContentType>> = {
-  [SITE_ROOT_TYPE]: { name: SITE_ROOT_TYPE, title: 'Site Root', folderish: true, layout: 'document_view', workflow: false, addable: false },
+  [SITE_ROOT_TYPE]: {
+    name: SITE_ROOT_TYPE,
+    title: 'Site Root',
+    folderish: true,
+    layout: 'document_view',
+    workflow: false,
+    addable: false,
+  },
   Folder: { name: 'Folder', title: 'Folder', folderish: true, layout: 'listing_view', workflow: true, addable: true },
-  Document: { name: 'Document', title: 'Page', folderish: false, layout: 'document_view', workflow: true, addable: true },
+  Document: {
+    name: 'Document',
+    title: 'Page',
+    folderish: false,
+    layout: 'document_view',
+    workflow: true,
+    addable: true,
+  },
 };
 
 export const ADDABLE_TYPES = Object.values(CONTENT_TYPES)

@@ -25,7 +25,9 @@ export class ContentEventRelay implements EventRelay {
 
   async flush(uid: string): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.flushTimeoutMs)));
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.flushTimeoutMs)),
+    );
     try {
       const outcome = await Promise.race([this.outbox.flush(uid).then(() => 'done' as const), timeout]);
       if (outcome === 'timeout') this.log.warn({ uid }, 'event publish slow; left to the outbox sweep');

@@ -83,7 +83,10 @@ export class StoreContentRepository implements ContentRepository {
   async *scan(pageSize: number): AsyncGenerator<ContentDoc> {
     let after = '';
     for (;;) {
-      const page = await this.docs.find({ _id: { $gt: after }, ...LIVE }, { sort: { _id: 1 }, limit: pageSize, projection: { _outbox: 0 } });
+      const page = await this.docs.find(
+        { _id: { $gt: after }, ...LIVE },
+        { sort: { _id: 1 }, limit: pageSize, projection: { _outbox: 0 } },
+      );
       yield* page;
       if (page.length < pageSize) return;
       after = page[page.length - 1]._id;

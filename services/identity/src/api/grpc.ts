@@ -5,7 +5,11 @@ import { principalOf } from '../domain/user';
 import type { UsersRepository } from '../store/users';
 
 /** Typed RPCs the gateway and other services call. */
-export function identityRpcs(authenticator: Authenticator, users: UsersRepository, log: Logger): Omit<IdentityServiceHandlers, 'Handle'> {
+export function identityRpcs(
+  authenticator: Authenticator,
+  users: UsersRepository,
+  log: Logger,
+): Omit<IdentityServiceHandlers, 'Handle'> {
   return {
     Authenticate: unary(log, async (request: AuthenticateRequest__Output) => {
       if (request.basic) return authenticator.basic(request.basic.login, request.basic.password);

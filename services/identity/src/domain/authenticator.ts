@@ -36,7 +36,8 @@ export class Authenticator {
     this.cache.delete(key);
 
     const user = await this.users.byLogin(login);
-    if (!user || !(await verifyPassword(password, user.password_hash))) throw unauthorized('Login failed: wrong login name or password');
+    if (!user || !(await verifyPassword(password, user.password_hash)))
+      throw unauthorized('Login failed: wrong login name or password');
     const principal = principalOf(user);
     if (this.cache.size >= MAX_CACHED_LOGINS) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, { principal, expires: this.now() + this.cacheTtlMs });

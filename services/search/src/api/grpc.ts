@@ -10,7 +10,11 @@ import { entryFrom } from '../domain/catalog-entry';
 import type { Catalog } from '../store/catalog';
 
 /** `Reindex`: rebuilds the catalog from the content store (addendum §6). */
-export function searchRpcs(catalog: Catalog, content: ContentServiceClient, log: Logger): Omit<SearchServiceHandlers, 'Handle'> {
+export function searchRpcs(
+  catalog: Catalog,
+  content: ContentServiceClient,
+  log: Logger,
+): Omit<SearchServiceHandlers, 'Handle'> {
   return {
     Reindex: unary(log, async (_request, ctx) => {
       const startedAt = new Date().toISOString();
@@ -19,7 +23,9 @@ export function searchRpcs(catalog: Catalog, content: ContentServiceClient, log:
       for await (const record of records as AsyncIterable<ContentRecord__Output>) {
         seen.add(record.uid);
         // Version-guarded like an event, so a newer event applied meanwhile is kept.
-        await catalog.put(entryFrom({ ...record, review_state: record.review_state ?? null }, new Date().toISOString()));
+        await catalog.put(
+          entryFrom({ ...record, review_state: record.review_state ?? null }, new Date().toISOString()),
+        );
       }
       const removed = await catalog.removeStale(seen, startedAt);
       ctx.log.info({ indexed: seen.size, removed }, 'reindex done');

@@ -8,7 +8,11 @@ import type { Catalog } from '../store/catalog';
  * so far has been applied, so a search right after a write sees it
  * (addendum §6, read-your-writes).
  */
-export function searchEndpoints(catalog: Catalog, subscription: Subscription, readYourWritesTimeoutMs: number): EndpointTable {
+export function searchEndpoints(
+  catalog: Catalog,
+  subscription: Subscription,
+  readYourWritesTimeoutMs: number,
+): EndpointTable {
   return {
     search: {
       GET: async (ctx) => {

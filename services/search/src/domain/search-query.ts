@@ -42,7 +42,9 @@ export function buildCatalogQuery(query: QueryParams, contextPath: string): Cata
   const depthRaw = query.get('path.depth');
   const depth = depthRaw === undefined ? undefined : Number(depthRaw);
   if (depthRaw !== undefined && (!Number.isInteger(depth) || depth! < 0)) {
-    throw badRequest('path.depth must be a non-negative integer', [{ field: 'path.depth', message: 'not a non-negative integer' }]);
+    throw badRequest('path.depth must be a non-negative integer', [
+      { field: 'path.depth', message: 'not a non-negative integer' },
+    ]);
   }
   const roots = (paths.length ? paths : [contextPath]).map(normalisePath);
   const pathClauses = roots.map((root) => {
@@ -84,13 +86,16 @@ function normalisePath(path: string): string {
 function readSort(query: QueryParams): Record<string, 1 | -1> {
   const order = query.get('sort_order') ?? 'ascending';
   if (!['ascending', 'descending', 'reverse'].includes(order)) {
-    throw badRequest(`Unknown sort_order "${order}"`, [{ field: 'sort_order', message: 'ascending, descending or reverse' }]);
+    throw badRequest(`Unknown sort_order "${order}"`, [
+      { field: 'sort_order', message: 'ascending, descending or reverse' },
+    ]);
   }
   const direction = order === 'ascending' ? 1 : -1;
   const sort: Record<string, 1 | -1> = {};
   for (const index of query.getAll('sort_on')) {
     const field = SORT_FIELDS[index];
-    if (!field) throw badRequest(`Unknown sort index "${index}"`, [{ field: 'sort_on', message: 'not a sortable index' }]);
+    if (!field)
+      throw badRequest(`Unknown sort index "${index}"`, [{ field: 'sort_on', message: 'not a sortable index' }]);
     sort[field] = direction;
   }
   // A stable order when nothing is asked for, and between ties.

@@ -7,11 +7,20 @@
  */
 
 export function normalise(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 export function words(text: string): string[] {
-  return [...new Set(normalise(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+  return [
+    ...new Set(
+      normalise(text)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export interface TextTerm {

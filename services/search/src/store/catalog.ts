@@ -23,7 +23,11 @@ export class Catalog {
   async put(entry: CatalogEntry): Promise<boolean> {
     try {
       const { _id, ...fields } = entry;
-      const result = await this.entries.updateOne({ _id, version: { $lt: entry.version } }, { $set: fields }, { upsert: true });
+      const result = await this.entries.updateOne(
+        { _id, version: { $lt: entry.version } },
+        { $set: fields },
+        { upsert: true },
+      );
       return result.matchedCount + (result.upsertedId ? 1 : 0) > 0;
     } catch (error) {
       // The entry exists with this version or a newer one: nothing to do.
@@ -45,7 +49,12 @@ export class Catalog {
 
   async search(query: CatalogQuery): Promise<{ items: CatalogEntry[]; total: number }> {
     const [items, total] = await Promise.all([
-      this.entries.find(query.filter, { sort: query.sort, skip: query.batch.start, limit: query.batch.size, projection: { words: 0, path_parents: 0 } }),
+      this.entries.find(query.filter, {
+        sort: query.sort,
+        skip: query.batch.start,
+        limit: query.batch.size,
+        projection: { words: 0, path_parents: 0 },
+      }),
       this.entries.countDocuments(query.filter),
     ]);
     return { items, total };
@@ -53,7 +62,10 @@ export class Catalog {
 
   /** Live entries last written before `before` and not in `seen`: what a reindex found gone from the content store. */
   async removeStale(seen: Set<string>, before: string): Promise<number> {
-    const candidates = await this.entries.find({ deleted: { $ne: true }, indexed_at: { $lt: before } }, { projection: { _id: 1 } });
+    const candidates = await this.entries.find(
+      { deleted: { $ne: true }, indexed_at: { $lt: before } },
+      { projection: { _id: 1 } },
+    );
     const stale = candidates.map((c) => c._id).filter((uid) => !seen.has(uid));
     await this.markRemoved(stale, new Date().toISOString());
     return stale.length;

@@ -23,7 +23,11 @@ export const commonEnv = {
   MONGO_URL: z.string().url().optional(),
   AMQP_URL: z.string().url().optional(),
   /** Largest gRPC message; must hold the gateway's largest body. */
-  MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /** Deadline of calls to other services. */
   CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

@@ -71,9 +71,15 @@ export const conflict = (message: string) => new AppError('Conflict', message);
 export const unauthorized = (message: string, headers?: Record<string, string>) =>
   new AppError('Unauthorized', message, undefined, undefined, headers);
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
-  new AppError('MethodNotAllowed', `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, undefined, {
-    Allow: allowed.join(', '),
-  });
+  new AppError(
+    'MethodNotAllowed',
+    `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}`,
+    undefined,
+    undefined,
+    {
+      Allow: allowed.join(', '),
+    },
+  );
 
 export function isErrorType(value: string): value is ErrorType {
   return Object.prototype.hasOwnProperty.call(ERROR_TYPES, value);

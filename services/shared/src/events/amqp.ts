@@ -84,7 +84,9 @@ class AmqpEventBus implements EventBus {
     });
     let closed = false;
     connection.on('error', (err: Error) => this.logger.warn({ err }, 'Event bus connection error'));
-    connection.on('blocked', (reason: string) => this.logger.warn({ reason }, 'Event bus connection blocked by the broker'));
+    connection.on('blocked', (reason: string) =>
+      this.logger.warn({ reason }, 'Event bus connection blocked by the broker'),
+    );
     connection.on('unblocked', () => this.logger.info('Event bus connection unblocked'));
     connection.on('close', (err?: Error) => {
       closed = true;
@@ -126,7 +128,10 @@ class AmqpEventBus implements EventBus {
       } catch (err) {
         // Republishing after a lost confirm may duplicate the event; delivery is at least once anyway.
         if (!(err instanceof LinkLostError) || Date.now() >= deadline) throw err;
-        this.logger.warn({ eventId: event.id, type: event.type }, 'Connection lost before the publish was confirmed; retrying');
+        this.logger.warn(
+          { eventId: event.id, type: event.type },
+          'Connection lost before the publish was confirmed; retrying',
+        );
       }
     }
   }
@@ -245,7 +250,9 @@ class AmqpEventBus implements EventBus {
     return new Promise<void>((resolve, reject) => {
       const confirmed = (err: unknown) => {
         if (err) {
-          reject(link.lost ? new LinkLostError('Connection lost') : new Error(`Event ${event.id} was nacked by the broker`));
+          reject(
+            link.lost ? new LinkLostError('Connection lost') : new Error(`Event ${event.id} was nacked by the broker`),
+          );
           return;
         }
         // The broker sends basic.return before the ack of the same message.
@@ -438,7 +445,9 @@ class AmqpSubscription implements Subscription {
 
   private async consume(connection: ChannelModel): Promise<void> {
     const channel = await connection.createChannel();
-    channel.on('error', (err: Error) => this.bus.logger.warn({ err, group: this.group }, 'Event bus consumer channel error'));
+    channel.on('error', (err: Error) =>
+      this.bus.logger.warn({ err, group: this.group }, 'Event bus consumer channel error'),
+    );
     channel.on('close', () => {
       if (this.channel !== channel) return;
       this.channel = null;
@@ -466,7 +475,11 @@ class AmqpSubscription implements Subscription {
     }
     this.received++;
     const { logger } = this.bus;
-    const context = { group: this.group, messageId: msg.properties.messageId as unknown, type: msg.properties.type as unknown };
+    const context = {
+      group: this.group,
+      messageId: msg.properties.messageId as unknown,
+      type: msg.properties.type as unknown,
+    };
     let event: EventEnvelope;
     try {
       event = JSON.parse(msg.content.toString('utf8')) as EventEnvelope;

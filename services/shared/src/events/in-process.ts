@@ -114,7 +114,9 @@ class InProcessEventBus implements InProcessBus {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))));
+    await Promise.all(
+      [...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))),
+    );
   }
 
   deadLetters(group: string): EventEnvelope[] {

@@ -22,7 +22,8 @@ export const DEFAULT_PREFETCH = 16;
 
 export function resolveDeliveryLimit(options: BusOptions): number {
   const limit = options.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`deliveryLimit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`deliveryLimit must be a positive integer, got ${limit}`);
   return limit;
 }
 

@@ -38,7 +38,11 @@ export function requestMetadata(requestId: string): grpc.Metadata {
   return metadata;
 }
 
-type ClientConstructor<C> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C;
+type ClientConstructor<C> = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ClientOptions,
+) => C;
 
 /** One client (one channel) per target for the life of the process. */
 export function createClient<C>(Ctor: ClientConstructor<C>, address: string, maxMessageBytes: number): C {

@@ -8,5 +8,8 @@ export type { ContentServiceClient, ContentServiceHandlers } from '../generated/
 export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
 export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';
 export type { SearchServiceClient, SearchServiceHandlers } from '../generated/cms/search/v1/SearchService';
-export type { DiscussionServiceClient, DiscussionServiceHandlers } from '../generated/cms/discussion/v1/DiscussionService';
+export type {
+  DiscussionServiceClient,
+  DiscussionServiceHandlers,
+} from '../generated/cms/discussion/v1/DiscussionService';
 export type { ConfigServiceClient, ConfigServiceHandlers } from '../generated/cms/config/v1/ConfigService';

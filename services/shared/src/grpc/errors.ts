@@ -18,9 +18,14 @@ export function toServiceError(error: unknown, log: Logger, requestId: string): 
   const appError =
     error instanceof AppError
       ? error
-      : new AppError('InternalServerError', `Internal error; quote request id ${requestId} when reporting it`, undefined, {
-          request_id: requestId,
-        });
+      : new AppError(
+          'InternalServerError',
+          `Internal error; quote request id ${requestId} when reporting it`,
+          undefined,
+          {
+            request_id: requestId,
+          },
+        );
   if (!(error instanceof AppError)) log.error({ err: error, requestId }, 'unhandled error');
   const wire: WireError = {
     type: appError.type,

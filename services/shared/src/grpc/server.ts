@@ -23,7 +23,12 @@ export function unary<Req, Res>(
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const requestId = requestIdOf(call.metadata);
-    const ctx = { requestId, get log() { return log.child({ requestId }); } };
+    const ctx = {
+      requestId,
+      get log() {
+        return log.child({ requestId });
+      },
+    };
     handler(call.request, ctx).then(
       (response) => callback(null, response),
       (error: unknown) => callback(toServiceError(error, log, requestId)),
@@ -38,7 +43,12 @@ export function serverStream<Req, Res>(
 ): grpc.handleServerStreamingCall<Req, Res> {
   return (call) => {
     const requestId = requestIdOf(call.metadata);
-    const ctx = { requestId, get log() { return log.child({ requestId }); } };
+    const ctx = {
+      requestId,
+      get log() {
+        return log.child({ requestId });
+      },
+    };
     void (async () => {
       try {
         for await (const item of handler(call.request, ctx)) {

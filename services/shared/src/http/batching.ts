@@ -13,7 +13,8 @@ export interface Batch {
 function nonNegativeInt(query: QueryParams, key: string): number | undefined {
   const raw = query.get(key);
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw badRequest(`${key} must be a non-negative integer`, [{ field: key, message: 'not a non-negative integer' }]);
+  if (!/^\d+$/.test(raw))
+    throw badRequest(`${key} must be a non-negative integer`, [{ field: key, message: 'not a non-negative integer' }]);
   return Number(raw);
 }
 

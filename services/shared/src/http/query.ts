@@ -32,7 +32,12 @@ export class QueryParams {
 
   /** Values of a list parameter, also accepting comma-separated values (`expand=a,b`). */
   getList(key: string): string[] {
-    return this.getAll(key).flatMap((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+    return this.getAll(key).flatMap((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   }
 
   keys(): string[] {

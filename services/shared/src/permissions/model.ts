@@ -40,7 +40,16 @@ export type Permission =
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   View: ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner', 'Anonymous'],
-  'Access contents information': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner', 'Anonymous'],
+  'Access contents information': [
+    'Manager',
+    'Site Administrator',
+    'Editor',
+    'Contributor',
+    'Reviewer',
+    'Reader',
+    'Owner',
+    'Anonymous',
+  ],
   'Modify portal content': ['Manager', 'Site Administrator', 'Editor', 'Owner'],
   'Add portal content': ['Manager', 'Site Administrator', 'Contributor', 'Owner'],
   'Delete objects': ['Manager', 'Site Administrator', 'Editor', 'Owner'],
@@ -49,7 +58,17 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'cms.ManagePortal': ['Manager', 'Site Administrator'],
   'Manage users': ['Manager', 'Site Administrator'],
   'cms.schemaeditor.ManageSchemata': ['Manager', 'Site Administrator'],
-  'Reply to item': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Member', 'Owner', 'Authenticated'],
+  'Reply to item': [
+    'Manager',
+    'Site Administrator',
+    'Editor',
+    'Contributor',
+    'Reviewer',
+    'Reader',
+    'Member',
+    'Owner',
+    'Authenticated',
+  ],
   'Moderate Discussion': ['Manager', 'Site Administrator', 'Reviewer'],
 };
 

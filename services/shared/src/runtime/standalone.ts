@@ -39,7 +39,12 @@ export function runStandalone<C extends CommonConfig>(
   const boot = async () => {
     const config = loadConfig(
       schema.superRefine((c, ctx) => {
-        if (!c.AMQP_URL) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['AMQP_URL'], message: 'required when a service runs as its own process' });
+        if (!c.AMQP_URL)
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: ['AMQP_URL'],
+            message: 'required when a service runs as its own process',
+          });
       }),
     );
     logger.level = config.LOG_LEVEL;

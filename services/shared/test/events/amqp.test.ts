@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createAmqpBus } from '../../src/events/amqp';
 import type { Delivery, EventBus, EventEnvelope } from '../../src/events/port';
 import type { ConsumerGroup } from '../../src/events/topology';
+import { describeWithBroker } from '../../../../test/support/broker-tests';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const suffix = randomUUID().slice(0, 8);
@@ -133,7 +134,7 @@ afterAll(async () => {
   await raw.close();
 });
 
-describe('AMQP event bus', () => {
+describeWithBroker('AMQP event bus', () => {
   it('asserts the topology: quorum group queues with dead-letter queues', async () => {
     expect(bus.kind).toBe('amqp');
     await bus.ping();

@@ -16,13 +16,24 @@ function asClientError(status: Partial<grpc.StatusObject>): grpc.ServiceError {
 
 describe('errors across gRPC', () => {
   it.each(Object.keys(ERROR_TYPES) as ErrorType[])('%s keeps its type, HTTP status, fields and headers', (type) => {
-    const original = new AppError(type, `a ${type}`, [{ field: 'title', message: 'required' }], { context: 'http://x' }, { 'Retry-After': '3' });
+    const original = new AppError(
+      type,
+      `a ${type}`,
+      [{ field: 'title', message: 'required' }],
+      { context: 'http://x' },
+      { 'Retry-After': '3' },
+    );
     const status = toServiceError(original, silent, 'rid-1');
     expect(status.code).toBe(ERROR_TYPES[type].grpc);
     const back = fromServiceError(asClientError(status), 'rid-1');
     expect(back.type).toBe(type);
     expect(back.httpStatus).toBe(ERROR_TYPES[type].http);
-    expect(back.toBody()).toEqual({ context: 'http://x', type, message: `a ${type}`, errors: [{ field: 'title', message: 'required' }] });
+    expect(back.toBody()).toEqual({
+      context: 'http://x',
+      type,
+      message: `a ${type}`,
+      errors: [{ field: 'title', message: 'required' }],
+    });
     expect(back.headers).toEqual({ 'Retry-After': '3' });
   });
 

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { newEvent } from '../../src/events/envelope';
+import { createInProcessBus } from '../../src/events/in-process';
+import { OutboxRelay, withEvents, type OutboxFields } from '../../src/events/outbox';
+import type { EventBus, EventEnvelope } from '../../src/events/port';
+import { openEmbeddedStore } from '../../src/store/embedded';
+import type { Collection, Document, DocumentStore } from '../../src/store/port';
+
+const silent = pino({ level: 'silent' });
+type Doc = Document & OutboxFields & { title?: string };
+
+describe('OutboxRelay', () => {
+  let dir: string;
+  let store: DocumentStore;
+  let docs: Collection<Doc>;
+  let bus: EventBus;
+  let received: EventEnvelope[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    store = await openEmbeddedStore(dir);
+    docs = store.collection<Doc>('docs');
+    bus = createInProcessBus({ topology: [{ group: 'g', patterns: ['thing.#'] }], logger: silent });
+    received = [];
+    await bus.subscribe({ group: 'g', patterns: ['thing.#'] }, async ({ event }) => {
+      received.push(event);
+    });
+  });
+
+  afterEach(async () => {
+    await bus.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const drained = async () => {
+    // In-process delivery happens on later ticks.
+    for (let i = 0; i < 20 && received.length === 0; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it('publishes a write\'s events in order and clears them after the confirm', async () => {
+    const relay = new OutboxRelay(docs, bus, silent);
+    const first = newEvent('thing.added', { n: 1 });
+    const second = newEvent('thing.modified', { n: 2 });
+    await docs.insertOne({ _id: 'a', _outbox: [first], _pending: true });
+    await docs.updateOne({ _id: 'a' }, withEvents({ $set: { title: 't' } }, [second]));
+    await relay.flush('a');
+    await drained();
+    expect(received.map((e) => e.id)).toEqual([first.id, second.id]);
+    const doc = await docs.findOne({ _id: 'a' });
+    expect(doc).toMatchObject({ _outbox: [], title: 't' });
+    expect(doc?._pending).toBeUndefined();
+  });
+
+  it('a sweep after a crash publishes what a write committed but nobody relayed', async () => {
+    const orphan = newEvent('thing.added', { n: 3 });
+    await docs.insertOne({ _id: 'b', _outbox: [orphan], _pending: true });
+    await new OutboxRelay(docs, bus, silent).sweep();
+    await drained();
+    expect(received.map((e) => e.id)).toEqual([orphan.id]);
+  });
+
+  it('keeps events whose publish failed, and a later sweep delivers them', async () => {
+    const failing: EventBus = { ...bus, publish: () => Promise.reject(new Error('broker down')) };
+    const event = newEvent('thing.added', { n: 4 });
+    await docs.insertOne({ _id: 'c', _outbox: [event], _pending: true });
+    await expect(new OutboxRelay(docs, failing, silent).flush('c')).rejects.toThrow('broker down');
+    expect(await docs.findOne({ _id: 'c', _pending: true })).not.toBeNull();
+    await new OutboxRelay(docs, bus, silent).sweep();
+    await drained();
+    expect(received.map((e) => e.id)).toEqual([event.id]);
+  });
+
+  it('removes a tombstone once its event is out, after the hook', async () => {
+    const removed: string[] = [];
+    const relay = new OutboxRelay(docs, bus, silent, { beforeTombstoneRemoval: async (doc) => void removed.push(doc._id as string) });
+    await docs.insertOne({ _id: 'd', title: 'x' });
+    await docs.updateOne({ _id: 'd' }, withEvents({ $set: { _deleted: true } }, [newEvent('thing.removed', {})]));
+    await relay.flush('d');
+    expect(removed).toEqual(['d']);
+    expect(await docs.findOne({ _id: 'd' })).toBeNull();
+  });
+});
