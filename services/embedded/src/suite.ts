@@ -106,7 +106,8 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     addresses,
     async stop() {
       await stopGateway();
-      for (const service of services.reverse()) await service.stop();
+      // In start order: content stops publishing before search stops consuming what it published.
+      for (const service of services) await service.stop();
       await bus.close();
       for (const store of stores) await store.close();
     },

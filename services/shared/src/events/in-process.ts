@@ -11,6 +11,9 @@ export interface InProcessBus extends EventBus {
 interface Pending {
   event: EventEnvelope;
   attempt: number;
+  /** Settles the publisher's promise: handled (or dead-lettered), or dropped at close. */
+  handled: () => void;
+  dropped: (error: Error) => void;
 }
 
 interface Consumer {
@@ -81,6 +84,12 @@ class InProcessEventBus implements InProcessBus {
     }
   }
 
+  /**
+   * Resolves once every matching group has handled the event (or dead-lettered
+   * it). Nothing here is durable, so this is the bus's "confirm": until then
+   * the publisher's outbox keeps the only lasting copy, and a crash in between
+   * repeats the event instead of losing it.
+   */
   async publish(event: EventEnvelope): Promise<void> {
     if (this.closed) throw new Error('Event bus is closed');
     // One snapshot for every group; handlers get their own copies per delivery.
@@ -89,10 +98,15 @@ class InProcessEventBus implements InProcessBus {
     if (targets.length === 0) {
       throw new Error(`Event ${snapshot.id} of type ${snapshot.type} is unroutable: no consumer group matches`);
     }
-    for (const group of targets) {
-      group.pending.push({ event: snapshot, attempt: 1 });
-      this.scheduleDispatch(group);
-    }
+    await Promise.all(
+      targets.map(
+        (group) =>
+          new Promise<void>((handled, dropped) => {
+            group.pending.push({ event: snapshot, attempt: 1, handled, dropped });
+            this.scheduleDispatch(group);
+          }),
+      ),
+    );
   }
 
   async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
@@ -114,6 +128,9 @@ class InProcessEventBus implements InProcessBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const group of this.groups.values()) {
+      for (const item of group.pending.splice(0)) item.dropped(new Error('Event bus closed before the event was handled'));
+    }
     await Promise.all(
       [...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))),
     );
@@ -163,7 +180,7 @@ class InProcessEventBus implements InProcessBus {
     const delivery = { event: structuredClone(item.event), attempt: item.attempt };
     const run: Promise<void> = Promise.resolve()
       .then(() => consumer.handler(delivery))
-      .catch((err: unknown) => this.handlerFailed(group, item, err))
+      .then(item.handled, (err: unknown) => this.handlerFailed(group, item, err))
       .finally(() => {
         consumer.inFlight.delete(run);
         group.inFlight--;
@@ -178,11 +195,12 @@ class InProcessEventBus implements InProcessBus {
     if (item.attempt >= this.deliveryLimit) {
       group.dead.push(item.event);
       this.logger.error(context, 'Event dead-lettered after reaching the delivery limit');
+      item.handled();
       return;
     }
     this.logger.warn(context, 'Event handler failed; redelivering');
     // Back at the front, as a quorum queue requeues it, so the group keeps its order.
-    group.pending.unshift({ event: item.event, attempt: item.attempt + 1 });
+    group.pending.unshift({ ...item, attempt: item.attempt + 1 });
   }
 
   private async stopConsumer(group: GroupQueue, consumer: Consumer): Promise<void> {

@@ -53,8 +53,10 @@ export interface Subscription {
 export interface EventBus {
   readonly kind: 'in-process' | 'amqp';
   /**
-   * Resolves once the broker has confirmed the event (routed to at least one
-   * queue). Rejects if it was returned unroutable or nacked.
+   * Resolves once the event is safe without the publisher: the broker has
+   * confirmed it into every matching durable queue (AMQP), or every matching
+   * group has handled it (in-process, where nothing is durable). Rejects if it
+   * was unroutable or nacked.
    */
   publish(event: EventEnvelope): Promise<void>;
   subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;

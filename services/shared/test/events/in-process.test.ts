@@ -29,6 +29,13 @@ function deferred<T = void>() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Publishes without waiting: the in-process publish resolves only once the event has been handled. */
+function send(b: { publish(e: EventEnvelope): Promise<void> }, e: EventEnvelope): Promise<void> {
+  const confirmed = b.publish(e);
+  confirmed.catch(() => undefined);
+  return confirmed;
+}
+
 function bus(topology: ConsumerGroup[], deliveryLimit?: number) {
   const { logger, records } = captureLogger();
   return { bus: createInProcessBus({ topology, logger, deliveryLimit }), records };
@@ -73,7 +80,7 @@ describe('in-process event bus', () => {
     ]);
     expect(b.kind).toBe('in-process');
     const published = event('content.added', { title: 'before' }, 'req-1');
-    await b.publish(published);
+    send(b, published);
     published.payload = { title: 'mutated by the publisher' };
 
     const search: Delivery[] = [];
@@ -107,6 +114,31 @@ describe('in-process event bus', () => {
     await b.close();
   });
 
+  it('confirms a publish only after every matching group has handled the event', async () => {
+    const { bus: b } = bus([
+      { group: 'a', patterns: ['#'] },
+      { group: 'b', patterns: ['#'] },
+    ]);
+    const gate = deferred();
+    await b.subscribe({ group: 'a', patterns: ['#'] }, async () => undefined);
+    await b.subscribe({ group: 'b', patterns: ['#'] }, () => gate.promise);
+    let confirmed = false;
+    const publishing = b.publish(event('x')).then(() => (confirmed = true));
+    for (let i = 0; i < 5; i++) await tick();
+    expect(confirmed).toBe(false);
+    gate.resolve();
+    await publishing;
+    expect(confirmed).toBe(true);
+    await b.close();
+  });
+
+  it('rejects publishes still waiting when the bus closes, so the outbox keeps them', async () => {
+    const { bus: b } = bus([{ group: 'nobody-listens', patterns: ['#'] }]);
+    const waiting = b.publish(event('x'));
+    await b.close();
+    await expect(waiting).rejects.toThrow(/closed before the event was handled/);
+  });
+
   it('does not run handlers inside publish()', async () => {
     const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
     let handled = false;
@@ -123,8 +155,8 @@ describe('in-process event bus', () => {
     const { bus: b, records } = bus([{ group: 'g', patterns: ['#'] }], 3);
     const poison = event('poison');
     const healthy = event('healthy');
-    await b.publish(poison);
-    await b.publish(healthy);
+    send(b, poison);
+    send(b, healthy);
     const seen: string[] = [];
     const sub = await b.subscribe({ group: 'g', patterns: ['#'], prefetch: 1 }, async ({ event: e, attempt }) => {
       seen.push(`${e.type}#${attempt}`);
@@ -147,7 +179,7 @@ describe('in-process event bus', () => {
     const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, () => {
       throw new Error('sync');
     });
-    await b.publish(event('x'));
+    send(b, event('x'));
     expect(await sub.waitUntilDrained(1000)).toBe(true);
     expect(b.deadLetters('g')).toHaveLength(1);
     await b.close();
@@ -166,7 +198,7 @@ describe('in-process event bus', () => {
       await gate.promise;
       running--;
     });
-    for (let i = 0; i < 10; i++) await b.publish(event('n', i));
+    for (let i = 0; i < 10; i++) send(b, event('n', i));
     await tick();
     expect(started).toEqual([0, 1, 2]);
     gate.resolve();
@@ -184,7 +216,7 @@ describe('in-process event bus', () => {
       running++;
       await gate.promise;
     });
-    for (let i = 0; i < 20; i++) await b.publish(event('n', i));
+    for (let i = 0; i < 20; i++) send(b, event('n', i));
     await tick();
     expect(running).toBe(16);
     gate.resolve();
@@ -197,7 +229,7 @@ describe('in-process event bus', () => {
     const gate = deferred();
     const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, () => gate.promise);
     expect(await sub.waitUntilDrained(10)).toBe(true);
-    await b.publish(event('x'));
+    send(b, event('x'));
     expect(await sub.waitUntilDrained(30)).toBe(false);
 
     const started = Date.now();
@@ -216,7 +248,7 @@ describe('in-process event bus', () => {
       first.push(e.payload as number);
       await gate.promise;
     });
-    for (let i = 0; i < 3; i++) await b.publish(event('n', i));
+    for (let i = 0; i < 3; i++) send(b, event('n', i));
     await tick();
 
     let stopped = false;
@@ -248,7 +280,7 @@ describe('in-process event bus', () => {
       byConsumer.b++;
       await tick();
     });
-    for (let i = 0; i < 10; i++) await b.publish(event('n', i));
+    for (let i = 0; i < 10; i++) send(b, event('n', i));
     expect(await a.waitUntilDrained(1000)).toBe(true);
     expect(byConsumer.a + byConsumer.b).toBe(10);
     expect(byConsumer.a).toBeGreaterThan(0);
@@ -263,7 +295,7 @@ describe('in-process event bus', () => {
       seen.push(e.type);
     });
     expect(records.some((r) => r.level === 40 && r.group === 'late')).toBe(true);
-    await b.publish(event('user.created'));
+    send(b, event('user.created'));
     expect(await sub.waitUntilDrained(1000)).toBe(true);
     expect(seen).toEqual(['user.created']);
     await b.close();
@@ -277,7 +309,7 @@ describe('in-process event bus', () => {
       await gate.promise;
       finished = true;
     });
-    await b.publish(event('x'));
+    send(b, event('x'));
     await tick();
     await b.ping();
     const closing = b.close();
