@@ -35,14 +35,16 @@ export function createGatewayApp(
     const requestId = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
-        { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
-        'request',
-      );
-    });
+    if (logger.isLevelEnabled('info')) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info(
+          { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+          'request',
+        );
+      });
+    }
     next();
   });
 

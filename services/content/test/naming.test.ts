@@ -12,7 +12,11 @@ describe('short names', () => {
 
   it('offers numbered alternatives', () => {
     const candidates = idCandidates('doc');
-    expect([candidates.next().value, candidates.next().value, candidates.next().value]).toEqual(['doc', 'doc-1', 'doc-2']);
+    expect([candidates.next().value, candidates.next().value, candidates.next().value]).toEqual([
+      'doc',
+      'doc-1',
+      'doc-2',
+    ]);
   });
 
   it.each(['../x', '_hidden', '@view', 'a/b', '', '.dot'])('refuses the id %j', (id) => {

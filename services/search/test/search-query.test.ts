@@ -4,7 +4,9 @@ import { buildCatalogQuery } from '../src/domain/search-query';
 import { parseTextQuery, words } from '../src/domain/text';
 
 const query = (pairs: Record<string, string | string[]>) =>
-  new QueryParams(Object.entries(pairs).flatMap(([key, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ key, value }))));
+  new QueryParams(
+    Object.entries(pairs).flatMap(([key, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ key, value }))),
+  );
 
 describe('text', () => {
   it('indexes normalised words', () => {
@@ -39,7 +41,9 @@ describe('buildCatalogQuery', () => {
   });
 
   it('sorts by the asked indexes, then by path', () => {
-    expect(buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/').sort).toEqual({
+    expect(
+      buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/').sort,
+    ).toEqual({
       modified: -1,
       sortable_title: -1,
       path: 1,
@@ -47,8 +51,12 @@ describe('buildCatalogQuery', () => {
   });
 
   it('refuses unknown sort indexes and bad batches', () => {
-    expect(() => buildCatalogQuery(query({ sort_on: 'nope' }), '/')).toThrow(expect.objectContaining({ type: 'BadRequest' }));
-    expect(() => buildCatalogQuery(query({ b_start: '-3' }), '/')).toThrow(expect.objectContaining({ type: 'BadRequest' }));
+    expect(() => buildCatalogQuery(query({ sort_on: 'nope' }), '/')).toThrow(
+      expect.objectContaining({ type: 'BadRequest' }),
+    );
+    expect(() => buildCatalogQuery(query({ b_start: '-3' }), '/')).toThrow(
+      expect.objectContaining({ type: 'BadRequest' }),
+    );
   });
 
   it('knows every ancestor path of an entry', () => {

@@ -7,6 +7,7 @@ export interface ContentDoc extends Document, OutboxFields {
   path?: string;
   id: string;
   portal_type: string;
+  /** Unset on tombstones, so listings need no filter for them. */
   parent_uid: string | null;
   /** UIDs from the root down to the parent, for subtree operations by index. */
   ancestors: string[];

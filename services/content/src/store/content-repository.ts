@@ -2,6 +2,7 @@ import { DuplicateKeyError, withEvents, type Collection, type DocumentStore, typ
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
 
+/** Writes only apply to live objects. Reads need no such filter: tombstones have no path and no parent. */
 const LIVE = { _deleted: { $ne: true } };
 
 export class StoreContentRepository implements ContentRepository {
@@ -23,16 +24,17 @@ export class StoreContentRepository implements ContentRepository {
     return this.docs.findOne({ path });
   }
 
-  byUid(uid: string): Promise<ContentDoc | null> {
-    return this.docs.findOne({ _id: uid, ...LIVE });
+  async byUid(uid: string): Promise<ContentDoc | null> {
+    const doc = await this.docs.findOne({ _id: uid });
+    return doc && !doc._deleted ? doc : null;
   }
 
   children(parentUid: string, skip: number, limit: number): Promise<ContentDoc[]> {
-    return this.docs.find({ parent_uid: parentUid, ...LIVE }, { sort: { position: 1 }, skip, limit });
+    return this.docs.find({ parent_uid: parentUid }, { sort: { position: 1 }, skip, limit });
   }
 
   countChildren(parentUid: string): Promise<number> {
-    return this.docs.countDocuments({ parent_uid: parentUid, ...LIVE });
+    return this.docs.countDocuments({ parent_uid: parentUid });
   }
 
   async descendantUids(uid: string): Promise<string[]> {
@@ -70,7 +72,9 @@ export class StoreContentRepository implements ContentRepository {
   async tombstone(uid: string, expectedVersion: number, event: EventEnvelope): Promise<boolean> {
     const result = await this.docs.updateOne(
       { _id: uid, version: expectedVersion, ...LIVE },
-      withEvents({ $set: { _deleted: true, version: expectedVersion + 1 }, $unset: { path: '' } }, [event]),
+      withEvents({ $set: { _deleted: true, version: expectedVersion + 1 }, $unset: { path: '', parent_uid: '' } }, [
+        event,
+      ]),
     );
     return result.matchedCount === 1;
   }
@@ -84,10 +88,10 @@ export class StoreContentRepository implements ContentRepository {
     let after = '';
     for (;;) {
       const page = await this.docs.find(
-        { _id: { $gt: after }, ...LIVE },
+        { _id: { $gt: after } },
         { sort: { _id: 1 }, limit: pageSize, projection: { _outbox: 0 } },
       );
-      yield* page;
+      for (const doc of page) if (!doc._deleted) yield doc;
       if (page.length < pageSize) return;
       after = page[page.length - 1]._id;
     }

@@ -129,7 +129,8 @@ class InProcessEventBus implements InProcessBus {
   async close(): Promise<void> {
     this.closed = true;
     for (const group of this.groups.values()) {
-      for (const item of group.pending.splice(0)) item.dropped(new Error('Event bus closed before the event was handled'));
+      for (const item of group.pending.splice(0))
+        item.dropped(new Error('Event bus closed before the event was handled'));
     }
     await Promise.all(
       [...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))),

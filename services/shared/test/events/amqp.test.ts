@@ -108,7 +108,13 @@ let bus: EventBus;
 const buses: EventBus[] = [];
 
 async function openBus(url = AMQP_URL, reconnectWaitMs?: number): Promise<EventBus> {
-  const created = await createAmqpBus(url, { topology, logger, deliveryLimit: DELIVERY_LIMIT, exchange, reconnectWaitMs });
+  const created = await createAmqpBus(url, {
+    topology,
+    logger,
+    deliveryLimit: DELIVERY_LIMIT,
+    exchange,
+    reconnectWaitMs,
+  });
   buses.push(created);
   return created;
 }
@@ -355,7 +361,14 @@ describeWithBroker('AMQP event bus', () => {
     const outage = async (bus: EventBus) => {
       proxy.refuse(true);
       proxy.cut();
-      await eventually(async () => ((await bus.ping().then(() => false, () => true)) ? true : undefined));
+      await eventually(async () =>
+        (await bus.ping().then(
+          () => false,
+          () => true,
+        ))
+          ? true
+          : undefined,
+      );
     };
     try {
       const proxied = await openBus(proxy.url, 1000);

@@ -41,7 +41,7 @@ describe('OutboxRelay', () => {
     for (let i = 0; i < 20 && received.length === 0; i++) await new Promise((r) => setImmediate(r));
   };
 
-  it('publishes a write\'s events in order and clears them after the confirm', async () => {
+  it("publishes a write's events in order and clears them after the confirm", async () => {
     const relay = new OutboxRelay(docs, bus, silent);
     const first = newEvent('thing.added', { n: 1 });
     const second = newEvent('thing.modified', { n: 2 });
@@ -76,7 +76,9 @@ describe('OutboxRelay', () => {
 
   it('removes a tombstone once its event is out, after the hook', async () => {
     const removed: string[] = [];
-    const relay = new OutboxRelay(docs, bus, silent, { beforeTombstoneRemoval: async (doc) => void removed.push(doc._id as string) });
+    const relay = new OutboxRelay(docs, bus, silent, {
+      beforeTombstoneRemoval: async (doc) => void removed.push(doc._id as string),
+    });
     await docs.insertOne({ _id: 'd', title: 'x' });
     await docs.updateOne({ _id: 'd' }, withEvents({ $set: { _deleted: true } }, [newEvent('thing.removed', {})]));
     await relay.flush('d');

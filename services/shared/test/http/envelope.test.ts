@@ -14,7 +14,9 @@ describe('envelopeHandler', () => {
 
   it('refuses, at start, a table that misses or adds a route', () => {
     expect(() => envelopeHandler('content', { '': { GET: ok } }, silent)).toThrow(/does not match the routing table/);
-    expect(() => envelopeHandler('search', { search: { GET: ok }, extra: { GET: ok } }, silent)).toThrow(/does not match/);
+    expect(() => envelopeHandler('search', { search: { GET: ok }, extra: { GET: ok } }, silent)).toThrow(
+      /does not match/,
+    );
   });
 });
 

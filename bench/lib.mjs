@@ -1,0 +1,309 @@
+// Shared helpers of the benchmark scripts: child processes that are always
+// cleaned up, free ports, readiness polling, seeding the real gateway, and
+// autocannon runs.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const EMBEDDED_MAIN = join(ROOT, 'services/embedded/dist/main.js');
+
+/** Every `@id` in the payload uses this, so instances on different ports serve identical bytes. */
+export const PUBLIC_URL = 'http://localhost:8080';
+export const ADMIN_AUTH = 'Basic ' + Buffer.from('admin:admin').toString('base64');
+export const FOLDER_ID = 'bench';
+export const DOCUMENT_ID = 'doc';
+export const DOCUMENT_PATH = `/${FOLDER_ID}/${DOCUMENT_ID}`;
+
+const children = new Set();
+const handles = new Set();
+const tempDirs = new Set();
+
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function copyDir(from, prefix) {
+  const dir = tempDir(prefix);
+  cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+/** Last resort, synchronous: SIGKILL every child's process group, remove temp dirs. */
+function killAllNow() {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+process.on('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+/**
+ * Starts `node <args>` in its own process group (so a cluster primary and its
+ * workers go together); output is kept for error reports.
+ */
+export function startChild(name, args, env, { nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const tail = [];
+  let exited = null;
+  const keep = (chunk) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+    }
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exitPromise = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      children.delete(child);
+      resolve(exited);
+    }),
+  );
+  const handle = {
+    name,
+    child,
+    pid: child.pid,
+    tail,
+    exited: () => exited,
+    exitPromise,
+    describe: () => `${name} (pid ${child.pid}) output:\n  ${tail.join('\n  ') || '(none)'}`,
+    /** SIGTERM the group, wait for a graceful exit, SIGKILL after the grace period. */
+    async stop(graceMs = 8000) {
+      if (exited) return exited;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }, graceMs);
+      const result = await exitPromise;
+      clearTimeout(timer);
+      // A cluster worker may outlive its primary for a moment; the group goes too.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      return result;
+    },
+  };
+  handles.add(handle);
+  exitPromise.then(() => handles.delete(handle));
+  return handle;
+}
+
+/** Stops every child still running, gracefully (SIGKILL after the grace period). */
+export async function stopAll(graceMs = 5000) {
+  await Promise.all([...handles].map((handle) => handle.stop(graceMs)));
+}
+
+/** Resolves with the first stdout line that is a port number (the bench/servers/*.mjs contract). */
+export function waitForPortLine(handle, timeoutMs = 15000) {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(
+      () => done(new Error(`${handle.name} printed no port within ${timeoutMs} ms\n${handle.describe()}`)),
+      timeoutMs,
+    );
+    const onData = (chunk) => {
+      buffer += chunk.toString('utf8');
+      const match = /^(\d+)\s*$/m.exec(buffer);
+      if (match) done(null, Number(match[1]));
+    };
+    const onExit = () => done(new Error(`${handle.name} exited before printing its port\n${handle.describe()}`));
+    const done = (error, port) => {
+      clearTimeout(timer);
+      handle.child.stdout.off('data', onData);
+      handle.child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(port);
+    };
+    handle.child.stdout.on('data', onData);
+    handle.child.once('exit', onExit);
+  });
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function request(url, { method = 'GET', headers = {}, body } = {}) {
+  const response = await globalThis.fetch(url, {
+    method,
+    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Polls `/readyz` until it answers 200. */
+export async function waitForReady(handle, baseUrl, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (handle.exited()) throw new Error(`${handle.name} exited during start-up\n${handle.describe()}`);
+    try {
+      const response = await request(`${baseUrl}/readyz`);
+      if (response.status === 200) return;
+      last = `${response.status} ${response.bytes.toString('utf8')}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${handle.name}: /readyz not 200 within ${timeoutMs} ms (last: ${last})\n${handle.describe()}`);
+}
+
+/** Environment of an embedded suite child: loopback, embedded store, no inherited broker or database. */
+export function embeddedEnv({ port, dataDir, workers, logLevel = 'warn' }) {
+  const env = { ...process.env };
+  for (const key of ['MONGO_URL', 'AMQP_URL', 'CMS_GATEWAY_WORKER', 'NODE_OPTIONS']) delete env[key];
+  return {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: logLevel,
+    GATEWAY_WORKERS: String(workers),
+    PUBLIC_URL,
+  };
+}
+
+export async function startEmbedded(name, { dataDir, workers, logLevel, nodeArgs }) {
+  const port = await freePort();
+  const handle = startChild(name, [EMBEDDED_MAIN], embeddedEnv({ port, dataDir, workers, logLevel }), { nodeArgs });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForReady(handle, baseUrl);
+  return { ...handle, port, baseUrl };
+}
+
+/** `POST /` a Folder, `POST /<folder>` a Document, as admin. */
+export async function seedDocument(baseUrl) {
+  const auth = { Authorization: ADMIN_AUTH, Accept: 'application/json' };
+  const folder = await request(`${baseUrl}/`, {
+    method: 'POST',
+    headers: auth,
+    body: { '@type': 'Folder', id: FOLDER_ID, title: 'Benchmark folder' },
+  });
+  if (folder.status !== 201)
+    throw new Error(`POST / (Folder) answered ${folder.status}: ${folder.bytes.toString('utf8')}`);
+  const document = await request(`${baseUrl}/${FOLDER_ID}`, {
+    method: 'POST',
+    headers: auth,
+    body: {
+      '@type': 'Document',
+      id: DOCUMENT_ID,
+      title: 'Benchmark document',
+      description: 'The payload every benchmarked server returns.',
+    },
+  });
+  if (document.status !== 201) {
+    throw new Error(`POST /${FOLDER_ID} (Document) answered ${document.status}: ${document.bytes.toString('utf8')}`);
+  }
+  // Anonymous must be able to read it; once workflow permissions hide private content, publish it.
+  let anonymous = await request(`${baseUrl}${DOCUMENT_PATH}`);
+  if (anonymous.status !== 200) {
+    for (const path of [`/${FOLDER_ID}`, DOCUMENT_PATH]) {
+      await request(`${baseUrl}${path}/@workflow/publish`, { method: 'POST', headers: auth, body: {} });
+    }
+    anonymous = await request(`${baseUrl}${DOCUMENT_PATH}`);
+  }
+  if (anonymous.status !== 200) {
+    throw new Error(`anonymous GET ${DOCUMENT_PATH} answered ${anonymous.status}: ${anonymous.bytes.toString('utf8')}`);
+  }
+  return anonymous.bytes;
+}
+
+/** One autocannon run; resolves with the raw result. */
+export function load(url, { connections, duration }) {
+  return autocannon({ url, connections, duration, pipelining: 1 });
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+export { sleep };
+
+/**
+ * CPU accounting from /proc (Linux; null elsewhere): jiffies busy on the whole
+ * machine (steal included) and jiffies of this process and the process groups
+ * of the children started here, so a round can say how much CPU others took.
+ */
+export function cpuSnapshot() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+    const groups = new Set([...children].map((child) => child.pid));
+    let ours = 0;
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // rest[2] is the process group, rest[11] and rest[12] utime and stime.
+      if (Number(name) === process.pid || groups.has(Number(rest[2]))) ours += Number(rest[11]) + Number(rest[12]);
+    }
+    return {
+      busy: user + nice + system + irq + softirq + (steal ?? 0),
+      total: user + nice + system + idle + iowait + irq + softirq + (steal ?? 0),
+      ours,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Cores' worth of CPU used by other processes between two snapshots (children that exited in between count as other). */
+export function foreignCores(before, after, cpus) {
+  if (!before || !after || after.total <= before.total) return NaN;
+  const foreign = after.busy - before.busy - (after.ours - before.ours);
+  return Math.max(0, (foreign / (after.total - before.total)) * cpus);
+}

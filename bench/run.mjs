@@ -1,0 +1,276 @@
+// `pnpm bench`: how close the real gateway path comes to the floor set by one
+// express hop plus one gRPC call, and to the ceiling of a bare node:http
+// server, all serving the identical Document JSON bytes.
+//
+//   1. ceiling      bench/servers/ceiling.mjs: node:http writing the bytes
+//   2. echo floor   bench/servers/echo.mjs: express -> grpc-js unary Handle (real protos, helpers) -> echo
+//   3. real         services/embedded/dist/main.js (GATEWAY_WORKERS=0), anonymous GET of a seeded Document
+//   4. real, 1 wkr  the same with GATEWAY_WORKERS=1 (gateway in a forked worker, services in the primary)
+//
+// Every server runs in its own child process; autocannon runs here. Rounds are
+// interleaved (each round benchmarks every server once) so load drifts on the
+// machine hit all servers alike; the median round (by req/s) per server is
+// reported. Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3),
+// BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10). Exit code is 0 on a MISS: this
+// is a report, not a test.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import {
+  DOCUMENT_PATH,
+  PUBLIC_URL,
+  ROOT,
+  copyDir,
+  cpuSnapshot,
+  foreignCores,
+  load,
+  median,
+  request,
+  sleep,
+  startChild,
+  stopAll,
+  startEmbedded,
+  seedDocument,
+  tempDir,
+  waitForPortLine,
+} from './lib.mjs';
+
+const TARGET = 0.7;
+/** Cores' worth of CPU taken by other processes above which a run is flagged as contaminated. */
+const NOISY_CORES = 0.25;
+
+function intEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+const settings = {
+  duration: intEnv('BENCH_DURATION', 10),
+  rounds: Math.round(intEnv('BENCH_ROUNDS', 3)),
+  warmup: intEnv('BENCH_WARMUP', 2),
+  connections: Math.round(intEnv('BENCH_CONNECTIONS', 10)),
+};
+
+function machineState() {
+  const load = os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
+  const cpus = os.cpus();
+  return `nproc ${os.availableParallelism()} (${cpus[0]?.model?.trim() ?? 'unknown cpu'}), loadavg ${load}, node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+function log(line = '') {
+  process.stdout.write(`${line}\n`);
+}
+
+const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function startScriptServer(name, script, payloadFile) {
+  const handle = startChild(name, [join(ROOT, 'bench/servers', script)], {
+    ...process.env,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL,
+    BENCH_PAYLOAD_FILE: payloadFile,
+  });
+  const port = await waitForPortLine(handle);
+  return { ...handle, port, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function verify(server, payload) {
+  const response = await request(server.url);
+  if (response.status !== 200 || !response.bytes.equals(payload)) {
+    throw new Error(
+      `${server.label} at ${server.url} answered ${response.status} with ${response.bytes.length} bytes; ` +
+        `expected 200 with the ${payload.length}-byte Document:\n${response.bytes.toString('utf8').slice(0, 500)}`,
+    );
+  }
+}
+
+const foreignNote = (values) =>
+  values.every(Number.isFinite) ? ` (other processes' CPU: ${values.map((v) => fmt(v, 2)).join(' / ')} cores)` : '';
+
+function summarise(result) {
+  return {
+    rps: result.requests.average,
+    avg: result.latency.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  log('CMS gateway benchmark (pnpm bench)');
+  log(`machine at start: ${machineState()}`);
+  log(
+    `settings: autocannon ${settings.connections} connections, pipelining 1, warm-up ${settings.warmup} s per server (discarded), ` +
+      `${settings.rounds} interleaved rounds of ${settings.duration} s, median round by req/s`,
+  );
+  log(
+    'real gateway: embedded store in a fresh temp DATA_DIR, LOG_LEVEL=warn (per-request access log lines are at info, so not written)',
+  );
+  log();
+
+  // Seed once, then run both real variants on identical copies of that data, so all serve the same bytes.
+  const seedDir = tempDir('cms-bench-seed-');
+  const seeder = await startEmbedded('real (seeding)', { dataDir: seedDir, workers: 0 });
+  await seedDocument(seeder.baseUrl);
+  await seeder.stop();
+  const [real, realWorkers] = await Promise.all([
+    startEmbedded('real', { dataDir: copyDir(seedDir, 'cms-bench-w0-'), workers: 0 }),
+    startEmbedded('real GATEWAY_WORKERS=1', { dataDir: copyDir(seedDir, 'cms-bench-w1-'), workers: 1 }),
+  ]);
+  const fetched = await request(`${real.baseUrl}${DOCUMENT_PATH}`);
+  if (fetched.status !== 200) throw new Error(`GET ${DOCUMENT_PATH} answered ${fetched.status}`);
+  const payload = fetched.bytes;
+  const payloadFile = join(tempDir('cms-bench-payload-'), 'document.json');
+  writeFileSync(payloadFile, payload);
+  log(
+    `payload: GET ${DOCUMENT_PATH} of a seeded Document, ${payload.length} bytes, served identically by all four servers`,
+  );
+
+  const [ceiling, echo] = await Promise.all([
+    startScriptServer('ceiling', 'ceiling.mjs', payloadFile),
+    startScriptServer('echo', 'echo.mjs', payloadFile),
+  ]);
+  const servers = [
+    {
+      key: 'ceiling',
+      label: '1 ceiling: bare node:http',
+      url: `${ceiling.baseUrl}${DOCUMENT_PATH}`,
+      handles: [ceiling],
+    },
+    {
+      key: 'echo',
+      label: '2 echo floor: express + 1 gRPC unary',
+      url: `${echo.baseUrl}${DOCUMENT_PATH}`,
+      handles: [echo],
+    },
+    {
+      key: 'real',
+      label: '3 real gateway (embedded, 1 process)',
+      url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      handles: [real],
+    },
+    {
+      key: 'workers',
+      label: '4 real, GATEWAY_WORKERS=1 (2 processes)',
+      url: `${realWorkers.baseUrl}${DOCUMENT_PATH}`,
+      handles: [realWorkers],
+    },
+  ];
+  for (const server of servers) await verify(server, payload);
+  log();
+
+  const options = { connections: settings.connections };
+  for (const server of servers) {
+    await load(server.url, { ...options, duration: settings.warmup });
+    server.rounds = [];
+  }
+  const foreign = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    const parts = [];
+    for (const server of servers) {
+      for (const handle of server.handles) {
+        if (handle.exited()) throw new Error(`${handle.name} died during the run\n${handle.describe()}`);
+      }
+      const before = cpuSnapshot();
+      const result = summarise(await load(server.url, { ...options, duration: settings.duration }));
+      result.foreign = foreignCores(before, cpuSnapshot(), os.availableParallelism());
+      server.rounds.push(result);
+      parts.push(`${server.key} ${fmt(result.rps)}${result.bad ? ` (${result.bad} bad)` : ''}`);
+      foreign.push(result.foreign);
+      await sleep(300);
+    }
+    const others = foreignNote(foreign.slice(-servers.length));
+    log(`round ${round}/${settings.rounds}: ${parts.join(', ')} req/s${others}`);
+  }
+
+  for (const server of servers) {
+    const mid = median(server.rounds.map((r) => r.rps));
+    server.result = server.rounds.find((r) => r.rps === mid);
+  }
+  const by = Object.fromEntries(servers.map((s) => [s.key, s.result]));
+  log();
+  log(
+    table(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'avg ms', 'rounds req/s', 'non-2xx/err'],
+      servers.map((s) => [
+        s.label,
+        fmt(s.result.rps),
+        fmt(s.result.p50, 2),
+        fmt(s.result.p99, 2),
+        fmt(s.result.avg, 2),
+        s.rounds.map((r) => fmt(r.rps)).join(' / '),
+        s.rounds.reduce((sum, r) => sum + r.bad, 0),
+      ]),
+    ),
+  );
+  log('(autocannon records latency in whole milliseconds: p50/p99 of 0 mean under 1 ms; avg is the mean)');
+  log();
+  const ratio = (a, b) => by[a].rps / by[b].rps;
+  const realVsEcho = ratio('real', 'echo');
+  const workersVsEcho = ratio('workers', 'echo');
+  log(`real / echo      req/s: ${fmt(realVsEcho, 3)}`);
+  log(`real / ceiling   req/s: ${fmt(ratio('real', 'ceiling'), 3)}`);
+  log(`echo / ceiling   req/s: ${fmt(ratio('echo', 'ceiling'), 3)}`);
+  log(`real(1 worker) / echo     req/s: ${fmt(workersVsEcho, 3)}  (uses 2 cores against echo's 1; informational)`);
+  log(`real(1 worker) / real     req/s: ${fmt(ratio('workers', 'real'), 3)}`);
+  log(`real(1 worker) / ceiling  req/s: ${fmt(ratio('workers', 'ceiling'), 3)}`);
+  log();
+  log(
+    `target: real >= ${TARGET} x echo req/s (${fmt(TARGET * by.echo.rps)} req/s): ${realVsEcho >= TARGET ? 'PASS' : 'MISS'} (${fmt(realVsEcho, 3)})`,
+  );
+  log(
+    `        real(1 worker) against the same bar: ${workersVsEcho >= TARGET ? 'PASS' : 'MISS'} (${fmt(workersVsEcho, 3)}; informational)`,
+  );
+  const bad = servers.reduce((sum, s) => sum + s.rounds.reduce((n, r) => n + r.bad, 0), 0);
+  if (bad > 0) log(`warning: ${bad} non-2xx responses, errors or timeouts during measured rounds; numbers are suspect`);
+  const noisy = servers.flatMap((s) =>
+    s.rounds
+      .map((round, i) => ({ name: `${s.key} r${i + 1}`, cores: round.foreign }))
+      .filter((run) => run.cores > NOISY_CORES),
+  );
+  const measured = foreign.filter(Number.isFinite);
+  if (measured.length > 0) {
+    const worst = Math.max(...measured);
+    log(
+      `other processes' CPU during measured runs: up to ${fmt(worst, 2)} of ${os.availableParallelism()} cores` +
+        (noisy.length === 0
+          ? ` (every run under ${NOISY_CORES}: quiet enough)`
+          : `; over ${NOISY_CORES} in ${noisy.length} of ${measured.length} runs (${noisy.map((n) => `${n.name} ${fmt(n.cores, 2)}`).join(', ')}): ` +
+            'the machine was not quiet, those runs are contaminated; rerun when idle if the medians depend on them'),
+    );
+  }
+  log(`machine at end:   ${machineState()}`);
+  log(
+    `note: autocannon shares the 2 cores with the servers (load generator in this process; the 1-worker variant runs 2 server processes)`,
+  );
+  log(`total ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+} finally {
+  // The 'exit' hook in lib.mjs SIGKILLs anything left; this is the graceful path.
+  await stopAll(5000);
+}
+process.exit(exitCode);
