@@ -6,6 +6,8 @@ import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output 
 import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_common_v1_Principal__Output } from './cms/common/v1/Principal';
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { ConfigServiceClient as _cms_config_v1_ConfigServiceClient, ConfigServiceDefinition as _cms_config_v1_ConfigServiceDefinition } from './cms/config/v1/ConfigService';
+import type { GetRecordsRequest as _cms_config_v1_GetRecordsRequest, GetRecordsRequest__Output as _cms_config_v1_GetRecordsRequest__Output } from './cms/config/v1/GetRecordsRequest';
+import type { RecordValues as _cms_config_v1_RecordValues, RecordValues__Output as _cms_config_v1_RecordValues__Output } from './cms/config/v1/RecordValues';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -24,6 +26,8 @@ export interface ProtoGrpcType {
     config: {
       v1: {
         ConfigService: SubtypeConstructor<typeof grpc.Client, _cms_config_v1_ConfigServiceClient> & { service: _cms_config_v1_ConfigServiceDefinition }
+        GetRecordsRequest: MessageTypeDefinition<_cms_config_v1_GetRecordsRequest, _cms_config_v1_GetRecordsRequest__Output>
+        RecordValues: MessageTypeDefinition<_cms_config_v1_RecordValues, _cms_config_v1_RecordValues__Output>
       }
     }
   }

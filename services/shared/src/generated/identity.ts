@@ -7,8 +7,14 @@ import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_c
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { AuthenticateRequest as _cms_identity_v1_AuthenticateRequest, AuthenticateRequest__Output as _cms_identity_v1_AuthenticateRequest__Output } from './cms/identity/v1/AuthenticateRequest';
 import type { BasicCredentials as _cms_identity_v1_BasicCredentials, BasicCredentials__Output as _cms_identity_v1_BasicCredentials__Output } from './cms/identity/v1/BasicCredentials';
+import type { DescribePrincipalsRequest as _cms_identity_v1_DescribePrincipalsRequest, DescribePrincipalsRequest__Output as _cms_identity_v1_DescribePrincipalsRequest__Output } from './cms/identity/v1/DescribePrincipalsRequest';
 import type { GetPrincipalRequest as _cms_identity_v1_GetPrincipalRequest, GetPrincipalRequest__Output as _cms_identity_v1_GetPrincipalRequest__Output } from './cms/identity/v1/GetPrincipalRequest';
 import type { IdentityServiceClient as _cms_identity_v1_IdentityServiceClient, IdentityServiceDefinition as _cms_identity_v1_IdentityServiceDefinition } from './cms/identity/v1/IdentityService';
+import type { Invalidation as _cms_identity_v1_Invalidation, Invalidation__Output as _cms_identity_v1_Invalidation__Output } from './cms/identity/v1/Invalidation';
+import type { PrincipalSummaries as _cms_identity_v1_PrincipalSummaries, PrincipalSummaries__Output as _cms_identity_v1_PrincipalSummaries__Output } from './cms/identity/v1/PrincipalSummaries';
+import type { PrincipalSummary as _cms_identity_v1_PrincipalSummary, PrincipalSummary__Output as _cms_identity_v1_PrincipalSummary__Output } from './cms/identity/v1/PrincipalSummary';
+import type { SearchPrincipalsRequest as _cms_identity_v1_SearchPrincipalsRequest, SearchPrincipalsRequest__Output as _cms_identity_v1_SearchPrincipalsRequest__Output } from './cms/identity/v1/SearchPrincipalsRequest';
+import type { WatchInvalidationsRequest as _cms_identity_v1_WatchInvalidationsRequest, WatchInvalidationsRequest__Output as _cms_identity_v1_WatchInvalidationsRequest__Output } from './cms/identity/v1/WatchInvalidationsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -28,8 +34,14 @@ export interface ProtoGrpcType {
       v1: {
         AuthenticateRequest: MessageTypeDefinition<_cms_identity_v1_AuthenticateRequest, _cms_identity_v1_AuthenticateRequest__Output>
         BasicCredentials: MessageTypeDefinition<_cms_identity_v1_BasicCredentials, _cms_identity_v1_BasicCredentials__Output>
+        DescribePrincipalsRequest: MessageTypeDefinition<_cms_identity_v1_DescribePrincipalsRequest, _cms_identity_v1_DescribePrincipalsRequest__Output>
         GetPrincipalRequest: MessageTypeDefinition<_cms_identity_v1_GetPrincipalRequest, _cms_identity_v1_GetPrincipalRequest__Output>
         IdentityService: SubtypeConstructor<typeof grpc.Client, _cms_identity_v1_IdentityServiceClient> & { service: _cms_identity_v1_IdentityServiceDefinition }
+        Invalidation: MessageTypeDefinition<_cms_identity_v1_Invalidation, _cms_identity_v1_Invalidation__Output>
+        PrincipalSummaries: MessageTypeDefinition<_cms_identity_v1_PrincipalSummaries, _cms_identity_v1_PrincipalSummaries__Output>
+        PrincipalSummary: MessageTypeDefinition<_cms_identity_v1_PrincipalSummary, _cms_identity_v1_PrincipalSummary__Output>
+        SearchPrincipalsRequest: MessageTypeDefinition<_cms_identity_v1_SearchPrincipalsRequest, _cms_identity_v1_SearchPrincipalsRequest__Output>
+        WatchInvalidationsRequest: MessageTypeDefinition<_cms_identity_v1_WatchInvalidationsRequest, _cms_identity_v1_WatchInvalidationsRequest__Output>
       }
     }
   }

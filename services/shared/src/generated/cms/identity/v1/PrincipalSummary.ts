@@ -1,0 +1,16 @@
+// Original file: proto/cms/identity/v1/identity.proto
+
+
+export interface PrincipalSummary {
+  'id'?: (string);
+  'title'?: (string);
+  'type'?: (string);
+  'roles'?: (string)[];
+}
+
+export interface PrincipalSummary__Output {
+  'id': (string);
+  'title': (string);
+  'type': (string);
+  'roles': (string)[];
+}
