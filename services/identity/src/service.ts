@@ -1,4 +1,11 @@
-import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import {
+  envelopeHandler,
+  protos,
+  startGrpcServer,
+  type EndpointTable,
+  type RunningService,
+  type ServiceDeps,
+} from '@cms/shared';
 import { identityRpcs } from './api/grpc';
 import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
@@ -15,6 +22,7 @@ export async function startIdentityService({
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
   const authenticator = new Authenticator(users, config.CREDENTIAL_CACHE_TTL_MS);
+  const endpoints: EndpointTable = {};
   const endpoints = {};
 
   const server = await startGrpcServer({
@@ -23,9 +31,9 @@ export async function startIdentityService({
       {
         name: 'cms.identity.v1.IdentityService',
         definition: protos().identity.IdentityService.service,
-        // Identity's HTTP endpoints (@users, @login, …) are not routed yet: the table is empty.
         implementation: {
-          Handle: envelopeHandler('identity', {}, logger),
+          // One endpoint table per area of identity (users, groups, login, …), merged here.
+          Handle: envelopeHandler('identity', { ...endpoints }, logger),
           ...identityRpcs(authenticator, users, logger),
         },
       },
