@@ -22,7 +22,6 @@ export async function startIdentityService({
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
   const authenticator = new Authenticator(users, config.CREDENTIAL_CACHE_TTL_MS);
-  const endpoints: EndpointTable = {};
   const endpoints = {};
 
   const server = await startGrpcServer({
