@@ -22,7 +22,7 @@ export async function startIdentityService({
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
   const authenticator = new Authenticator(users, config.CREDENTIAL_CACHE_TTL_MS);
-  const endpoints = {};
+  const endpoints: EndpointTable = {};
 
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,
