@@ -116,7 +116,7 @@ describe('content slice through the gateway', () => {
     });
     expect(created.status).toBe(201);
 
-    const found = await json(await t.request('GET', '/@search?SearchableText=zebra', { auth: null }));
+    const found = await json(await t.request('GET', '/@search?SearchableText=zebra'));
     expect(found).toMatchObject({ '@id': `${t.suite.publicUrl}/@search`, items_total: 1 });
     expect(found.items[0]).toMatchObject({
       '@id': `${t.suite.publicUrl}/search-space/zebra-crossing`,

@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const contentConfigSchema = z.object({
   ...commonEnv,
   CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
+  /** The identity service, for the names of users and groups on the sharing form. */
+  IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
   SITE_ID: z
     .string()
     .regex(/^[a-z0-9-]+$/)

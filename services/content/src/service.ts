@@ -1,6 +1,11 @@
 import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
 import { contentLookups } from './api/grpc';
 import { contentEndpoints } from './api/http';
+import { sharingEndpoints } from './api/sharing';
+import { workflowEndpoints } from './api/workflow';
+import { identityDirectory } from './clients/identity-directory';
+import { SharingCommands } from './domain/sharing-commands';
+import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
 import { ContentEventRelay } from './events/relay';
@@ -17,6 +22,12 @@ export async function startContentService({
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
   const commands = new ContentCommands(repo, relay);
+  const directory = identityDirectory(config.IDENTITY_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES);
+  const endpoints = {
+    ...contentEndpoints(commands, repo),
+    ...workflowEndpoints(commands, new WorkflowCommands(repo, relay)),
+    ...sharingEndpoints(commands, new SharingCommands(repo, relay, directory)),
+  };
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
   relay.outbox.start();
 
@@ -27,7 +38,7 @@ export async function startContentService({
         name: 'cms.content.v1.ContentService',
         definition: protos().content.ContentService.service,
         implementation: {
-          Handle: envelopeHandler('content', contentEndpoints(commands, repo), logger),
+          Handle: envelopeHandler('content', endpoints, logger),
           ...contentLookups(repo, logger),
         },
       },
@@ -45,6 +56,7 @@ export async function startContentService({
     async stop() {
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await relay.outbox.stop();
+      directory.close();
     },
   };
 }

@@ -81,7 +81,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     return running.address;
   };
   const identity = await start('identity', configs.identity, startIdentityService);
-  const content = await start('content', configs.content, startContentService);
+  const content = await start('content', { ...configs.content, IDENTITY_ADDRESS: identity }, startContentService);
   const search = await start('search', { ...configs.search, CONTENT_ADDRESS: content }, startSearchService);
   const discussion = await start('discussion', configs.discussion, startDiscussionService);
   const config = await start('config', configs.config, startConfigService);

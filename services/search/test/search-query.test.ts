@@ -21,12 +21,16 @@ describe('text', () => {
 });
 
 describe('buildCatalogQuery', () => {
+  it('finds only what the caller may view', () => {
+    expect(buildCatalogQuery(query({}), '/', ['Anonymous', 'user:ann']).filter.allowed).toEqual({ $in: ['Anonymous', 'user:ann'] });
+  });
+
   it('limits a search to the context and below by default', () => {
-    expect(buildCatalogQuery(query({}), '/folder').filter).toMatchObject({ path_parents: '/folder' });
+    expect(buildCatalogQuery(query({}), '/folder', ['Anonymous']).filter).toMatchObject({ path_parents: '/folder' });
   });
 
   it('takes several paths and a depth counted from each', () => {
-    const { filter } = buildCatalogQuery(query({ 'path.query': ['/a', '/b/c'], 'path.depth': '1' }), '/');
+    const { filter } = buildCatalogQuery(query({ 'path.query': ['/a', '/b/c'], 'path.depth': '1' }), '/', ['Anonymous']);
     expect(filter.$and).toContainEqual({
       $or: [
         { path_parents: '/a', depth: { $gt: 1, $lte: 2 } },
@@ -36,13 +40,13 @@ describe('buildCatalogQuery', () => {
   });
 
   it('matches every text term, prefixes only where asked', () => {
-    const { filter } = buildCatalogQuery(query({ SearchableText: 'alpha bet*' }), '/');
+    const { filter } = buildCatalogQuery(query({ SearchableText: 'alpha bet*' }), '/', ['Anonymous']);
     expect(filter.$and).toEqual([{ words: 'alpha' }, { words: { $regex: '^bet' } }]);
   });
 
   it('sorts by the asked indexes, then by path', () => {
     expect(
-      buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/').sort,
+      buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/', ['Anonymous']).sort,
     ).toEqual({
       modified: -1,
       sortable_title: -1,
@@ -51,10 +55,10 @@ describe('buildCatalogQuery', () => {
   });
 
   it('refuses unknown sort indexes and bad batches', () => {
-    expect(() => buildCatalogQuery(query({ sort_on: 'nope' }), '/')).toThrow(
+    expect(() => buildCatalogQuery(query({ sort_on: 'nope' }), '/', ['Anonymous'])).toThrow(
       expect.objectContaining({ type: 'BadRequest' }),
     );
-    expect(() => buildCatalogQuery(query({ b_start: '-3' }), '/')).toThrow(
+    expect(() => buildCatalogQuery(query({ b_start: '-3' }), '/', ['Anonymous'])).toThrow(
       expect.objectContaining({ type: 'BadRequest' }),
     );
   });

@@ -26,3 +26,5 @@ export * from './store/open';
 export * from './store/embedded';
 export * from './store/mongo';
 export * from './http/urls';
+export * from './permissions/workflow';
+export * from './permissions/local-roles';

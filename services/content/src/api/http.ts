@@ -1,5 +1,7 @@
-import { batchingLinks, readBatch, urlOf, type EndpointTable, type RequestContext } from '@cms/shared';
+import { batchingLinks, callerTokens, readBatch, urlOf, type EndpointTable, type RequestContext } from '@cms/shared';
 import { z } from 'zod';
+import { authorize } from '../domain/access';
+import { callerOf } from './caller';
 import type { ContentCommands } from '../domain/content-commands';
 import type { ContentRepository } from '../domain/repository';
 import { serialize, type Listing } from '../domain/serialize';
@@ -22,10 +24,6 @@ const changesBody = z
   })
   .strict();
 
-function caller(ctx: RequestContext) {
-  return { principal: ctx.principal, requestId: ctx.requestId, publicUrl: ctx.publicUrl };
-}
-
 /** The HTTP endpoints of the content area: the context itself (no `@` segment). */
 export function contentEndpoints(commands: ContentCommands, repo: ContentRepository): EndpointTable {
   async function render(ctx: RequestContext, doc: ContentDoc, parent?: ContentDoc | null) {
@@ -35,9 +33,10 @@ export function contentEndpoints(commands: ContentCommands, repo: ContentReposit
 
   async function listChildren(ctx: RequestContext, doc: ContentDoc): Promise<Listing> {
     const batch = readBatch(ctx.query);
+    const viewer = callerTokens(ctx.principal);
     const [items, total] = await Promise.all([
-      repo.children(doc._id, batch.start, batch.size),
-      repo.countChildren(doc._id),
+      repo.children(doc._id, viewer, batch.start, batch.size),
+      repo.countChildren(doc._id, viewer),
     ]);
     return {
       items,
@@ -50,21 +49,22 @@ export function contentEndpoints(commands: ContentCommands, repo: ContentReposit
     '': {
       GET: async (ctx) => {
         const doc = await commands.find(ctx.contextPath, ctx.publicUrl);
+        authorize(ctx.principal, 'View', doc);
         return { status: 200, body: await render(ctx, doc) };
       },
       POST: async (ctx) => {
         const input = ctx.body(newContentBody);
-        const { doc, parent } = await commands.create(ctx.contextPath, input, caller(ctx));
+        const { doc, parent } = await commands.create(ctx.contextPath, input, callerOf(ctx));
         const url = urlOf(ctx.publicUrl, doc.path ?? '/');
         return { status: 201, headers: { Location: url }, body: await render(ctx, doc, parent) };
       },
       PATCH: async (ctx) => {
-        const doc = await commands.update(ctx.contextPath, ctx.body(changesBody), caller(ctx));
+        const doc = await commands.update(ctx.contextPath, ctx.body(changesBody), callerOf(ctx));
         if (ctx.header('prefer') === 'return=representation') return { status: 200, body: await render(ctx, doc) };
         return { status: 204 };
       },
       DELETE: async (ctx) => {
-        await commands.remove(ctx.contextPath, caller(ctx));
+        await commands.remove(ctx.contextPath, callerOf(ctx));
         return { status: 204 };
       },
     },

@@ -5,11 +5,11 @@ import {
   conflict,
   newEvent,
   notFound,
-  requirePermission,
   type ContentSnapshot,
   type Principal__Output,
   urlOf,
 } from '@cms/shared';
+import { accessFields, authorize } from './access';
 import { childPath, parentPathOf, type ContentDoc } from './model';
 import { checkId, idCandidates, idFromTitle } from './naming';
 import type { ContentRepository, EventRelay } from './repository';
@@ -27,7 +27,7 @@ export interface ContentChanges {
   description?: string;
 }
 
-interface Caller {
+export interface Caller {
   principal: Principal__Output | null;
   requestId: string;
   publicUrl: string;
@@ -63,7 +63,10 @@ export class ContentCommands {
       creators: [creator],
       review_state: null,
       version: 1,
+      local_roles: {},
+      workflow_history: [],
     };
+    Object.assign(root, accessFields(root, {}));
     // A concurrent start of another replica may win; either root is fine.
     await this.repo.insertNew(root, newEvent('content.added', { uid: root._id, version: 1, snapshot: snapshot(root) }));
     await this.relay.flush(root._id);
@@ -88,7 +91,7 @@ export class ContentCommands {
     caller: Caller,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
     const parent = await this.find(containerPath, caller.publicUrl);
-    requirePermission(caller.principal, 'Add portal content');
+    authorize(caller.principal, 'Add portal content', parent);
     const parentType = contentType(parent.portal_type);
     if (!parentType.folderish) throw badRequest(`Cannot add content to a ${parentType.title}: it is not a folder`);
     const type = CONTENT_TYPES[input['@type']];
@@ -118,7 +121,14 @@ export class ContentCommands {
         creators: caller.principal ? [caller.principal.id] : [],
         review_state: type.workflow ? INITIAL_STATE : null,
         version: 1,
+        effective: null,
+        expires: null,
+        local_roles: caller.principal ? { [caller.principal.id]: ['Owner'] } : {},
+        workflow_history: type.workflow
+          ? [{ action: null, actor: caller.principal?.id ?? '', comments: '', review_state: INITIAL_STATE, time: at }]
+          : [],
       };
+      Object.assign(doc, accessFields(doc, parent.effective_local_roles ?? {}));
       const event = newEvent('content.added', { uid, version: 1, snapshot: snapshot(doc) }, caller.requestId);
       if (await this.repo.insertNew(doc, event)) {
         await this.relay.flush(uid);
@@ -133,7 +143,7 @@ export class ContentCommands {
   async update(path: string, changes: ContentChanges, caller: Caller): Promise<ContentDoc> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const doc = await this.find(path, caller.publicUrl);
-      requirePermission(caller.principal, 'Modify portal content');
+      authorize(caller.principal, 'Modify portal content', doc);
       const changed = Object.keys(changes).filter((k) => changes[k as keyof ContentChanges] !== undefined);
       const next: ContentDoc = {
         ...doc,
@@ -164,7 +174,7 @@ export class ContentCommands {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const doc = await this.find(path, caller.publicUrl);
       if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be deleted');
-      requirePermission(caller.principal, 'Delete objects');
+      authorize(caller.principal, 'Delete objects', doc);
       const removed = [doc._id, ...(await this.repo.descendantUids(doc._id))];
       const event = newEvent(
         'content.removed',
@@ -205,5 +215,6 @@ export function snapshot(doc: ContentDoc): ContentSnapshot {
     is_folderish: type.folderish,
     position: doc.position,
     searchable_text: [doc.id, doc.title, doc.description].join(' '),
+    allowed_roles_and_users: doc.allowed ?? [],
   };
 }

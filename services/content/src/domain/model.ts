@@ -1,4 +1,15 @@
-import type { Document, OutboxFields } from '@cms/shared';
+import type { Document, LocalRoles, OutboxFields } from '@cms/shared';
+
+/** One entry of an object's workflow history. */
+export interface WorkflowEntry {
+  /** The transition taken; null for the creation entry. */
+  action: string | null;
+  actor: string;
+  comments: string;
+  review_state: string;
+  /** ISO-8601 instant. */
+  time: string;
+}
 
 /** A content object as stored. `_id` is the UID. */
 export interface ContentDoc extends Document, OutboxFields {
@@ -24,6 +35,17 @@ export interface ContentDoc extends Document, OutboxFields {
   review_state: string | null;
   /** Incremented by every write; events carry it so consumers apply them idempotently. */
   version: number;
+  effective?: string | null;
+  expires?: string | null;
+  workflow_history?: WorkflowEntry[];
+  /** Local roles granted on this object itself (the creator holds `Owner`). */
+  local_roles?: LocalRoles;
+  /** True when this object does not inherit local roles from above. */
+  block_local_roles?: boolean;
+  /** Own and inherited local roles, kept current so a check needs no walk up the tree. */
+  effective_local_roles?: LocalRoles;
+  /** Who may view it (roles and `user:<id>` tokens), for listings and the search index. */
+  allowed?: string[];
 }
 
 export function childPath(parentPath: string, id: string): string {

@@ -5,8 +5,13 @@ import type { ContentDoc } from './model';
 export interface ContentRepository {
   byPath(path: string): Promise<ContentDoc | null>;
   byUid(uid: string): Promise<ContentDoc | null>;
-  children(parentUid: string, skip: number, limit: number): Promise<ContentDoc[]>;
-  countChildren(parentUid: string): Promise<number>;
+  /** Children the holder of `viewerTokens` may see (see `callerTokens`), in folder order. */
+  children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]>;
+  countChildren(parentUid: string, viewerTokens: string[]): Promise<number>;
+  /** Everything below an object, parents before their children. */
+  descendants(uid: string): Promise<ContentDoc[]>;
+  /** Sets fields with an event if the object is still at `expectedVersion`; false on a conflict. */
+  setFields(uid: string, expectedVersion: number, fields: Partial<ContentDoc>, event: EventEnvelope): Promise<boolean>;
   descendantUids(uid: string): Promise<string[]>;
   /** Takes the next child position of a folder atomically. */
   takeChildPosition(parentUid: string): Promise<number>;

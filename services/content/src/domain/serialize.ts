@@ -32,6 +32,8 @@ export function serialize(doc: ContentDoc, parent: ContentDoc | null, listing: L
     created: contentDate(doc.created),
     creators: doc.creators,
     description: doc.description,
+    effective: doc.effective ? contentDate(doc.effective) : null,
+    expires: doc.expires ? contentDate(doc.expires) : null,
     id: doc.id,
     is_folderish: type.folderish,
     layout: type.layout,

@@ -17,6 +17,7 @@ export class StoreContentRepository implements ContentRepository {
     await this.docs.createIndex({ path: 1 }, { unique: true, sparse: true });
     await this.docs.createIndex({ parent_uid: 1, position: 1 });
     await this.docs.createIndex({ ancestors: 1 });
+    await this.docs.createIndex({ allowed: 1 });
   }
 
   byPath(path: string): Promise<ContentDoc | null> {
@@ -29,12 +30,25 @@ export class StoreContentRepository implements ContentRepository {
     return doc && !doc._deleted ? doc : null;
   }
 
-  children(parentUid: string, skip: number, limit: number): Promise<ContentDoc[]> {
-    return this.docs.find({ parent_uid: parentUid }, { sort: { position: 1 }, skip, limit });
+  children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]> {
+    return this.docs.find({ parent_uid: parentUid, allowed: { $in: viewerTokens } }, { sort: { position: 1 }, skip, limit });
   }
 
-  countChildren(parentUid: string): Promise<number> {
-    return this.docs.countDocuments({ parent_uid: parentUid });
+  countChildren(parentUid: string, viewerTokens: string[]): Promise<number> {
+    return this.docs.countDocuments({ parent_uid: parentUid, allowed: { $in: viewerTokens } });
+  }
+
+  async descendants(uid: string): Promise<ContentDoc[]> {
+    const found = await this.docs.find({ ancestors: uid }, { projection: { _outbox: 0 } });
+    return found.filter((d) => !d._deleted).sort((a, b) => a.ancestors.length - b.ancestors.length);
+  }
+
+  async setFields(uid: string, expectedVersion: number, fields: Partial<ContentDoc>, event: EventEnvelope): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: uid, version: expectedVersion, ...LIVE },
+      withEvents({ $set: fields }, [event]),
+    );
+    return result.matchedCount === 1;
   }
 
   async descendantUids(uid: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { EndpointTable, Subscription } from '@cms/shared';
-import { batchingLinks, urlOf } from '@cms/shared';
+import { batchingLinks, callerTokens, urlOf } from '@cms/shared';
 import { buildCatalogQuery } from '../domain/search-query';
 import type { Catalog } from '../store/catalog';
 
@@ -16,7 +16,7 @@ export function searchEndpoints(
   return {
     search: {
       GET: async (ctx) => {
-        const query = buildCatalogQuery(ctx.query, ctx.contextPath);
+        const query = buildCatalogQuery(ctx.query, ctx.contextPath, callerTokens(ctx.principal));
         if (!(await subscription.waitUntilDrained(readYourWritesTimeoutMs))) {
           ctx.log.warn('catalog behind the content events; answering with what it has');
         }

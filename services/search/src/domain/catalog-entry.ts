@@ -24,6 +24,8 @@ export interface CatalogEntry extends Document {
   position: number;
   is_folderish: boolean;
   words: string[];
+  /** Who may find it: role names and `user:<id>` tokens. */
+  allowed: string[];
   /** When this entry was last written, for telling a reindex's leftovers from fresh entries. */
   indexed_at: string;
 }
@@ -60,6 +62,7 @@ export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): Catalog
     position: snapshot.position,
     is_folderish: snapshot.is_folderish,
     words: words(snapshot.searchable_text),
+    allowed: snapshot.allowed_roles_and_users,
     indexed_at: indexedAt,
   };
 }

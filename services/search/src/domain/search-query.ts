@@ -31,11 +31,13 @@ export interface CatalogQuery {
 }
 
 /**
- * Translates `@search` query parameters into a store filter. Without a
+ * Translates `@search` query parameters into a store filter for a caller
+ * holding `viewerTokens`. Without a
  * `path.query` the search is limited to the context and below (rule 1).
  */
-export function buildCatalogQuery(query: QueryParams, contextPath: string): CatalogQuery {
-  const filter: Record<string, unknown> = { deleted: { $ne: true } };
+export function buildCatalogQuery(query: QueryParams, contextPath: string, viewerTokens: string[]): CatalogQuery {
+  // Only what the caller may view (see callerTokens).
+  const filter: Record<string, unknown> = { deleted: { $ne: true }, allowed: { $in: viewerTokens } };
   const and: Record<string, unknown>[] = [];
 
   const paths = query.getAll('path.query');

@@ -13,6 +13,7 @@ export class Catalog {
     await this.entries.createIndex({ path_parents: 1 });
     await this.entries.createIndex({ words: 1 });
     await this.entries.createIndex({ path: 1 });
+    await this.entries.createIndex({ allowed: 1 });
   }
 
   /**

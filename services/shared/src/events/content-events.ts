@@ -23,6 +23,8 @@ export interface ContentSnapshot {
   is_folderish: boolean;
   position: number;
   searchable_text: string;
+  /** Who may see it: roles and `user:<id>` tokens (see permissions/local-roles.ts). */
+  allowed_roles_and_users: string[];
 }
 
 export interface ContentAdded {

@@ -16,6 +16,8 @@ export interface Route {
 export const ROUTES: Readonly<Record<string, Route>> = {
   '': { service: 'content', methods: ['GET', 'POST', 'PATCH', 'DELETE'] },
   search: { service: 'search', methods: ['GET'] },
+  workflow: { service: 'content', methods: ['GET', 'POST'] },
+  sharing: { service: 'content', methods: ['GET', 'POST'] },
 };
 
 export function routeFor(endpoint: string): Route | undefined {

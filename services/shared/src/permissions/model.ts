@@ -35,7 +35,8 @@ export type Permission =
   | 'Manage users'
   | 'cms.schemaeditor.ManageSchemata'
   | 'Reply to item'
-  | 'Moderate Discussion';
+  | 'Moderate Discussion'
+  | 'Change local roles';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -70,6 +71,8 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
     'Authenticated',
   ],
   'Moderate Discussion': ['Manager', 'Site Administrator', 'Reviewer'],
+  // The sharing form: who may grant local roles here.
+  'Change local roles': ['Manager', 'Site Administrator', 'Owner', 'Editor'],
 };
 
 /** Every role the caller holds here; `extra` adds roles granted locally (e.g. `Owner`). */

@@ -18,6 +18,7 @@ export interface ContentRecord {
   'position'?: (number);
   'searchable_text'?: (string);
   'type_title'?: (string);
+  'allowed_roles_and_users'?: (string)[];
   '_review_state'?: "review_state";
 }
 
@@ -38,5 +39,6 @@ export interface ContentRecord__Output {
   'position': (number);
   'searchable_text': (string);
   'type_title': (string);
+  'allowed_roles_and_users': (string)[];
   '_review_state'?: "review_state";
 }

@@ -1,0 +1,160 @@
+import {
+  AUTHENTICATED_GROUP,
+  badRequest,
+  DELEGABLE_ROLES,
+  newEvent,
+  type LocalRoles,
+  type Principal__Output,
+} from '@cms/shared';
+import { accessFields, authorize } from './access';
+import { snapshot, type Caller } from './content-commands';
+import type { ContentDoc } from './model';
+import type { ContentRepository, EventRelay } from './repository';
+
+export interface PrincipalSummary {
+  id: string;
+  title: string;
+  /** `user` or `group`. */
+  type: string;
+  roles: string[];
+}
+
+/** Users and groups, as the identity service knows them. */
+export interface PrincipalDirectory {
+  describe(ids: string[], requestId: string): Promise<PrincipalSummary[]>;
+  search(text: string, requestId: string): Promise<PrincipalSummary[]>;
+}
+
+export interface SharingUpdate {
+  entries: { id: string; type?: string; roles: Record<string, boolean> }[];
+  inherit?: boolean;
+}
+
+const DELEGABLE = new Set<string>(DELEGABLE_ROLES.map((r) => r.id));
+const AUTHENTICATED_TITLE = 'Logged-in users';
+const MAX_WRITE_ATTEMPTS = 5;
+
+/** `@sharing`: who holds which local roles on an object, and granting them. */
+export class SharingCommands {
+  constructor(
+    private readonly repo: ContentRepository,
+    private readonly relay: EventRelay,
+    private readonly directory: PrincipalDirectory,
+  ) {}
+
+  async read(doc: ContentDoc, search: string | undefined, caller: Caller) {
+    authorize(caller.principal, 'Change local roles', doc);
+    const own = doc.local_roles ?? {};
+    const inherited = doc.block_local_roles ? {} : await this.parentRoles(doc);
+    const holders = Object.keys({ ...own, ...inherited }).filter((id) =>
+      [...(own[id] ?? []), ...(inherited[id] ?? [])].some((role) => DELEGABLE.has(role)),
+    );
+    const found = search ? await this.directory.search(search, caller.requestId) : [];
+    const described = await this.directory.describe(
+      holders.filter((id) => id !== AUTHENTICATED_GROUP && !found.some((p) => p.id === id)),
+      caller.requestId,
+    );
+    const principals = new Map<string, PrincipalSummary>();
+    principals.set(AUTHENTICATED_GROUP, { id: AUTHENTICATED_GROUP, title: AUTHENTICATED_TITLE, type: 'group', roles: [] });
+    for (const p of [...described, ...found]) principals.set(p.id, p);
+
+    const entries = [...principals.values()]
+      .sort((a, b) => (a.type === b.type ? a.title.localeCompare(b.title) : a.type === 'group' ? -1 : 1))
+      .map((p) => sharingEntry(p, own[p.id] ?? [], inherited[p.id] ?? [], caller.principal));
+    return { available_roles: DELEGABLE_ROLES, entries, inherit: !doc.block_local_roles };
+  }
+
+  /** Grants and revokes delegable local roles; everything below follows (inheritance), each with its event. */
+  async update(doc: ContentDoc, input: SharingUpdate, caller: Caller): Promise<void> {
+    authorize(caller.principal, 'Change local roles', doc);
+    for (const [i, entry] of input.entries.entries()) {
+      const unknown = Object.keys(entry.roles).filter((role) => !DELEGABLE.has(role));
+      if (unknown.length) {
+        throw badRequest(`Roles that cannot be shared: ${unknown.join(', ')}`, [
+          { field: `entries.${i}.roles`, message: `only ${[...DELEGABLE].join(', ')}` },
+        ]);
+      }
+    }
+    const ids = input.entries.map((e) => e.id).filter((id) => id !== AUTHENTICATED_GROUP);
+    const known = new Set((await this.directory.describe(ids, caller.requestId)).map((p) => p.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) throw badRequest(`No such user or group: ${missing.join(', ')}`, [{ field: 'entries', message: 'unknown principal' }]);
+
+    const ownRoles = applyEntries(doc.local_roles ?? {}, input.entries);
+    const blocked = input.inherit === undefined ? (doc.block_local_roles ?? false) : !input.inherit;
+    const parentRoles = await this.parentRoles(doc);
+    const changed = await this.writeAccess(doc, { local_roles: ownRoles, block_local_roles: blocked }, parentRoles, caller);
+
+    const effectiveByUid = new Map<string, LocalRoles>([[doc._id, changed.effective_local_roles ?? {}]]);
+    for (const child of await this.repo.descendants(doc._id)) {
+      const written = await this.writeAccess(child, {}, effectiveByUid.get(child.parent_uid ?? '') ?? {}, caller);
+      effectiveByUid.set(child._id, written.effective_local_roles ?? {});
+    }
+    await Promise.all([...effectiveByUid.keys()].map((uid) => this.relay.flush(uid)));
+  }
+
+  private async parentRoles(doc: ContentDoc): Promise<LocalRoles> {
+    const parent = doc.parent_uid ? await this.repo.byUid(doc.parent_uid) : null;
+    return parent?.effective_local_roles ?? {};
+  }
+
+  /** Writes own-role changes and the recomputed access fields of one object, retrying on concurrent writes. */
+  private async writeAccess(
+    initial: ContentDoc,
+    change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
+    parentRoles: LocalRoles,
+    caller: Caller,
+  ): Promise<ContentDoc> {
+    let doc = initial;
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const next: ContentDoc = { ...doc, ...change, version: doc.version + 1 };
+      Object.assign(next, accessFields(next, parentRoles));
+      const fields: Partial<ContentDoc> = {
+        local_roles: next.local_roles ?? {},
+        block_local_roles: next.block_local_roles ?? false,
+        effective_local_roles: next.effective_local_roles,
+        allowed: next.allowed,
+        version: next.version,
+      };
+      const event = newEvent(
+        'content.modified',
+        { uid: doc._id, version: next.version, changed: ['local_roles'], snapshot: snapshot(next) },
+        caller.requestId,
+      );
+      if (await this.repo.setFields(doc._id, doc.version, fields, event)) return next;
+      const reread = await this.repo.byUid(doc._id);
+      if (!reread) return next;
+      doc = reread;
+    }
+    throw badRequest('The object is being changed by others; try again');
+  }
+}
+
+function applyEntries(current: LocalRoles, entries: SharingUpdate['entries']): LocalRoles {
+  const result: LocalRoles = { ...current };
+  for (const entry of entries) {
+    const roles = new Set(result[entry.id] ?? []);
+    for (const [role, granted] of Object.entries(entry.roles)) {
+      if (granted) roles.add(role);
+      else roles.delete(role);
+    }
+    if (roles.size) result[entry.id] = [...roles];
+    else delete result[entry.id];
+  }
+  return result;
+}
+
+/** One row of the sharing form: true (granted here), "acquired" (from above), "global", or false. */
+function sharingEntry(p: PrincipalSummary, own: string[], inherited: string[], viewer: Principal__Output | null) {
+  const roles = Object.fromEntries(
+    DELEGABLE_ROLES.map(({ id }) => [
+      id,
+      own.includes(id) ? true : inherited.includes(id) ? 'acquired' : p.roles.includes(id) ? 'global' : false,
+    ]),
+  );
+  if (p.type === 'group') {
+    return { ...(p.id === AUTHENTICATED_GROUP ? { disabled: false } : {}), id: p.id, login: null, roles, title: p.title, type: 'group' };
+  }
+  // Nobody edits their own row.
+  return { disabled: viewer?.id === p.id, id: p.id, roles, title: p.title, type: 'user' };
+}

@@ -1,0 +1,101 @@
+/**
+ * Local roles: roles granted to a user or group on one content object,
+ * inherited by everything below it unless an object blocks inheritance.
+ * Together with the global roles and the workflow state they decide what a
+ * caller may do with an object, and who may see it in listings and searches.
+ */
+import type { Principal__Output } from '../generated/cms/common/v1/Principal';
+import { forbidden, unauthorized } from '../errors/app-error';
+import { BASIC_CHALLENGE, SITE_PERMISSIONS, type Permission, type Role } from './model';
+import { workflowState } from './workflow';
+
+/** Principal id → roles. */
+export type LocalRoles = Record<string, string[]>;
+
+/** Every logged-in user is in this virtual group. */
+export const AUTHENTICATED_GROUP = 'AuthenticatedUsers';
+
+/** The roles a sharing form may grant, with the titles clients show. */
+export const DELEGABLE_ROLES = [
+  { id: 'Contributor', title: 'Can add' },
+  { id: 'Editor', title: 'Can edit' },
+  { id: 'Reader', title: 'Can view' },
+  { id: 'Reviewer', title: 'Can review' },
+] as const;
+
+/** What an object holds of its own and its inherited local roles. */
+export function effectiveLocalRoles(own: LocalRoles, inherited: LocalRoles, blocked: boolean): LocalRoles {
+  const merged: LocalRoles = {};
+  for (const source of blocked ? [own] : [inherited, own]) {
+    for (const [principal, roles] of Object.entries(source)) {
+      merged[principal] = [...new Set([...(merged[principal] ?? []), ...roles])];
+    }
+  }
+  return merged;
+}
+
+/** The ids a principal answers to: its own and its groups', including the virtual group of logged-in users. */
+export function principalIds(principal: Principal__Output | null): string[] {
+  if (!principal) return [];
+  return [principal.id, ...principal.groups, AUTHENTICATED_GROUP];
+}
+
+/** Global roles, plus `Authenticated`, plus the local roles the principal or its groups hold here. */
+export function rolesHere(principal: Principal__Output | null, localRoles: LocalRoles): Set<string> {
+  const roles = new Set<string>(['Anonymous']);
+  if (!principal) return roles;
+  roles.add('Authenticated');
+  for (const role of principal.roles) roles.add(role);
+  for (const id of principalIds(principal)) for (const role of localRoles[id] ?? []) roles.add(role);
+  return roles;
+}
+
+/** Which roles have a permission on an object in this workflow state (null: no workflow). */
+export function rolesWith(permission: Permission, reviewState: string | null): readonly Role[] {
+  const managed = reviewState ? workflowState(reviewState).permissions[permission] : undefined;
+  return managed ?? SITE_PERMISSIONS[permission];
+}
+
+export function allowedHere(
+  principal: Principal__Output | null,
+  permission: Permission,
+  reviewState: string | null,
+  localRoles: LocalRoles,
+): boolean {
+  const roles = rolesHere(principal, localRoles);
+  return rolesWith(permission, reviewState).some((role) => roles.has(role));
+}
+
+/**
+ * Who may view an object, as tokens a listing or search filters on: the
+ * roles that have View, and `user:<id>` for each principal holding such a
+ * role locally (the reference platform's allowedRolesAndUsers).
+ */
+export function viewTokens(reviewState: string | null, localRoles: LocalRoles): string[] {
+  const viewRoles = rolesWith('View', reviewState);
+  const tokens = new Set<string>(viewRoles);
+  for (const [principal, roles] of Object.entries(localRoles)) {
+    if (roles.some((role) => viewRoles.includes(role as Role))) tokens.add(`user:${principal}`);
+  }
+  return [...tokens];
+}
+
+/** The tokens a caller matches in `viewTokens`. */
+export function callerTokens(principal: Principal__Output | null): string[] {
+  const tokens = ['Anonymous'];
+  if (!principal) return tokens;
+  tokens.push('Authenticated', ...principal.roles, ...principalIds(principal).map((id) => `user:${id}`));
+  return tokens;
+}
+
+/** 401 with a challenge for anonymous callers (logging in may help), 403 for the others. */
+export function requireHere(
+  principal: Principal__Output | null,
+  permission: Permission,
+  reviewState: string | null,
+  localRoles: LocalRoles,
+): void {
+  if (allowedHere(principal, permission, reviewState, localRoles)) return;
+  if (!principal) throw unauthorized(`Authentication required for "${permission}"`, BASIC_CHALLENGE);
+  throw forbidden(`You do not have the permission "${permission}" here`);
+}
