@@ -10,7 +10,7 @@ import type { ContentDoc } from './model';
 
 /** Raises 401/403 unless the caller has the permission on this object. */
 export function authorize(principal: Principal__Output | null, permission: Permission, doc: ContentDoc): void {
-  requireHere(principal, permission, doc.review_state, doc.effective_local_roles ?? {});
+  requireHere(principal, permission, doc.review_state, doc.effective_local_roles ?? []);
 }
 
 /** The derived access fields of an object, from its own local roles and its parent's effective ones. */
@@ -18,6 +18,6 @@ export function accessFields(
   doc: Pick<ContentDoc, 'local_roles' | 'block_local_roles' | 'review_state'>,
   parentEffective: LocalRoles,
 ): Pick<ContentDoc, 'effective_local_roles' | 'allowed'> {
-  const effective = effectiveLocalRoles(doc.local_roles ?? {}, parentEffective, doc.block_local_roles ?? false);
+  const effective = effectiveLocalRoles(doc.local_roles ?? [], parentEffective, doc.block_local_roles ?? false);
   return { effective_local_roles: effective, allowed: viewTokens(doc.review_state, effective) };
 }

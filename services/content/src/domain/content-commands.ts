@@ -63,10 +63,10 @@ export class ContentCommands {
       creators: [creator],
       review_state: null,
       version: 1,
-      local_roles: {},
+      local_roles: [],
       workflow_history: [],
     };
-    Object.assign(root, accessFields(root, {}));
+    Object.assign(root, accessFields(root, []));
     // A concurrent start of another replica may win; either root is fine.
     await this.repo.insertNew(root, newEvent('content.added', { uid: root._id, version: 1, snapshot: snapshot(root) }));
     await this.relay.flush(root._id);
@@ -123,12 +123,12 @@ export class ContentCommands {
         version: 1,
         effective: null,
         expires: null,
-        local_roles: caller.principal ? { [caller.principal.id]: ['Owner'] } : {},
+        local_roles: caller.principal ? [{ principal: caller.principal.id, roles: ['Owner'] }] : [],
         workflow_history: type.workflow
           ? [{ action: null, actor: caller.principal?.id ?? '', comments: '', review_state: INITIAL_STATE, time: at }]
           : [],
       };
-      Object.assign(doc, accessFields(doc, parent.effective_local_roles ?? {}));
+      Object.assign(doc, accessFields(doc, parent.effective_local_roles ?? []));
       const event = newEvent('content.added', { uid, version: 1, snapshot: snapshot(doc) }, caller.requestId);
       if (await this.repo.insertNew(doc, event)) {
         await this.relay.flush(uid);

@@ -3,6 +3,7 @@ import {
   badRequest,
   DELEGABLE_ROLES,
   newEvent,
+  rolesOf,
   type LocalRoles,
   type Principal__Output,
 } from '@cms/shared';
@@ -44,10 +45,10 @@ export class SharingCommands {
 
   async read(doc: ContentDoc, search: string | undefined, caller: Caller) {
     authorize(caller.principal, 'Change local roles', doc);
-    const own = doc.local_roles ?? {};
-    const inherited = doc.block_local_roles ? {} : await this.parentRoles(doc);
-    const holders = Object.keys({ ...own, ...inherited }).filter((id) =>
-      [...(own[id] ?? []), ...(inherited[id] ?? [])].some((role) => DELEGABLE.has(role)),
+    const own = doc.local_roles ?? [];
+    const inherited = doc.block_local_roles ? [] : await this.parentRoles(doc);
+    const holders = [...new Set([...own, ...inherited].map((g) => g.principal))].filter((id) =>
+      [...rolesOf(own, id), ...rolesOf(inherited, id)].some((role) => DELEGABLE.has(role)),
     );
     const found = search ? await this.directory.search(search, caller.requestId) : [];
     const described = await this.directory.describe(
@@ -60,7 +61,7 @@ export class SharingCommands {
 
     const entries = [...principals.values()]
       .sort((a, b) => (a.type === b.type ? a.title.localeCompare(b.title) : a.type === 'group' ? -1 : 1))
-      .map((p) => sharingEntry(p, own[p.id] ?? [], inherited[p.id] ?? [], caller.principal));
+      .map((p) => sharingEntry(p, rolesOf(own, p.id), rolesOf(inherited, p.id), caller.principal));
     return { available_roles: DELEGABLE_ROLES, entries, inherit: !doc.block_local_roles };
   }
 
@@ -80,22 +81,22 @@ export class SharingCommands {
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length) throw badRequest(`No such user or group: ${missing.join(', ')}`, [{ field: 'entries', message: 'unknown principal' }]);
 
-    const ownRoles = applyEntries(doc.local_roles ?? {}, input.entries);
+    const ownRoles = applyEntries(doc.local_roles ?? [], input.entries);
     const blocked = input.inherit === undefined ? (doc.block_local_roles ?? false) : !input.inherit;
     const parentRoles = await this.parentRoles(doc);
     const changed = await this.writeAccess(doc, { local_roles: ownRoles, block_local_roles: blocked }, parentRoles, caller);
 
-    const effectiveByUid = new Map<string, LocalRoles>([[doc._id, changed.effective_local_roles ?? {}]]);
+    const effectiveByUid = new Map<string, LocalRoles>([[doc._id, changed.effective_local_roles ?? []]]);
     for (const child of await this.repo.descendants(doc._id)) {
-      const written = await this.writeAccess(child, {}, effectiveByUid.get(child.parent_uid ?? '') ?? {}, caller);
-      effectiveByUid.set(child._id, written.effective_local_roles ?? {});
+      const written = await this.writeAccess(child, {}, effectiveByUid.get(child.parent_uid ?? '') ?? [], caller);
+      effectiveByUid.set(child._id, written.effective_local_roles ?? []);
     }
     await Promise.all([...effectiveByUid.keys()].map((uid) => this.relay.flush(uid)));
   }
 
   private async parentRoles(doc: ContentDoc): Promise<LocalRoles> {
     const parent = doc.parent_uid ? await this.repo.byUid(doc.parent_uid) : null;
-    return parent?.effective_local_roles ?? {};
+    return parent?.effective_local_roles ?? [];
   }
 
   /** Writes own-role changes and the recomputed access fields of one object, retrying on concurrent writes. */
@@ -110,7 +111,7 @@ export class SharingCommands {
       const next: ContentDoc = { ...doc, ...change, version: doc.version + 1 };
       Object.assign(next, accessFields(next, parentRoles));
       const fields: Partial<ContentDoc> = {
-        local_roles: next.local_roles ?? {},
+        local_roles: next.local_roles ?? [],
         block_local_roles: next.block_local_roles ?? false,
         effective_local_roles: next.effective_local_roles,
         allowed: next.allowed,
@@ -131,17 +132,17 @@ export class SharingCommands {
 }
 
 function applyEntries(current: LocalRoles, entries: SharingUpdate['entries']): LocalRoles {
-  const result: LocalRoles = { ...current };
+  const result = new Map(current.map((g) => [g.principal, new Set(g.roles)]));
   for (const entry of entries) {
-    const roles = new Set(result[entry.id] ?? []);
+    const roles = result.get(entry.id) ?? new Set<string>();
     for (const [role, granted] of Object.entries(entry.roles)) {
       if (granted) roles.add(role);
       else roles.delete(role);
     }
-    if (roles.size) result[entry.id] = [...roles];
-    else delete result[entry.id];
+    if (roles.size) result.set(entry.id, roles);
+    else result.delete(entry.id);
   }
-  return result;
+  return [...result].map(([principal, roles]) => ({ principal, roles: [...roles] }));
 }
 
 /** One row of the sharing form: true (granted here), "acquired" (from above), "global", or false. */

@@ -55,14 +55,14 @@ export class WorkflowCommands {
     if (!transition.from.includes(doc.review_state)) {
       throw badRequest(`Transition "${transitionId}" is not available from state "${doc.review_state}"`);
     }
-    requireHere(caller.principal, transition.guard, doc.review_state, doc.effective_local_roles ?? {});
+    requireHere(caller.principal, transition.guard, doc.review_state, doc.effective_local_roles ?? []);
     const entry = await this.apply(doc, transitionId, input, caller);
     if (input.include_children) {
       for (const child of await this.repo.descendants(doc._id)) {
         const available =
           child.review_state &&
           transition.from.includes(child.review_state) &&
-          allowedHere(caller.principal, transition.guard, child.review_state, child.effective_local_roles ?? {});
+          allowedHere(caller.principal, transition.guard, child.review_state, child.effective_local_roles ?? []);
         if (available) await this.apply(child, transitionId, input, caller);
       }
     }
@@ -71,7 +71,7 @@ export class WorkflowCommands {
 
   private available(doc: ContentDoc, principal: Principal__Output | null) {
     return transitionsFrom(doc.review_state!).filter((t) =>
-      allowedHere(principal, t.guard, doc.review_state, doc.effective_local_roles ?? {}),
+      allowedHere(principal, t.guard, doc.review_state, doc.effective_local_roles ?? []),
     );
   }
 
@@ -96,7 +96,7 @@ export class WorkflowCommands {
         expires: input.expires ?? doc.expires ?? null,
         version: doc.version + 1,
         // The state decides who may view; the local roles stay as they are.
-        allowed: viewTokens(transition.to, doc.effective_local_roles ?? {}),
+        allowed: viewTokens(transition.to, doc.effective_local_roles ?? []),
       };
       const event = newEvent(
         'content.modified',

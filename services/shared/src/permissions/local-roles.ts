@@ -9,8 +9,21 @@ import { forbidden, unauthorized } from '../errors/app-error';
 import { BASIC_CHALLENGE, SITE_PERMISSIONS, type Permission, type Role } from './model';
 import { workflowState } from './workflow';
 
-/** Principal id → roles. */
-export type LocalRoles = Record<string, string[]>;
+/**
+ * Roles granted to principals on one object. A list rather than a map keyed
+ * by principal id, because ids may contain dots (e-mail logins), which stored
+ * field names cannot.
+ */
+export type LocalRoles = LocalRoleGrant[];
+
+export interface LocalRoleGrant {
+  principal: string;
+  roles: string[];
+}
+
+export function rolesOf(grants: LocalRoles, principal: string): string[] {
+  return grants.find((g) => g.principal === principal)?.roles ?? [];
+}
 
 /** Every logged-in user is in this virtual group. */
 export const AUTHENTICATED_GROUP = 'AuthenticatedUsers';
@@ -25,13 +38,15 @@ export const DELEGABLE_ROLES = [
 
 /** What an object holds of its own and its inherited local roles. */
 export function effectiveLocalRoles(own: LocalRoles, inherited: LocalRoles, blocked: boolean): LocalRoles {
-  const merged: LocalRoles = {};
+  const merged = new Map<string, Set<string>>();
   for (const source of blocked ? [own] : [inherited, own]) {
-    for (const [principal, roles] of Object.entries(source)) {
-      merged[principal] = [...new Set([...(merged[principal] ?? []), ...roles])];
+    for (const { principal, roles } of source) {
+      const set = merged.get(principal) ?? new Set<string>();
+      for (const role of roles) set.add(role);
+      merged.set(principal, set);
     }
   }
-  return merged;
+  return [...merged].map(([principal, roles]) => ({ principal, roles: [...roles] }));
 }
 
 /** The ids a principal answers to: its own and its groups', including the virtual group of logged-in users. */
@@ -46,7 +61,8 @@ export function rolesHere(principal: Principal__Output | null, localRoles: Local
   if (!principal) return roles;
   roles.add('Authenticated');
   for (const role of principal.roles) roles.add(role);
-  for (const id of principalIds(principal)) for (const role of localRoles[id] ?? []) roles.add(role);
+  const ids = new Set(principalIds(principal));
+  for (const grant of localRoles) if (ids.has(grant.principal)) for (const role of grant.roles) roles.add(role);
   return roles;
 }
 
@@ -74,7 +90,7 @@ export function allowedHere(
 export function viewTokens(reviewState: string | null, localRoles: LocalRoles): string[] {
   const viewRoles = rolesWith('View', reviewState);
   const tokens = new Set<string>(viewRoles);
-  for (const [principal, roles] of Object.entries(localRoles)) {
+  for (const { principal, roles } of localRoles) {
     if (roles.some((role) => viewRoles.includes(role as Role))) tokens.add(`user:${principal}`);
   }
   return [...tokens];
