@@ -1,9 +1,13 @@
 import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import { configRpcs } from './api/grpc';
+import { configEndpoints } from './api/http';
 import type { ConfigConfig } from './config';
+import { Registry } from './domain/registry';
+import { StoreRegistryValues } from './store/registry-values';
 
 /**
- * The config service owns its area's endpoints; none is routed to it yet (its
- * rows of the routing table are empty), so it serves health only.
+ * The config service: the configuration registry (`@registry` for clients,
+ * `GetRecords` for other services).
  */
 export async function startConfigService({
   config,
@@ -11,13 +15,18 @@ export async function startConfigService({
   store,
   bus,
 }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
+  const registry = new Registry(new StoreRegistryValues(store));
+
   const server = await startGrpcServer({
     address: config.CONFIG_GRPC_ADDRESS,
     services: [
       {
         name: 'cms.config.v1.ConfigService',
         definition: protos().config.ConfigService.service,
-        implementation: { Handle: envelopeHandler('config', {}, logger) },
+        implementation: {
+          Handle: envelopeHandler('config', configEndpoints(registry), logger),
+          ...configRpcs(registry, logger),
+        },
       },
     ],
     healthCheck: async () => {

@@ -16,6 +16,7 @@ export interface Route {
 export const ROUTES: Readonly<Record<string, Route>> = {
   '': { service: 'content', methods: ['GET', 'POST', 'PATCH', 'DELETE'] },
   search: { service: 'search', methods: ['GET'] },
+  registry: { service: 'config', methods: ['GET', 'PATCH'] },
   workflow: { service: 'content', methods: ['GET', 'POST'] },
   sharing: { service: 'content', methods: ['GET', 'POST'] },
 };
