@@ -256,9 +256,22 @@ export async function seedDocument(baseUrl) {
   return anonymous.bytes;
 }
 
-/** One autocannon run; resolves with the raw result. */
-export function load(url, { connections, duration }) {
-  return autocannon({ url, connections, duration, pipelining: 1 });
+/** One autocannon run (with `headers` on every request, if given); resolves with the raw result. */
+export function load(url, { connections, duration, headers }) {
+  return autocannon({ url, connections, duration, pipelining: 1, ...(headers ? { headers } : {}) });
+}
+
+/** `POST /@login` as admin; resolves with the token. */
+export async function loginToken(baseUrl) {
+  const response = await request(`${baseUrl}/@login`, {
+    method: 'POST',
+    headers: { Accept: 'application/json' },
+    body: { login: 'admin', password: 'admin' },
+  });
+  if (response.status !== 200) {
+    throw new Error(`POST /@login answered ${response.status}: ${response.bytes.toString('utf8')}`);
+  }
+  return JSON.parse(response.bytes.toString('utf8')).token;
 }
 
 export function median(values) {

@@ -6,6 +6,8 @@
 //   2. echo floor   bench/servers/echo.mjs: express -> grpc-js unary Handle (real protos, helpers) -> echo
 //   3. real         services/embedded/dist/main.js (GATEWAY_WORKERS=0), anonymous GET of a seeded Document
 //   4. real, 1 wkr  the same with GATEWAY_WORKERS=1 (gateway in a forked worker, services in the primary)
+//   3b/3c           the same process as 3, GET of the Document authenticated as admin with Basic and with a
+//                   Bearer token from POST /@login (the gateway's credential cache at its defaults)
 //
 // Every server runs in its own child process; autocannon runs here. Rounds are
 // interleaved (each round benchmarks every server once) so load drifts on the
@@ -17,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import {
+  ADMIN_AUTH,
   DOCUMENT_PATH,
   PUBLIC_URL,
   ROOT,
@@ -24,6 +27,7 @@ import {
   cpuSnapshot,
   foreignCores,
   load,
+  loginToken,
   median,
   request,
   sleep,
@@ -36,6 +40,8 @@ import {
 } from './lib.mjs';
 
 const TARGET = 0.7;
+/** An authenticated GET of the Document against the anonymous one, on the same gateway. */
+const AUTH_TARGET = 0.8;
 /** Cores' worth of CPU taken by other processes above which a run is flagged as contaminated. */
 const NOISY_CORES = 0.25;
 
@@ -89,8 +95,8 @@ async function startScriptServer(name, script, payloadFile) {
 }
 
 async function verify(server, payload) {
-  const response = await request(server.url);
-  if (response.status !== 200 || !response.bytes.equals(payload)) {
+  const response = await request(server.url, { headers: server.headers });
+  if (response.status !== 200 || (!server.headers && !response.bytes.equals(payload))) {
     throw new Error(
       `${server.label} at ${server.url} answered ${response.status} with ${response.bytes.length} bytes; ` +
         `expected 200 with the ${payload.length}-byte Document:\n${response.bytes.toString('utf8').slice(0, 500)}`,
@@ -142,6 +148,16 @@ async function main() {
   log(
     `payload: GET ${DOCUMENT_PATH} of a seeded Document, ${payload.length} bytes, served identically by all four servers`,
   );
+  const token = await loginToken(real.baseUrl);
+  const authenticated = {
+    basic: { Authorization: ADMIN_AUTH },
+    bearer: { Authorization: `Bearer ${token}` },
+  };
+  for (const [scheme, headers] of Object.entries(authenticated)) {
+    const response = await request(`${real.baseUrl}${DOCUMENT_PATH}`, { headers });
+    const same = response.bytes.equals(payload) ? 'the same bytes' : `${response.bytes.length} bytes`;
+    log(`authenticated (${scheme}, admin): GET ${DOCUMENT_PATH} on server 3 answers ${response.status} with ${same}`);
+  }
 
   const [ceiling, echo] = await Promise.all([
     startScriptServer('ceiling', 'ceiling.mjs', payloadFile),
@@ -167,6 +183,20 @@ async function main() {
       handles: [real],
     },
     {
+      key: 'basic',
+      label: '3b real, Basic admin (same process as 3)',
+      url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      headers: authenticated.basic,
+      handles: [real],
+    },
+    {
+      key: 'bearer',
+      label: '3c real, Bearer token (same process as 3)',
+      url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      headers: authenticated.bearer,
+      handles: [real],
+    },
+    {
       key: 'workers',
       label: '4 real, GATEWAY_WORKERS=1 (2 processes)',
       url: `${realWorkers.baseUrl}${DOCUMENT_PATH}`,
@@ -178,7 +208,7 @@ async function main() {
 
   const options = { connections: settings.connections };
   for (const server of servers) {
-    await load(server.url, { ...options, duration: settings.warmup });
+    await load(server.url, { ...options, headers: server.headers, duration: settings.warmup });
     server.rounds = [];
   }
   const foreign = [];
@@ -189,7 +219,9 @@ async function main() {
         if (handle.exited()) throw new Error(`${handle.name} died during the run\n${handle.describe()}`);
       }
       const before = cpuSnapshot();
-      const result = summarise(await load(server.url, { ...options, duration: settings.duration }));
+      const result = summarise(
+        await load(server.url, { ...options, headers: server.headers, duration: settings.duration }),
+      );
       result.foreign = foreignCores(before, cpuSnapshot(), os.availableParallelism());
       server.rounds.push(result);
       parts.push(`${server.key} ${fmt(result.rps)}${result.bad ? ` (${result.bad} bad)` : ''}`);
@@ -237,6 +269,28 @@ async function main() {
   );
   log(
     `        real(1 worker) against the same bar: ${workersVsEcho >= TARGET ? 'PASS' : 'MISS'} (${fmt(workersVsEcho, 3)}; informational)`,
+  );
+  log();
+  log('authenticated against anonymous, same gateway process (3):');
+  log(
+    table(
+      ['GET as', 'req/s', 'p50 ms', 'p99 ms', 'req/s ratio', 'p50 ratio', 'p99 ratio'],
+      ['real', 'basic', 'bearer'].map((key) => [
+        key === 'real' ? 'anonymous' : key === 'basic' ? 'Basic admin' : 'Bearer admin',
+        fmt(by[key].rps),
+        fmt(by[key].p50, 2),
+        fmt(by[key].p99, 2),
+        fmt(ratio(key, 'real'), 3),
+        by.real.p50 > 0 ? fmt(by[key].p50 / by.real.p50, 2) : 'n/a',
+        by.real.p99 > 0 ? fmt(by[key].p99 / by.real.p99, 2) : 'n/a',
+      ]),
+    ),
+  );
+  const authRatios = ['basic', 'bearer'].map((key) => ratio(key, 'real'));
+  const authPass = authRatios.every((r) => r >= AUTH_TARGET);
+  log(
+    `target: authenticated >= ${AUTH_TARGET} x anonymous req/s (${fmt(AUTH_TARGET * by.real.rps)} req/s): ` +
+      `${authPass ? 'PASS' : 'MISS'} (Basic ${fmt(authRatios[0], 3)}, Bearer ${fmt(authRatios[1], 3)})`,
   );
   const bad = servers.reduce((sum, s) => sum + s.rounds.reduce((n, r) => n + r.bad, 0), 0);
   if (bad > 0) log(`warning: ${bad} non-2xx responses, errors or timeouts during measured rounds; numbers are suspect`);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, badRequest, routeFor, type HttpMethod, type Logger, type QueryParam } from '@cms/shared';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { authenticate } from './auth';
+import { authenticate, CREDENTIAL_ENDPOINTS, UNAUTHENTICATED_ENDPOINTS } from './auth';
+import type { AuthCache } from './auth-cache';
 import type { Backends } from './backends';
 import type { GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
@@ -22,6 +23,7 @@ export function createGatewayApp(
   backends: Backends,
   logger: Logger,
   state: GatewayState,
+  authCache?: AuthCache,
 ): express.Express {
   const publicUrl = new URL(config.publicUrl);
   const basePath = publicUrl.pathname.replace(/\/+$/, '');
@@ -82,11 +84,17 @@ export function createGatewayApp(
       }
       const body = Buffer.isBuffer(req.body) ? req.body : EMPTY;
       if (body.length > 0) checkJson(body);
-      const principal = await authenticate(req.headers.authorization, backends, requestId);
+      const authorization = req.headers.authorization;
+      const principal = UNAUTHENTICATED_ENDPOINTS.has(parsed.endpoint)
+        ? null
+        : await authenticate(authorization, backends, requestId, authCache);
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;
+      }
+      if (authorization && route.service === 'identity' && CREDENTIAL_ENDPOINTS.has(parsed.endpoint)) {
+        headers.authorization = authorization;
       }
       const response = await backends.handle(
         route.service,

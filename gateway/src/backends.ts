@@ -5,6 +5,7 @@ import {
   createClient,
   createHealthClient,
   protos,
+  requestMetadata,
   type HttpRequest,
   type HttpResponse__Output,
   type IdentityServiceClient,
@@ -12,6 +13,7 @@ import {
   type ServiceName,
 } from '@cms/shared';
 import type { GatewayConfig } from './config';
+import type { InvalidationStream } from './invalidations';
 
 interface HandleClient extends grpc.Client {
   Handle(
@@ -28,6 +30,8 @@ export interface Backends {
     credentials: { basic: { login: string; password: string } } | { bearer_token: string },
     requestId: string,
   ): Promise<Principal__Output>;
+  /** Opens identity's stream of cache invalidations (no deadline: it stays open for the process's life). */
+  watchInvalidations(requestId: string): InvalidationStream;
   /** Health of every service, by name. */
   health(timeoutMs: number): Promise<Record<ServiceName, boolean>>;
   close(): void;
@@ -78,6 +82,9 @@ export function connectBackends(
         requestId,
         timeoutMs,
       });
+    },
+    watchInvalidations(requestId) {
+      return identity.WatchInvalidations({}, requestMetadata(requestId));
     },
     async health(timeout) {
       const names = Object.keys(healthClients) as ServiceName[];

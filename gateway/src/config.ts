@@ -20,6 +20,8 @@ export const gatewayConfigSchema = z
     /** Worker processes serving HTTP; 0 serves from this process. */
     GATEWAY_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
     READY_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
+    /** How long a verified Authorization header is trusted without asking identity (while its invalidation stream is open); 0: never. */
+    AUTH_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(10_000),
     CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
     IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
     SEARCH_ADDRESS: address.default('127.0.0.1:50053'),

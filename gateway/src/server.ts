@@ -2,8 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@cms/shared';
 import { createGatewayApp, type GatewayState } from './app';
+import { AuthCache } from './auth-cache';
 import { connectBackends, type BackendAddresses } from './backends';
 import type { GatewayConfig } from './config';
+import { watchInvalidations } from './invalidations';
 
 export interface RunningGateway {
   port: number;
@@ -20,6 +22,11 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const backends = connectBackends(addresses, config);
   const state: GatewayState = { serving: true };
+  const authCache = new AuthCache(config.AUTH_CACHE_TTL_MS);
+  const watcher =
+    config.AUTH_CACHE_TTL_MS > 0
+      ? watchInvalidations(() => backends.watchInvalidations(`gateway-${process.pid}`), authCache, logger)
+      : undefined;
   const server: Server = createServer({ keepAlive: true });
   // Longer than a load balancer's idle timeout, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
@@ -30,7 +37,7 @@ export async function startGateway(
   const port = (server.address() as AddressInfo).port;
   // Known only now when PORT is 0; no request is taken before the app is attached.
   const publicUrl = publicUrlOf(config, port);
-  server.on('request', createGatewayApp({ ...config, publicUrl }, backends, logger, state));
+  server.on('request', createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache));
   logger.info({ port, publicUrl }, 'gateway listening');
 
   return {
@@ -43,6 +50,7 @@ export async function startGateway(
       const timer = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
       await closed;
       clearTimeout(timer);
+      watcher?.stop();
       backends.close();
     },
   };

@@ -16,7 +16,10 @@ const AMQP_URL = process.env.AMQP_URL || DEFAULT_AMQP_URL;
 const ADMIN_PASSWORD = `test-${randomUUID()}`;
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 /** The fixed topology every process declares (services/shared/src/events/amqp.ts). */
-const BROKER_OBJECTS = { queues: ['cms.search', 'cms.search.dead'], exchanges: ['cms.events', 'cms.events.dlx'] };
+const BROKER_OBJECTS = {
+  queues: ['cms.search', 'cms.search.dead', 'cms.content', 'cms.content.dead'],
+  exchanges: ['cms.events', 'cms.events.dlx'],
+};
 
 const SERVICES = ['identity', 'content', 'search', 'discussion', 'config'] as const;
 type Service = (typeof SERVICES)[number];
@@ -188,6 +191,8 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
     }
     envs.identity.ADMIN_PASSWORD = ADMIN_PASSWORD;
     envs.search.CONTENT_ADDRESS = addresses.content;
+    envs.content.IDENTITY_ADDRESS = addresses.identity;
+    envs.identity.CONFIG_ADDRESS = addresses.config;
     envs.gateway = {
       ...common,
       HOST: '127.0.0.1',

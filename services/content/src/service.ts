@@ -9,6 +9,7 @@ import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
 import { ContentEventRelay } from './events/relay';
+import { subscribeToIdentity } from './events/identity-consumer';
 import { StoreContentRepository } from './store/content-repository';
 
 export async function startContentService({
@@ -23,11 +24,13 @@ export async function startContentService({
   await relay.outbox.ensureIndexes();
   const commands = new ContentCommands(repo, relay);
   const directory = identityDirectory(config.IDENTITY_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES);
+  const sharing = new SharingCommands(repo, relay, directory);
   const endpoints = {
     ...contentEndpoints(commands, repo),
     ...workflowEndpoints(commands, new WorkflowCommands(repo, relay)),
-    ...sharingEndpoints(commands, new SharingCommands(repo, relay, directory)),
+    ...sharingEndpoints(commands, sharing),
   };
+  const identityEvents = await subscribeToIdentity(bus, sharing, logger);
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
   relay.outbox.start();
 
@@ -55,6 +58,7 @@ export async function startContentService({
     address: server.address,
     async stop() {
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
+      await identityEvents.stop();
       await relay.outbox.stop();
       directory.close();
     },

@@ -80,11 +80,12 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     services.push(running);
     return running.address;
   };
-  const identity = await start('identity', configs.identity, startIdentityService);
+  // Config first: identity reads registry records from it (and config depends on no other service).
+  const config = await start('config', configs.config, startConfigService);
+  const identity = await start('identity', { ...configs.identity, CONFIG_ADDRESS: config }, startIdentityService);
   const content = await start('content', { ...configs.content, IDENTITY_ADDRESS: identity }, startContentService);
   const search = await start('search', { ...configs.search, CONTENT_ADDRESS: content }, startSearchService);
   const discussion = await start('discussion', configs.discussion, startDiscussionService);
-  const config = await start('config', configs.config, startConfigService);
   const addresses: BackendAddresses = { identity, content, search, discussion, config };
 
   let stopGateway: () => Promise<void>;
@@ -106,7 +107,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     addresses,
     async stop() {
       await stopGateway();
-      // In start order: content stops publishing before search stops consuming what it published.
+      // In start order: identity and content stop publishing before content and search stop consuming.
       for (const service of services) await service.stop();
       await bus.close();
       for (const store of stores) await store.close();

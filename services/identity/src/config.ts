@@ -10,8 +10,50 @@ export const identityConfigSchema = z
     ADMIN_PASSWORD: z.string().min(1).optional(),
     /** How long a verified Basic login is remembered (as a keyed hash). */
     CREDENTIAL_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(60_000),
+    /** HS256 key of the login tokens (JWT); required with MONGO_URL, else generated once and kept in the store. */
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Lifetime of a token from @login or @login-renew. */
+    TOKEN_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(12 * 3600),
+    /** Failed logins (per login name) answered at full speed; each further attempt waits longer. */
+    LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().nonnegative().default(3),
+    /** Failed logins after which the login name is locked for LOGIN_LOCK_SECONDS (429). */
+    LOGIN_FAILURES_BEFORE_LOCK: z.coerce.number().int().positive().default(10),
+    LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(300),
+    /** Failures are forgotten after this long without another failure. */
+    LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    /** First delay once LOGIN_FAILURES_BEFORE_DELAY is reached; doubles per failure up to LOGIN_DELAY_MAX_MS. */
+    LOGIN_DELAY_MS: z.coerce.number().int().nonnegative().default(500),
+    LOGIN_DELAY_MAX_MS: z.coerce.number().int().nonnegative().default(5000),
+    /** The config service, for registry records (`cms.use_email_as_login`). */
+    CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+    /** Largest portrait image, decoded (413 above). */
+    PORTRAIT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
+    /** How long a user or group removal waits for its event's confirm before answering anyway. */
+    EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   })
   .superRefine((config, ctx) => {
+    if (config.MONGO_URL && !config.JWT_SECRET) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['JWT_SECRET'],
+        message: 'required with a production store (MONGO_URL), the same on every identity replica',
+      });
+    }
+    if (config.LOGIN_DELAY_MAX_MS >= config.CALL_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['LOGIN_DELAY_MAX_MS'],
+        message: 'must be below CALL_TIMEOUT_MS, or delayed logins time out',
+      });
+    }
     if (config.MONGO_URL && !config.ADMIN_PASSWORD) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

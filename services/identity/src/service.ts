@@ -6,10 +6,26 @@ import {
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
+import { groupEndpoints } from './api/groups';
 import { identityRpcs } from './api/grpc';
+import { loginEndpoints } from './api/login';
+import { principalEndpoints } from './api/principals';
+import { principalRpcs } from './api/principals-rpc';
+import { userEndpoints } from './api/users';
+import { registrySettings } from './clients/registry';
 import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
+import { InvalidationHub } from './domain/invalidations';
 import { hashPassword } from './domain/passwords';
+import { LoginThrottle, throttleSettingsOf } from './domain/throttle';
+import { TokenService } from './domain/tokens';
+import { GroupCommands } from './domain/groups';
+import { Memberships } from './domain/groups-membership';
+import { type UserDoc } from './domain/user';
+import { UserDirectory } from './domain/user-directory';
+import { UserCommands } from './domain/users';
+import { IdentityEventRelay } from './events/relay';
+import { GroupsRepository } from './store/groups';
 import { UsersRepository } from './store/users';
 
 export async function startIdentityService({
@@ -21,8 +37,53 @@ export async function startIdentityService({
   const users = new UsersRepository(store);
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
-  const authenticator = new Authenticator(users, config.CREDENTIAL_CACHE_TTL_MS);
-  const endpoints: EndpointTable = {};
+  // Where user and group changes are announced to every gateway (and to the credential cache below).
+  const invalidations = new InvalidationHub(logger);
+  // Users, groups (membership gives roles) and their removal events.
+  const groups = new GroupsRepository(store);
+  await groups.ensureIndexes();
+  const memberships = new Memberships(groups);
+  const directory = new UserDirectory(users, groups, memberships);
+  const relay = new IdentityEventRelay(users.users, groups.groups, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
+  await relay.ensureIndexes();
+  const settings = registrySettings(config.CONFIG_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES, logger);
+  const userCommands = new UserCommands(
+    users,
+    groups,
+    memberships,
+    relay,
+    settings,
+    invalidations,
+    config.PORTRAIT_MAX_BYTES,
+  );
+  const groupCommands = new GroupCommands(groups, users, memberships, relay, invalidations);
+  await groupCommands.ensureBuiltins();
+  relay.start();
+  // The principal of a verified user (Basic, @login, Bearer), built from the current records.
+  const principalFor = (user: UserDoc) => directory.principalOf(user);
+  const throttle = new LoginThrottle(store, throttleSettingsOf(config));
+  await throttle.ensureIndexes();
+  const tokens = new TokenService({
+    secret: await TokenService.signingKey(store, config.JWT_SECRET),
+    ttlSeconds: config.TOKEN_TTL_SECONDS,
+    users,
+    store,
+    invalidations,
+    principalOf: principalFor,
+  });
+  await tokens.ensureIndexes();
+  const authenticator = new Authenticator(users, config.CREDENTIAL_CACHE_TTL_MS, {
+    throttle,
+    tokens,
+    invalidations,
+    principalOf: principalFor,
+  });
+  const endpoints: EndpointTable = {
+    ...loginEndpoints({ authenticator, tokens, users }),
+    ...userEndpoints(userCommands),
+    ...groupEndpoints(groupCommands),
+    ...principalEndpoints(userCommands, groupCommands),
+  };
 
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,
@@ -33,7 +94,8 @@ export async function startIdentityService({
         implementation: {
           // One endpoint table per area of identity (users, groups, login, …), merged here.
           Handle: envelopeHandler('identity', { ...endpoints }, logger),
-          ...identityRpcs(authenticator, users, logger),
+          ...identityRpcs(authenticator, users, logger, invalidations),
+          ...principalRpcs(directory, logger),
         },
       },
     ],
@@ -45,7 +107,16 @@ export async function startIdentityService({
     logger,
   });
 
-  return { address: server.address, stop: () => server.stop(config.SHUTDOWN_TIMEOUT_MS) };
+  return {
+    address: server.address,
+    async stop() {
+      // Open watch streams would hold the server's graceful shutdown until its deadline.
+      invalidations.close();
+      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
+      await relay.stop();
+      settings.close();
+    },
+  };
 }
 
 /** Addendum §2: an administrator with role Manager exists from the start. */
@@ -65,7 +136,6 @@ async function bootstrapAdministrator(
     fullname: '',
     email: '',
     roles: ['Manager'],
-    groups: ['Administrators'],
     password_hash: await hashPassword(config.ADMIN_PASSWORD ?? 'admin'),
   });
   if (inserted) logger.info({ user: config.ADMIN_USER }, 'administrator created');

@@ -4,6 +4,7 @@ export * from './errors/app-error';
 export * from './logging/logger';
 export * from './events/outbox';
 export * from './events/content-events';
+export * from './events/identity-events';
 export * from './grpc/loader';
 export * from './grpc/server';
 export * from './grpc/client';

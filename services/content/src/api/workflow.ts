@@ -4,7 +4,9 @@ import type { ContentCommands } from '../domain/content-commands';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 import { callerOf } from './caller';
 
-const dateTime = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?$/, 'expected an ISO 8601 date-time');
+const dateTime = z
+  .string()
+  .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?$/, 'expected an ISO 8601 date-time');
 
 const transitionBody = z
   .object({

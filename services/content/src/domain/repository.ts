@@ -8,6 +8,8 @@ export interface ContentRepository {
   /** Children the holder of `viewerTokens` may see (see `callerTokens`), in folder order. */
   children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]>;
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number>;
+  /** Objects on which the principal holds local roles of their own. */
+  grantedTo(principal: string): Promise<ContentDoc[]>;
   /** Everything below an object, parents before their children. */
   descendants(uid: string): Promise<ContentDoc[]>;
   /** Sets fields with an event if the object is still at `expectedVersion`; false on a conflict. */

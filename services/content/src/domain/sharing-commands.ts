@@ -56,7 +56,12 @@ export class SharingCommands {
       caller.requestId,
     );
     const principals = new Map<string, PrincipalSummary>();
-    principals.set(AUTHENTICATED_GROUP, { id: AUTHENTICATED_GROUP, title: AUTHENTICATED_TITLE, type: 'group', roles: [] });
+    principals.set(AUTHENTICATED_GROUP, {
+      id: AUTHENTICATED_GROUP,
+      title: AUTHENTICATED_TITLE,
+      type: 'group',
+      roles: [],
+    });
     for (const p of [...described, ...found]) principals.set(p.id, p);
 
     const entries = [...principals.values()]
@@ -79,13 +84,35 @@ export class SharingCommands {
     const ids = input.entries.map((e) => e.id).filter((id) => id !== AUTHENTICATED_GROUP);
     const known = new Set((await this.directory.describe(ids, caller.requestId)).map((p) => p.id));
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length) throw badRequest(`No such user or group: ${missing.join(', ')}`, [{ field: 'entries', message: 'unknown principal' }]);
+    if (missing.length)
+      throw badRequest(`No such user or group: ${missing.join(', ')}`, [
+        { field: 'entries', message: 'unknown principal' },
+      ]);
 
     const ownRoles = applyEntries(doc.local_roles ?? [], input.entries);
     const blocked = input.inherit === undefined ? (doc.block_local_roles ?? false) : !input.inherit;
-    const parentRoles = await this.parentRoles(doc);
-    const changed = await this.writeAccess(doc, { local_roles: ownRoles, block_local_roles: blocked }, parentRoles, caller);
+    await this.regrant(doc, { local_roles: ownRoles, block_local_roles: blocked }, caller);
+  }
 
+  /** A removed user or group keeps no local role anywhere (identity.user.removed / identity.group.removed). */
+  async dropPrincipal(principal: string, requestId: string): Promise<void> {
+    const caller: Caller = { principal: null, requestId, publicUrl: '' };
+    for (const held of await this.repo.grantedTo(principal)) {
+      // Re-read: an earlier regrant in this loop may have rewritten it as a descendant.
+      const doc = await this.repo.byUid(held._id);
+      if (!doc) continue;
+      const own = (doc.local_roles ?? []).filter((g) => g.principal !== principal);
+      await this.regrant(doc, { local_roles: own }, caller);
+    }
+  }
+
+  /** Writes new own local roles on an object and re-derives the access of everything below it. */
+  private async regrant(
+    doc: ContentDoc,
+    change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
+    caller: Caller,
+  ) {
+    const changed = await this.writeAccess(doc, change, await this.parentRoles(doc), caller);
     const effectiveByUid = new Map<string, LocalRoles>([[doc._id, changed.effective_local_roles ?? []]]);
     for (const child of await this.repo.descendants(doc._id)) {
       const written = await this.writeAccess(child, {}, effectiveByUid.get(child.parent_uid ?? '') ?? [], caller);
@@ -154,7 +181,14 @@ function sharingEntry(p: PrincipalSummary, own: string[], inherited: string[], v
     ]),
   );
   if (p.type === 'group') {
-    return { ...(p.id === AUTHENTICATED_GROUP ? { disabled: false } : {}), id: p.id, login: null, roles, title: p.title, type: 'group' };
+    return {
+      ...(p.id === AUTHENTICATED_GROUP ? { disabled: false } : {}),
+      id: p.id,
+      login: null,
+      roles,
+      title: p.title,
+      type: 'group',
+    };
   }
   // Nobody edits their own row.
   return { disabled: viewer?.id === p.id, id: p.id, roles, title: p.title, type: 'user' };

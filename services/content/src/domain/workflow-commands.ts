@@ -75,7 +75,12 @@ export class WorkflowCommands {
     );
   }
 
-  private async apply(initial: ContentDoc, transitionId: string, input: TransitionInput, caller: Caller): Promise<WorkflowEntry> {
+  private async apply(
+    initial: ContentDoc,
+    transitionId: string,
+    input: TransitionInput,
+    caller: Caller,
+  ): Promise<WorkflowEntry> {
     const transition = findTransition(transitionId)!;
     let doc = initial;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {

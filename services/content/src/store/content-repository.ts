@@ -18,6 +18,7 @@ export class StoreContentRepository implements ContentRepository {
     await this.docs.createIndex({ parent_uid: 1, position: 1 });
     await this.docs.createIndex({ ancestors: 1 });
     await this.docs.createIndex({ allowed: 1 });
+    await this.docs.createIndex({ 'local_roles.principal': 1 });
   }
 
   byPath(path: string): Promise<ContentDoc | null> {
@@ -31,11 +32,19 @@ export class StoreContentRepository implements ContentRepository {
   }
 
   children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]> {
-    return this.docs.find({ parent_uid: parentUid, allowed: { $in: viewerTokens } }, { sort: { position: 1 }, skip, limit });
+    return this.docs.find(
+      { parent_uid: parentUid, allowed: { $in: viewerTokens } },
+      { sort: { position: 1 }, skip, limit },
+    );
   }
 
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number> {
     return this.docs.countDocuments({ parent_uid: parentUid, allowed: { $in: viewerTokens } });
+  }
+
+  async grantedTo(principal: string): Promise<ContentDoc[]> {
+    const found = await this.docs.find({ 'local_roles.principal': principal }, { projection: { _outbox: 0 } });
+    return found.filter((d) => !d._deleted).sort((a, b) => a.ancestors.length - b.ancestors.length);
   }
 
   async descendants(uid: string): Promise<ContentDoc[]> {
@@ -43,7 +52,12 @@ export class StoreContentRepository implements ContentRepository {
     return found.filter((d) => !d._deleted).sort((a, b) => a.ancestors.length - b.ancestors.length);
   }
 
-  async setFields(uid: string, expectedVersion: number, fields: Partial<ContentDoc>, event: EventEnvelope): Promise<boolean> {
+  async setFields(
+    uid: string,
+    expectedVersion: number,
+    fields: Partial<ContentDoc>,
+    event: EventEnvelope,
+  ): Promise<boolean> {
     const result = await this.docs.updateOne(
       { _id: uid, version: expectedVersion, ...LIVE },
       withEvents({ $set: fields }, [event]),

@@ -1,7 +1,14 @@
-import { badRequest, notFound, unauthorized, unary, type IdentityServiceHandlers, type Logger } from '@cms/shared';
+import {
+  badRequest,
+  requestIdOf,
+  requestMetadata,
+  unary,
+  type IdentityServiceHandlers,
+  type Logger,
+} from '@cms/shared';
 import type { AuthenticateRequest__Output } from '@cms/shared';
 import type { Authenticator } from '../domain/authenticator';
-import { principalOf } from '../domain/user';
+import type { InvalidationHub } from '../domain/invalidations';
 import type { UsersRepository } from '../store/users';
 
 /** Typed RPCs the gateway and other services call. */
@@ -9,18 +16,59 @@ export function identityRpcs(
   authenticator: Authenticator,
   users: UsersRepository,
   log: Logger,
+  invalidations: InvalidationHub,
 ): Omit<IdentityServiceHandlers, 'Handle'> {
   return {
     Authenticate: unary(log, async (request: AuthenticateRequest__Output) => {
       if (request.basic) return authenticator.basic(request.basic.login, request.basic.password);
-      // No token has been issued by this service, so none is valid.
-      if (request.bearer_token) throw unauthorized('Invalid or expired token');
+      if (request.bearer_token) return authenticator.bearer(request.bearer_token);
       throw badRequest('No credentials given');
     }),
-    GetPrincipal: unary(log, async (request: { id: string }) => {
-      const user = await users.byId(request.id);
-      if (!user) throw notFound(`No user ${request.id}`);
-      return principalOf(user);
-    }),
+    WatchInvalidations: watchInvalidations(invalidations),
+    // GetPrincipal, SearchPrincipals, DescribePrincipals: api/principals-rpc.ts.
+  };
+}
+
+/**
+ * Streams this process's invalidations to one gateway for as long as it
+ * listens. Headers go out at once: the gateway trusts its credential cache
+ * only while it knows its stream is open.
+ */
+export function watchInvalidations(hub: InvalidationHub): IdentityServiceHandlers['WatchInvalidations'] {
+  return (call) => {
+    call.sendMetadata(requestMetadata(requestIdOf(call.metadata)));
+    const pending = new Set<() => void>();
+    let open = true;
+    let detach = () => {};
+    // A closed stream takes nothing more; its gateway, disconnected, no longer trusts its cache.
+    const finish = () => {
+      if (!open) return;
+      open = false;
+      detach();
+      for (const resolve of pending) resolve();
+      pending.clear();
+    };
+    call.on('cancelled', finish);
+    call.on('error', finish);
+    call.on('close', finish);
+    detach = hub.attach({
+      write: (invalidation) =>
+        new Promise<void>((resolve) => {
+          if (!open || call.cancelled) return resolve();
+          pending.add(resolve);
+          call.write(invalidation, () => {
+            pending.delete(resolve);
+            resolve();
+          });
+        }),
+      end: () => {
+        finish();
+        call.end();
+      },
+      abort: (reason) => {
+        finish();
+        call.destroy(Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
+      },
+    });
   };
 }

@@ -1,17 +1,36 @@
-import type { Document, Principal } from '@cms/shared';
+import type { Document, OutboxFields, Principal } from '@cms/shared';
 
 /** A user account as stored. `_id` is the user id. */
-export interface UserDoc extends Document {
+export interface UserDoc extends Document, OutboxFields {
   _id: string;
   /** Login name (the user id, or the e-mail address when e-mail login is on). */
   login: string;
   fullname: string;
   email: string;
+  description?: string;
+  home_page?: string;
+  location?: string;
+  /** The user's own global roles (group roles are added when the principal is resolved). */
   roles: string[];
-  groups: string[];
   password_hash: string;
+  /** Bumped by every change, for optimistic concurrency; absent on accounts written before it existed. */
+  version?: number;
 }
 
-export function principalOf(user: UserDoc): Principal {
-  return { id: user._id, roles: user.roles, groups: user.groups, fullname: user.fullname };
+/** What a user gets from the groups it belongs to (directly or through other groups). */
+export interface Membership {
+  /** Group ids, `AuthenticatedUsers` included, sorted. */
+  groups: string[];
+  /** The roles those groups give. */
+  roles: string[];
+}
+
+/** The caller as other services see it: own roles plus the roles of its groups. */
+export function principalOf(user: UserDoc, membership: Membership): Principal {
+  return {
+    id: user._id,
+    roles: [...new Set([...user.roles, ...membership.roles])],
+    groups: membership.groups,
+    fullname: user.fullname,
+  };
 }

@@ -1,33 +1,115 @@
-import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
+import {
+  DuplicateKeyError,
+  withEvents,
+  type Collection,
+  type DocumentStore,
+  type EventEnvelope,
+  type Filter,
+} from '@cms/shared';
 import type { UserDoc } from '../domain/user';
+import type { StoredPortrait, UserQuery, UserStore } from '../domain/users-repository';
 
-export class UsersRepository {
+/** Tombstones (removed users whose event is not out yet) are invisible to every read and write. */
+export const LIVE = { _deleted: { $ne: true } };
+
+export class UsersRepository implements UserStore {
   readonly users: Collection<UserDoc>;
+  readonly portraits: Collection<StoredPortrait>;
 
   constructor(store: DocumentStore) {
     this.users = store.collection<UserDoc>('users');
+    this.portraits = store.collection<StoredPortrait>('portraits');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.users.createIndex({ login: 1 }, { unique: true });
   }
 
-  byLogin(login: string): Promise<UserDoc | null> {
-    return this.users.findOne({ login });
+  /** E-mail logins are stored lower-case; a login typed with capitals still finds its account. */
+  async byLogin(login: string): Promise<UserDoc | null> {
+    const user = await this.users.findOne({ login, ...LIVE });
+    if (user || !login.includes('@') || login === login.toLowerCase()) return user;
+    return this.users.findOne({ login: login.toLowerCase(), ...LIVE });
   }
 
   byId(id: string): Promise<UserDoc | null> {
-    return this.users.findOne({ _id: id });
+    return this.users.findOne({ _id: id, ...LIVE }, { projection: { _outbox: 0 } });
   }
 
-  /** False when the id or login is taken. */
+  async byIds(ids: string[]): Promise<UserDoc[]> {
+    if (ids.length === 0) return [];
+    return this.users.find({ _id: { $in: ids }, ...LIVE }, { projection: { _outbox: 0 } });
+  }
+
+  async list(query: UserQuery, limit: number): Promise<{ items: UserDoc[]; total: number }> {
+    const filter: Filter = { ...LIVE };
+    if (query.ids) filter._id = { $in: query.ids };
+    if (query.login !== undefined) filter.login = contains(query.login);
+    if (query.text !== undefined) {
+      const text = contains(query.text);
+      filter.$or = [{ _id: text }, { fullname: text }, { email: text }];
+    }
+    const [items, total] = await Promise.all([
+      this.users.find(filter, { sort: { _id: 1 }, limit, projection: { _outbox: 0 } }),
+      this.users.countDocuments(filter),
+    ]);
+    return { items, total };
+  }
+
   async insert(user: UserDoc): Promise<boolean> {
     try {
       await this.users.insertOne(user);
       return true;
     } catch (error) {
-      if (error instanceof DuplicateKeyError) return false;
-      throw error;
+      if (!(error instanceof DuplicateKeyError)) throw error;
     }
+    // A removed user whose event is still queued: the new account takes its place, the event stays queued.
+    const { _id, ...fields } = user;
+    const replaced = await this.users.findOneAndUpdate(
+      { _id, _deleted: true },
+      { $set: fields, $unset: { _deleted: '' } },
+      { projection: { _id: 1 } },
+    );
+    return replaced !== null;
   }
+
+  update(id: string, expectedVersion: number | undefined, changes: Partial<UserDoc>): Promise<UserDoc | null> {
+    return this.users.findOneAndUpdate(
+      { _id: id, version: expectedVersion ?? { $exists: false }, ...LIVE },
+      { $set: changes },
+      { returnDocument: 'after', projection: { _outbox: 0 } },
+    );
+  }
+
+  async tombstone(id: string, event: EventEnvelope): Promise<boolean> {
+    const result = await this.users.updateOne(
+      { _id: id, ...LIVE },
+      withEvents({ $set: { _deleted: true }, $unset: { password_hash: '' }, $inc: { version: 1 } }, [event]),
+    );
+    return result.matchedCount === 1;
+  }
+
+  portrait(id: string): Promise<StoredPortrait | null> {
+    return this.portraits.findOne({ _id: id });
+  }
+
+  async withPortraits(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const found = await this.portraits.find({ _id: { $in: ids } }, { projection: { _id: 1 } });
+    return new Set(found.map((p) => p._id));
+  }
+
+  async setPortrait(portrait: StoredPortrait): Promise<void> {
+    const { _id, ...fields } = portrait;
+    await this.portraits.updateOne({ _id }, { $set: fields }, { upsert: true });
+  }
+
+  async removePortrait(id: string): Promise<void> {
+    await this.portraits.deleteOne({ _id: id });
+  }
+}
+
+/** A case-insensitive substring match, the text taken literally. */
+export function contains(text: string): { $regex: string; $options: string } {
+  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
 }

@@ -58,4 +58,8 @@ export interface ContentEventPayloads {
 export type ContentEventType = keyof ContentEventPayloads;
 
 /** Consumer groups and what they listen to; both bus adapters declare these queues up front. */
-export const CONSUMER_GROUPS = [{ group: 'search', patterns: ['content.#'] }];
+export const CONSUMER_GROUPS = [
+  { group: 'search', patterns: ['content.#'] },
+  // Content drops the local roles of removed users and groups (identity-events.ts).
+  { group: 'content', patterns: ['identity.user.removed', 'identity.group.removed'] },
+];

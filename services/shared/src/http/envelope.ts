@@ -71,6 +71,8 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Body bytes sent as they are (e.g. an image), instead of `body` as JSON; set `Content-Type` with it. */
+  raw?: Buffer;
 }
 
 export type EndpointHandler = (ctx: RequestContext) => Promise<HttpResult>;
@@ -99,7 +101,7 @@ export function envelopeHandler(
     return {
       status: result.status,
       headers: result.headers ?? {},
-      body: result.body === undefined ? EMPTY : Buffer.from(JSON.stringify(result.body)),
+      body: result.raw ?? (result.body === undefined ? EMPTY : Buffer.from(JSON.stringify(result.body))),
     };
   });
 }

@@ -19,6 +19,14 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   registry: { service: 'config', methods: ['GET', 'PATCH'] },
   workflow: { service: 'content', methods: ['GET', 'POST'] },
   sharing: { service: 'content', methods: ['GET', 'POST'] },
+  login: { service: 'identity', methods: ['GET', 'POST'] },
+  'login-renew': { service: 'identity', methods: ['POST'] },
+  logout: { service: 'identity', methods: ['POST'] },
+  users: { service: 'identity', methods: ['GET', 'POST', 'PATCH', 'DELETE'] },
+  portrait: { service: 'identity', methods: ['GET'] },
+  groups: { service: 'identity', methods: ['GET', 'POST', 'PATCH', 'DELETE'] },
+  roles: { service: 'identity', methods: ['GET'] },
+  principals: { service: 'identity', methods: ['GET'] },
 };
 
 export function routeFor(endpoint: string): Route | undefined {

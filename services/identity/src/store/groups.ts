@@ -1,0 +1,87 @@
+import {
+  DuplicateKeyError,
+  withEvents,
+  type Collection,
+  type DocumentStore,
+  type EventEnvelope,
+  type Filter,
+} from '@cms/shared';
+import type { GroupDoc } from '../domain/groups';
+import type { GroupStore } from '../domain/groups-repository';
+import { contains, LIVE } from './users';
+
+export class GroupsRepository implements GroupStore {
+  readonly groups: Collection<GroupDoc>;
+
+  constructor(store: DocumentStore) {
+    this.groups = store.collection<GroupDoc>('groups');
+  }
+
+  /** Membership look-ups (which groups contain a principal) are indexed. */
+  async ensureIndexes(): Promise<void> {
+    await this.groups.createIndex({ members: 1 });
+  }
+
+  byId(id: string): Promise<GroupDoc | null> {
+    return this.groups.findOne({ _id: id, ...LIVE }, { projection: { _outbox: 0 } });
+  }
+
+  async byIds(ids: string[]): Promise<GroupDoc[]> {
+    if (ids.length === 0) return [];
+    return this.groups.find({ _id: { $in: ids }, ...LIVE }, { projection: { _outbox: 0 } });
+  }
+
+  list(text?: string): Promise<GroupDoc[]> {
+    const filter: Filter = { ...LIVE };
+    if (text !== undefined) filter.$or = [{ _id: contains(text) }, { title: contains(text) }];
+    return this.groups.find(filter, { sort: { _id: 1 }, projection: { _outbox: 0 } });
+  }
+
+  async containing(memberIds: string[]): Promise<GroupDoc[]> {
+    if (memberIds.length === 0) return [];
+    return this.groups.find({ members: { $in: memberIds }, ...LIVE }, { projection: { _outbox: 0 } });
+  }
+
+  async insert(group: GroupDoc): Promise<boolean> {
+    try {
+      await this.groups.insertOne(group);
+      return true;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+    // A removed group whose event is still queued: the new group takes its place, the event stays queued.
+    const { _id, ...fields } = group;
+    const replaced = await this.groups.findOneAndUpdate(
+      { _id, _deleted: true },
+      { $set: fields, $unset: { _deleted: '' } },
+      { projection: { _id: 1 } },
+    );
+    return replaced !== null;
+  }
+
+  update(id: string, expectedVersion: number, changes: Partial<GroupDoc>): Promise<GroupDoc | null> {
+    return this.groups.findOneAndUpdate(
+      { _id: id, version: expectedVersion, ...LIVE },
+      { $set: changes },
+      {
+        returnDocument: 'after',
+        projection: { _outbox: 0 },
+      },
+    );
+  }
+
+  async tombstone(id: string, expectedVersion: number, event: EventEnvelope): Promise<boolean> {
+    const result = await this.groups.updateOne(
+      { _id: id, version: expectedVersion, ...LIVE },
+      withEvents({ $set: { _deleted: true, members: [], version: expectedVersion + 1 } }, [event]),
+    );
+    return result.matchedCount === 1;
+  }
+
+  async removeMemberEverywhere(memberId: string): Promise<void> {
+    await this.groups.updateMany(
+      { members: memberId, ...LIVE },
+      { $pull: { members: memberId }, $inc: { version: 1 } },
+    );
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * Token login through the gateway (addendum §5, §7): @login, Bearer tokens,
+ * @login-renew, @logout, expiry, throttling of failed logins, and the
+ * gateway's credential cache being invalidated on logout, with one gateway
+ * process and with two.
+ */
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+
+const basic = (login: string, password: string) => 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64');
+const bearer = (token: string) => `Bearer ${token}`;
+
+function claimsOf(token: string): Record<string, any> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+}
+
+async function login(t: TestSuite, name = 'admin', password = 'admin', auth: string | null = null): Promise<string> {
+  const response = await t.request('POST', '/@login', { body: { login: name, password }, auth });
+  expect(response.status).toBe(200);
+  const body = await response.json();
+  expect(Object.keys(body)).toEqual(['token']);
+  return body.token as string;
+}
+
+async function timed(run: () => Promise<Response>): Promise<{ status: number; ms: number; response: Response }> {
+  const started = performance.now();
+  const response = await run();
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started, response };
+}
+
+describe('token login (one gateway process)', () => {
+  let t: TestSuite;
+  beforeAll(async () => {
+    t = await startTestSuite();
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('POST /@login answers a signed JWT whose sub is the user id and exp its expiry', async () => {
+    const response = await t.request('POST', '/@login', { body: { login: 'admin', password: 'admin' }, auth: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const { token } = await response.json();
+    const [header] = token.split('.');
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const claims = claimsOf(token);
+    expect(claims).toEqual({
+      sub: 'admin',
+      fullname: expect.any(String),
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+      jti: expect.any(String),
+    });
+    expect(claims.exp - claims.iat).toBe(12 * 3600);
+    expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(5);
+  });
+
+  it('accepts the token as Authorization: Bearer everywhere', async () => {
+    const token = await login(t);
+    const root = await t.request('GET', '/', { auth: bearer(token) });
+    expect(root.status).toBe(200);
+    const created = await t.request('POST', '/', {
+      auth: bearer(token),
+      body: { '@type': 'Document', title: 'Written with a token' },
+    });
+    expect(created.status).toBe(201);
+    expect((await created.json()).creators).toEqual(['admin']);
+    const search = await t.request('GET', '/@search?SearchableText=token', { auth: bearer(token) });
+    expect(search.status).toBe(200);
+  });
+
+  it('refuses wrong credentials with 401, the same for an unknown login', async () => {
+    const wrong = await t.request('POST', '/@login', { body: { login: 'admin', password: 'nope' }, auth: null });
+    expect(wrong.status).toBe(401);
+    const body = await wrong.json();
+    expect(body).toEqual({ type: 'Unauthorized', message: expect.any(String) });
+    expect(JSON.stringify(body)).not.toContain('nope');
+    const unknown = await t.request('POST', '/@login', { body: { login: 'nobody', password: 'x' }, auth: null });
+    expect(unknown.status).toBe(401);
+    expect((await unknown.json()).message).toBe(body.message);
+  });
+
+  it('answers 400 to bad bodies', async () => {
+    for (const body of [
+      {},
+      { login: 'admin' },
+      { password: 'admin' },
+      { login: 'admin', password: 5 },
+      { login: '', password: 'admin' },
+      [1],
+      '"admin"',
+      '{"login": "admin",',
+    ]) {
+      const response = await t.request('POST', '/@login', { body, auth: null });
+      expect(response.status).toBe(400);
+      expect((await response.json()).type).toBe('BadRequest');
+    }
+    const empty = await t.request('POST', '/@login', { auth: null });
+    expect(empty.status).toBe(400);
+  });
+
+  it('ignores any Authorization header on POST /@login (a stale token must not block a new login)', async () => {
+    const stale = await login(t);
+    expect((await t.request('POST', '/@logout', { auth: bearer(stale) })).status).toBe(204);
+    for (const auth of [bearer(stale), bearer('garbage'), basic('admin', 'wrong'), 'Negotiate xyz']) {
+      const token = await login(t, 'admin', 'admin', auth);
+      expect(claimsOf(token).sub).toBe('admin');
+    }
+  });
+
+  it('GET /@login lists the external login providers: none', async () => {
+    const response = await t.request('GET', '/@login', { auth: null });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ options: [] });
+  });
+
+  it('POST /@login-renew gives a new token and revokes the one presented', async () => {
+    const first = await login(t);
+    expect((await t.request('GET', '/', { auth: bearer(first) })).status).toBe(200);
+    const renewed = await t.request('POST', '/@login-renew', { auth: bearer(first) });
+    expect(renewed.status).toBe(200);
+    const { token: second } = await renewed.json();
+    expect(second).not.toBe(first);
+    expect(claimsOf(second).sub).toBe('admin');
+    expect(claimsOf(second).jti).not.toBe(claimsOf(first).jti);
+    for (let i = 0; i < 5; i++) expect((await t.request('GET', '/', { auth: bearer(first) })).status).toBe(401);
+    expect((await t.request('POST', '/@login-renew', { auth: bearer(first) })).status).toBe(401);
+    expect((await t.request('GET', '/', { auth: bearer(second) })).status).toBe(200);
+  });
+
+  it('POST /@login-renew with Basic gives a token; anonymous is 401', async () => {
+    const renewed = await t.request('POST', '/@login-renew');
+    expect(renewed.status).toBe(200);
+    const { token } = await renewed.json();
+    expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(200);
+    expect((await t.request('POST', '/@login-renew', { auth: null })).status).toBe(401);
+  });
+
+  it('POST /@logout answers 204 and the token is refused from the very next request on', async () => {
+    const token = await login(t);
+    // Used a few times first, so the gateway has it in its cache.
+    for (let i = 0; i < 3; i++) expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(200);
+    const other = await login(t);
+    const logout = await t.request('POST', '/@logout', { auth: bearer(token) });
+    expect(logout.status).toBe(204);
+    expect(await logout.text()).toBe('');
+    for (let i = 0; i < 5; i++) {
+      const refused = await t.request('GET', '/', { auth: bearer(token) });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect((await refused.json()).type).toBe('Unauthorized');
+    }
+    expect((await t.request('POST', '/@logout', { auth: bearer(token) })).status).toBe(401);
+    // Another token of the same user still works.
+    expect((await t.request('GET', '/', { auth: bearer(other) })).status).toBe(200);
+  });
+
+  it('POST /@logout without a token: 400 with Basic, 401 anonymous', async () => {
+    const withBasic = await t.request('POST', '/@logout');
+    expect(withBasic.status).toBe(400);
+    const anonymous = await t.request('POST', '/@logout', { auth: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBeTruthy();
+  });
+
+  it('refuses a forged token with 401 and WWW-Authenticate', async () => {
+    const token = await login(t);
+    const [header, payload, signature] = token.split('.');
+    const flipped = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
+    const raised = Buffer.from(JSON.stringify({ ...claimsOf(token), sub: 'someone-else' })).toString('base64url');
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    for (const forged of [
+      `${header}.${payload}.${flipped}`,
+      `${header}.${raised}.${signature}`,
+      `${none}.${payload}.`,
+    ]) {
+      const response = await t.request('GET', '/', { auth: bearer(forged) });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="CMS", error="invalid_token"');
+      expect(await response.json()).toEqual({ type: 'Unauthorized', message: expect.any(String) });
+    }
+  });
+
+  it('builds the principal from the current user: role changes and removal apply to tokens already issued', async () => {
+    const created = await t.request('POST', '/@users', { body: { username: 'tokenuser', password: 'token-pass-1' } });
+    expect(created.status).toBe(201);
+    const token = await login(t, 'tokenuser', 'token-pass-1');
+    expect(claimsOf(token).sub).toBe('tokenuser');
+    const doc = await t.request('POST', '/', { body: { '@type': 'Document', title: 'Private to token users' } });
+    expect(doc.status).toBe(201);
+    const path = new URL((await doc.json())['@id']).pathname;
+    // Twice each, so that the gateway answers from its cache the second time.
+    for (let i = 0; i < 2; i++) expect((await t.request('GET', path, { auth: bearer(token) })).status).not.toBe(200);
+    const granted = await t.request('PATCH', '/@users/tokenuser', { body: { roles: { Manager: true } } });
+    expect(granted.status).toBe(204);
+    for (let i = 0; i < 2; i++) expect((await t.request('GET', path, { auth: bearer(token) })).status).toBe(200);
+    expect((await t.request('DELETE', '/@users/tokenuser')).status).toBe(204);
+    const refused = await t.request('GET', path, { auth: bearer(token) });
+    expect(refused.status).toBe(401);
+  });
+});
+
+describe('token expiry', () => {
+  let t: TestSuite;
+  beforeAll(async () => {
+    t = await startTestSuite({ TOKEN_TTL_SECONDS: '2' });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('refuses a token after its expiry, even one the gateway has cached', async () => {
+    const token = await login(t);
+    const { exp } = claimsOf(token);
+    for (let i = 0; i < 3; i++) expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(200);
+    await sleep(Math.max(0, exp * 1000 - Date.now()) + 50);
+    const refused = await t.request('GET', '/', { auth: bearer(token) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect((await t.request('POST', '/@login-renew', { auth: bearer(token) })).status).toBe(401);
+  });
+});
+
+describe('throttling of failed logins', () => {
+  const DELAY = 300;
+  let t: TestSuite;
+  beforeAll(async () => {
+    t = await startTestSuite({
+      LOGIN_FAILURES_BEFORE_DELAY: '2',
+      LOGIN_FAILURES_BEFORE_LOCK: '5',
+      LOGIN_LOCK_SECONDS: '2',
+      LOGIN_DELAY_MS: String(DELAY),
+      LOGIN_DELAY_MAX_MS: String(2 * DELAY),
+    });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  const attempt = (name: string, password: string) =>
+    timed(() => t.request('POST', '/@login', { body: { login: name, password }, auth: null }));
+
+  it('slows down failures, then locks with 429 and Retry-After, and the lock ends by itself', async () => {
+    const failures = [];
+    for (let i = 0; i < 5; i++) failures.push(await attempt('admin', `guess-${i}`));
+    expect(failures.map((f) => f.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(failures[0].ms).toBeLessThan(DELAY);
+    expect(failures[1].ms).toBeLessThan(DELAY);
+    expect(failures[2].ms).toBeGreaterThanOrEqual(DELAY);
+    expect(failures[3].ms).toBeGreaterThanOrEqual(2 * DELAY);
+    expect(failures[4].ms).toBeGreaterThanOrEqual(2 * DELAY);
+
+    // Locked: even the right password is refused, at once, through @login and through Basic.
+    const locked = await attempt('admin', 'admin');
+    expect(locked.status).toBe(429);
+    expect(locked.ms).toBeLessThan(DELAY);
+    expect(['1', '2']).toContain(locked.response.headers.get('retry-after'));
+    const viaBasic = await t.request('GET', '/', { auth: basic('admin', 'admin') });
+    expect(viaBasic.status).toBe(429);
+    expect(viaBasic.headers.get('retry-after')).toMatch(/^[12]$/);
+    expect((await viaBasic.json()).type).toBe('TooManyRequests');
+
+    await sleep(2100);
+    expect((await attempt('admin', 'admin')).status).toBe(200);
+  });
+
+  it('resets the count on a success', async () => {
+    for (let i = 0; i < 2; i++) expect((await attempt('admin', 'wrong')).status).toBe(401);
+    expect((await attempt('admin', 'admin')).status).toBe(200);
+    const again = [await attempt('admin', 'wrong'), await attempt('admin', 'wrong')];
+    expect(again.map((a) => a.status)).toEqual([401, 401]);
+    for (const a of again) expect(a.ms).toBeLessThan(DELAY);
+    const third = await attempt('admin', 'wrong');
+    expect(third.ms).toBeGreaterThanOrEqual(DELAY);
+    expect((await attempt('admin', 'admin')).status).toBe(200);
+  });
+
+  it('counts Basic and @login failures together per login name', async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await t.request('GET', '/', { auth: basic('mallory', `guess-${i}`) });
+      expect(response.status).toBe(401);
+    }
+    const locked = await attempt('mallory', 'anything');
+    expect(locked.status).toBe(429);
+    expect(locked.response.headers.get('retry-after')).toMatch(/^[12]$/);
+    // Other login names are not affected.
+    expect((await attempt('admin', 'admin')).status).toBe(200);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One request on a new connection, so that the cluster hands it to the next worker in turn. */
+function freshRequest(port: number, method: string, path: string, authorization?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: {
+          Accept: 'application/json',
+          Connection: 'close',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('logout with two gateway processes', () => {
+  let t: TestSuite;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    t = await startTestSuite({ GATEWAY_WORKERS: '2', PORT: String(port) });
+    // The workers start on their own: wait until several requests in a row (both workers) are answered.
+    let ok = 0;
+    for (let tries = 0; tries < 200 && ok < 6; tries++) {
+      const status = await freshRequest(port, 'GET', '/readyz').catch(() => 0);
+      ok = status === 200 ? ok + 1 : 0;
+      if (ok === 0) await sleep(100);
+    }
+    expect(ok).toBe(6);
+  }, 60_000);
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('a token logged out through one worker is refused by the very next requests on every worker', async () => {
+    for (let round = 0; round < 3; round++) {
+      const token = await login(t);
+      // Cached by both workers first.
+      for (let i = 0; i < 6; i++) expect(await freshRequest(port, 'GET', '/', bearer(token))).toBe(200);
+      expect(await freshRequest(port, 'POST', '/@logout', bearer(token))).toBe(204);
+      const after = [];
+      for (let i = 0; i < 10; i++) after.push(await freshRequest(port, 'GET', '/', bearer(token)));
+      expect(after).toEqual(Array(10).fill(401));
+      // And over a kept-alive connection too.
+      expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(401);
+    }
+  });
+
+  it('a renewed token is refused by every worker at once', async () => {
+    const token = await login(t);
+    for (let i = 0; i < 6; i++) expect(await freshRequest(port, 'GET', '/', bearer(token))).toBe(200);
+    const renewed = await t.request('POST', '/@login-renew', { auth: bearer(token) });
+    expect(renewed.status).toBe(200);
+    const { token: next } = await renewed.json();
+    const after = [];
+    for (let i = 0; i < 10; i++) after.push(await freshRequest(port, 'GET', '/', bearer(token)));
+    expect(after).toEqual(Array(10).fill(401));
+    for (let i = 0; i < 4; i++) expect(await freshRequest(port, 'GET', '/', bearer(next))).toBe(200);
+  });
+});
