@@ -50,7 +50,13 @@ describe('workflow and visibility', () => {
   it('publishes, after which anonymous callers see it at once', async () => {
     const response = await t.request('POST', '/news/launch/@workflow/publish', { body: { comment: 'go' } });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ action: 'publish', actor: 'admin', comments: 'go', review_state: 'published', title: 'Published' });
+    expect(await json(response)).toMatchObject({
+      action: 'publish',
+      actor: 'admin',
+      comments: 'go',
+      review_state: 'published',
+      title: 'Published',
+    });
     const doc = await json(await t.request('GET', '/news/launch', anonymous));
     expect(doc).toMatchObject({ review_state: 'published' });
     expect(doc.effective).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
@@ -69,7 +75,9 @@ describe('workflow and visibility', () => {
     expect((await t.request('POST', '/news/launch/@workflow')).status).toBe(400);
     const anon = await t.request('POST', '/news/launch/@workflow/retract', anonymous);
     expect(anon.status).toBe(401);
-    expect((await t.request('POST', '/news/launch/@workflow/retract', { body: { include_children: 'yes' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/news/launch/@workflow/retract', { body: { include_children: 'yes' } })).status,
+    ).toBe(400);
     expect((await json(await t.request('GET', '/news/launch'))).review_state).toBe('published');
     expect((await t.request('POST', '/@workflow/publish')).status).toBe(400);
   });
@@ -81,7 +89,11 @@ describe('workflow and visibility', () => {
     });
     expect(response.status).toBe(200);
     const folder = await json(await t.request('GET', '/news', anonymous));
-    expect(folder).toMatchObject({ review_state: 'published', effective: '2030-01-21T08:00:00', expires: '2031-01-21T08:00:00' });
+    expect(folder).toMatchObject({
+      review_state: 'published',
+      effective: '2030-01-21T08:00:00',
+      expires: '2031-01-21T08:00:00',
+    });
     expect(folder.items.map((i: { title: string }) => i.title)).toEqual(['Launch', 'Second']);
   });
 

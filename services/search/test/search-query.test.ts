@@ -22,7 +22,9 @@ describe('text', () => {
 
 describe('buildCatalogQuery', () => {
   it('finds only what the caller may view', () => {
-    expect(buildCatalogQuery(query({}), '/', ['Anonymous', 'user:ann']).filter.allowed).toEqual({ $in: ['Anonymous', 'user:ann'] });
+    expect(buildCatalogQuery(query({}), '/', ['Anonymous', 'user:ann']).filter.allowed).toEqual({
+      $in: ['Anonymous', 'user:ann'],
+    });
   });
 
   it('limits a search to the context and below by default', () => {
@@ -30,7 +32,9 @@ describe('buildCatalogQuery', () => {
   });
 
   it('takes several paths and a depth counted from each', () => {
-    const { filter } = buildCatalogQuery(query({ 'path.query': ['/a', '/b/c'], 'path.depth': '1' }), '/', ['Anonymous']);
+    const { filter } = buildCatalogQuery(query({ 'path.query': ['/a', '/b/c'], 'path.depth': '1' }), '/', [
+      'Anonymous',
+    ]);
     expect(filter.$and).toContainEqual({
       $or: [
         { path_parents: '/a', depth: { $gt: 1, $lte: 2 } },
@@ -46,7 +50,8 @@ describe('buildCatalogQuery', () => {
 
   it('sorts by the asked indexes, then by path', () => {
     expect(
-      buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/', ['Anonymous']).sort,
+      buildCatalogQuery(query({ sort_on: ['modified', 'sortable_title'], sort_order: 'reverse' }), '/', ['Anonymous'])
+        .sort,
     ).toEqual({
       modified: -1,
       sortable_title: -1,

@@ -32,7 +32,11 @@ export const SIMPLE_PUBLICATION_WORKFLOW = {
     private: {
       id: 'private',
       title: 'Private',
-      permissions: { View: PRIVATE_VIEW, 'Access contents information': PRIVATE_VIEW, 'Modify portal content': EDITING },
+      permissions: {
+        View: PRIVATE_VIEW,
+        'Access contents information': PRIVATE_VIEW,
+        'Modify portal content': EDITING,
+      },
     },
     pending: {
       id: 'pending',

@@ -1,0 +1,370 @@
+import { ROUTES, type HttpMethod } from '@cms/shared';
+import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+
+/**
+ * The permission matrix: every route the gateway knows, for each kind of
+ * caller, and for content in each workflow state, the expected status. A route
+ * added to the routing table without a row here fails the coverage test.
+ *
+ * Expectations are written out by role (not computed by the code under test):
+ * simple_publication_workflow on a new site, the callers holding one global
+ * role each and no local role, and the content created by the administrator.
+ */
+
+const CALLERS = ['anonymous', 'Member', 'Contributor', 'Editor', 'Reviewer', 'Site Administrator', 'Manager'] as const;
+type Caller = (typeof CALLERS)[number];
+const STATES = ['private', 'pending', 'published'] as const;
+type State = (typeof STATES)[number];
+
+const ALL: Caller[] = [...CALLERS];
+const LOGGED_IN: Caller[] = CALLERS.filter((c) => c !== 'anonymous');
+const ADMINS: Caller[] = ['Site Administrator', 'Manager'];
+
+/** Allowed callers get `ok`; anonymous callers 401; the others 403 (or `denied` when a route answers otherwise). */
+function allow(ok: number, who: Caller[], denied?: { anonymous?: number; others?: number }) {
+  return (caller: Caller) =>
+    who.includes(caller) ? ok : caller === 'anonymous' ? (denied?.anonymous ?? 401) : (denied?.others ?? 403);
+}
+
+const VIEW: Record<State, Caller[]> = {
+  private: ['Contributor', 'Editor', ...ADMINS],
+  pending: ['Contributor', 'Editor', 'Reviewer', ...ADMINS],
+  published: ALL,
+};
+const MODIFY: Record<State, Caller[]> = {
+  private: ['Editor', ...ADMINS],
+  pending: ['Reviewer', ...ADMINS],
+  published: ADMINS,
+};
+const DELETE: Caller[] = ['Editor', ...ADMINS];
+const ADD: Caller[] = ['Contributor', ...ADMINS];
+const REVIEW: Caller[] = ['Reviewer', ...ADMINS];
+const REQUEST_REVIEW: Caller[] = ['Contributor', 'Editor', ...ADMINS];
+const SHARE: Caller[] = ['Editor', ...ADMINS];
+
+interface Row {
+  endpoint: string;
+  method: HttpMethod;
+  name: string;
+  /** Rows on content run once per workflow state of a Document (a fresh one when `fresh`). */
+  onContent?: boolean;
+  fresh?: boolean;
+  path: (doc: string, caller: Caller) => string;
+  body?: unknown;
+  expected: (caller: Caller, state: State) => number;
+}
+
+const MATRIX: Row[] = [
+  // The context itself.
+  { endpoint: '', method: 'GET', name: 'read the site root', path: () => '/', expected: () => 200 },
+  {
+    endpoint: '',
+    method: 'GET',
+    name: 'read a document',
+    onContent: true,
+    path: (d) => d,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: '',
+    method: 'POST',
+    name: 'add a document to the folder',
+    path: () => '/matrix',
+    body: { '@type': 'Document', title: 'Added' },
+    expected: (c) => allow(201, ADD)(c),
+  },
+  {
+    endpoint: '',
+    method: 'PATCH',
+    name: 'edit a document',
+    onContent: true,
+    fresh: true,
+    path: (d) => d,
+    body: { title: 'Edited' },
+    expected: (c, s) => allow(204, MODIFY[s])(c),
+  },
+  {
+    endpoint: '',
+    method: 'DELETE',
+    name: 'delete a document',
+    onContent: true,
+    fresh: true,
+    path: (d) => d,
+    expected: (c) => allow(204, DELETE)(c),
+  },
+  // Search: everyone may search; what they find is filtered (see workflow and sharing tests).
+  {
+    endpoint: 'search',
+    method: 'GET',
+    name: 'search',
+    path: () => '/@search?SearchableText=matrix',
+    expected: () => 200,
+  },
+  // Workflow.
+  {
+    endpoint: 'workflow',
+    method: 'GET',
+    name: 'workflow status',
+    onContent: true,
+    path: (d) => `${d}/@workflow`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'workflow',
+    method: 'POST',
+    name: 'publish',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@workflow/publish`,
+    // Not available from published, whoever asks.
+    expected: (c, s) => (s === 'published' ? 400 : allow(200, REVIEW)(c)),
+  },
+  {
+    endpoint: 'workflow',
+    method: 'POST',
+    name: 'submit for review',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@workflow/submit`,
+    expected: (c, s) => (s === 'private' ? allow(200, REQUEST_REVIEW)(c) : 400),
+  },
+  // Sharing.
+  {
+    endpoint: 'sharing',
+    method: 'GET',
+    name: 'read the sharing form',
+    onContent: true,
+    path: (d) => `${d}/@sharing`,
+    expected: (c) => allow(200, SHARE)(c),
+  },
+  {
+    endpoint: 'sharing',
+    method: 'POST',
+    name: 'grant a local role',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@sharing`,
+    body: { entries: [{ id: 'AuthenticatedUsers', roles: { Reader: true } }] },
+    expected: (c) => allow(204, SHARE)(c),
+  },
+  // Registry: cms.ManagePortal.
+  {
+    endpoint: 'registry',
+    method: 'GET',
+    name: 'read the registry',
+    path: () => '/@registry',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'registry',
+    method: 'PATCH',
+    name: 'write the registry',
+    path: () => '/@registry',
+    body: {},
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  // Users: Manager only, denial is 401 with body null (the specification's exception).
+  {
+    endpoint: 'users',
+    method: 'GET',
+    name: 'list users',
+    path: () => '/@users',
+    expected: (c) => allow(200, ['Manager'], { others: 401 })(c),
+  },
+  {
+    endpoint: 'users',
+    method: 'GET',
+    name: 'read oneself',
+    path: (_d, c) => `/@users/${userId(c === 'anonymous' ? 'Member' : c)}`,
+    expected: (c) => (c === 'anonymous' ? 401 : 200),
+  },
+  {
+    endpoint: 'users',
+    method: 'GET',
+    name: 'read another user',
+    path: () => '/@users/admin',
+    expected: (c) => allow(200, ['Manager'], { others: 401 })(c),
+  },
+  {
+    endpoint: 'users',
+    method: 'POST',
+    name: 'create a user',
+    path: () => '/@users',
+    body: () => ({ username: `new-${Math.random().toString(36).slice(2, 8)}`, password: 'secret-new' }),
+    expected: (c) => allow(201, ['Manager'], { others: 401 })(c),
+  },
+  {
+    endpoint: 'users',
+    method: 'PATCH',
+    name: 'edit oneself',
+    path: (_d, c) => `/@users/${userId(c === 'anonymous' ? 'Member' : c)}`,
+    body: { description: 'about me' },
+    expected: (c) => (c === 'anonymous' ? 401 : 204),
+  },
+  {
+    endpoint: 'users',
+    method: 'DELETE',
+    name: 'delete a user',
+    path: () => '/@users/victim',
+    expected: (c) => allow(204, ['Manager'], { others: 401 })(c),
+  },
+  // Groups, roles, principals.
+  {
+    endpoint: 'groups',
+    method: 'GET',
+    name: 'list groups',
+    path: () => '/@groups',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'groups',
+    method: 'POST',
+    name: 'create a group',
+    path: () => '/@groups',
+    body: () => ({ groupname: `g-${Math.random().toString(36).slice(2, 8)}`, title: 'G' }),
+    expected: (c) => allow(201, ADMINS)(c),
+  },
+  {
+    endpoint: 'groups',
+    method: 'PATCH',
+    name: 'edit a group',
+    path: () => '/@groups/matrixgroup',
+    body: { description: 'd' },
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  {
+    endpoint: 'groups',
+    method: 'DELETE',
+    name: 'delete a group',
+    path: () => '/@groups/doomed',
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  {
+    endpoint: 'roles',
+    method: 'GET',
+    name: 'list roles',
+    path: () => '/@roles',
+    expected: (c) => allow(200, LOGGED_IN)(c),
+  },
+  {
+    endpoint: 'principals',
+    method: 'GET',
+    name: 'search principals',
+    path: () => '/@principals?search=adm',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'portrait',
+    method: 'GET',
+    name: "another user's missing portrait",
+    path: () => '/@portrait/admin',
+    expected: () => 404,
+  },
+  // Login ignores the caller's credentials; renew and logout need a token.
+  {
+    endpoint: 'login',
+    method: 'POST',
+    name: 'log in',
+    path: () => '/@login',
+    body: { login: 'admin', password: 'admin' },
+    expected: () => 200,
+  },
+  { endpoint: 'login', method: 'GET', name: 'login options', path: () => '/@login', expected: () => 200 },
+  // With Basic credentials a renewal issues a first token; a logout has no token to revoke (400).
+  {
+    endpoint: 'login-renew',
+    method: 'POST',
+    name: 'renew',
+    path: () => '/@login-renew',
+    expected: (c) => allow(200, LOGGED_IN)(c),
+  },
+  {
+    endpoint: 'logout',
+    method: 'POST',
+    name: 'log out with Basic',
+    path: () => '/@logout',
+    expected: (c) => (c === 'anonymous' ? 401 : 400),
+  },
+];
+
+function userId(caller: Caller): string {
+  return caller.toLowerCase().replace(/\s+/g, '-');
+}
+
+function authFor(caller: Caller): string | null {
+  if (caller === 'anonymous') return null;
+  return 'Basic ' + Buffer.from(`${userId(caller)}:secret-${userId(caller)}`).toString('base64');
+}
+
+describe('permission matrix', () => {
+  let t: TestSuite;
+  let counter = 0;
+
+  async function admin(method: string, path: string, body?: unknown) {
+    const response = await t.request(method, path, { body });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  }
+
+  async function documentIn(state: State): Promise<string> {
+    const id = `doc-${++counter}`;
+    await admin('POST', '/matrix', { '@type': 'Document', id, title: `Matrix ${id}` });
+    if (state === 'pending') await admin('POST', `/matrix/${id}/@workflow/submit`);
+    if (state === 'published') await admin('POST', `/matrix/${id}/@workflow/publish`);
+    return `/matrix/${id}`;
+  }
+
+  beforeAll(async () => {
+    t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '300' });
+    for (const caller of LOGGED_IN) {
+      const roles = caller === 'Member' ? ['Member'] : [caller];
+      await admin('POST', '/@users', { username: userId(caller), password: `secret-${userId(caller)}`, roles });
+    }
+    await admin('POST', '/', { '@type': 'Folder', id: 'matrix', title: 'Matrix' });
+    await admin('POST', '/@groups', { groupname: 'matrixgroup', title: 'Matrix group' });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('has a row for every route and method of the routing table', () => {
+    const covered = new Set(MATRIX.map((row) => `${row.method} @${row.endpoint}`));
+    const missing = Object.entries(ROUTES).flatMap(([endpoint, route]) =>
+      route.methods.map((method) => `${method} @${endpoint}`).filter((key) => !covered.has(key)),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  for (const row of MATRIX) {
+    const states: readonly State[] = row.onContent ? STATES : ['private'];
+    for (const state of states) {
+      const label = row.onContent ? `${row.method} ${row.name} (${state})` : `${row.method} ${row.name}`;
+      it(label, async () => {
+        const shared = row.onContent && !row.fresh ? await documentIn(state) : '';
+        const outcomes: Record<string, number> = {};
+        const expected: Record<string, number> = {};
+        for (const caller of CALLERS) {
+          const doc = row.fresh ? await documentIn(state) : shared;
+          if (row.name === 'delete a user')
+            await t.request('POST', '/@users', { body: { username: 'victim', password: 'secret-victim' } });
+          if (row.name === 'delete a group')
+            await t.request('POST', '/@groups', { body: { groupname: 'doomed', title: 'Doomed' } });
+          const body = typeof row.body === 'function' ? (row.body as () => unknown)() : row.body;
+          const response = await t.request(row.method, row.path(doc, caller), { auth: authFor(caller), body });
+          outcomes[caller] = response.status;
+          expected[caller] = row.expected(caller, state);
+          if (
+            response.status === 401 &&
+            row.endpoint !== 'users' &&
+            row.endpoint !== 'login-renew' &&
+            row.endpoint !== 'logout'
+          ) {
+            expect(response.headers.get('www-authenticate')).toMatch(/^Basic/);
+          }
+        }
+        expect(outcomes).toEqual(expected);
+      });
+    }
+  }
+});
