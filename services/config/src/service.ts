@@ -1,4 +1,11 @@
-import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import {
+  envelopeHandler,
+  protos,
+  startGrpcServer,
+  storeAndBusReady,
+  type RunningService,
+  type ServiceDeps,
+} from '@cms/shared';
 import { configRpcs } from './api/grpc';
 import { configEndpoints } from './api/http';
 import type { ConfigConfig } from './config';
@@ -29,10 +36,7 @@ export async function startConfigService({
         },
       },
     ],
-    healthCheck: async () => {
-      await store.ping();
-      await bus.ping();
-    },
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

@@ -1,4 +1,11 @@
-import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import {
+  envelopeHandler,
+  protos,
+  startGrpcServer,
+  storeAndBusReady,
+  type RunningService,
+  type ServiceDeps,
+} from '@cms/shared';
 import { contentLookups } from './api/grpc';
 import { contentEndpoints } from './api/http';
 import { sharingEndpoints } from './api/sharing';
@@ -46,10 +53,7 @@ export async function startContentService({
         },
       },
     ],
-    healthCheck: async () => {
-      await store.ping();
-      await bus.ping();
-    },
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

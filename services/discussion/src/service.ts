@@ -1,4 +1,11 @@
-import { envelopeHandler, protos, startGrpcServer, type RunningService, type ServiceDeps } from '@cms/shared';
+import {
+  envelopeHandler,
+  protos,
+  startGrpcServer,
+  storeAndBusReady,
+  type RunningService,
+  type ServiceDeps,
+} from '@cms/shared';
 import type { DiscussionConfig } from './config';
 
 /**
@@ -20,10 +27,7 @@ export async function startDiscussionService({
         implementation: { Handle: envelopeHandler('discussion', {}, logger) },
       },
     ],
-    healthCheck: async () => {
-      await store.ping();
-      await bus.ping();
-    },
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

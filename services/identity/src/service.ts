@@ -2,6 +2,7 @@ import {
   envelopeHandler,
   protos,
   startGrpcServer,
+  storeAndBusReady,
   type EndpointTable,
   type RunningService,
   type ServiceDeps,
@@ -99,10 +100,7 @@ export async function startIdentityService({
         },
       },
     ],
-    healthCheck: async () => {
-      await store.ping();
-      await bus.ping();
-    },
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

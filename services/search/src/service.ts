@@ -3,6 +3,7 @@ import {
   envelopeHandler,
   protos,
   startGrpcServer,
+  storeAndBusReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -39,10 +40,7 @@ export async function startSearchService({
         },
       },
     ],
-    healthCheck: async () => {
-      await store.ping();
-      await bus.ping();
-    },
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

@@ -1,11 +1,5 @@
-import {
-  DuplicateKeyError,
-  withEvents,
-  type Collection,
-  type DocumentStore,
-  type EventEnvelope,
-  type Filter,
-} from '@cms/shared';
+import { insertOverTombstone } from './insert';
+import { withEvents, type Collection, type DocumentStore, type EventEnvelope, type Filter } from '@cms/shared';
 import type { GroupDoc } from '../domain/groups';
 import type { GroupStore } from '../domain/groups-repository';
 import { contains, LIVE } from './users';
@@ -42,21 +36,8 @@ export class GroupsRepository implements GroupStore {
     return this.groups.find({ members: { $in: memberIds }, ...LIVE }, { projection: { _outbox: 0 } });
   }
 
-  async insert(group: GroupDoc): Promise<boolean> {
-    try {
-      await this.groups.insertOne(group);
-      return true;
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
-    // A removed group whose event is still queued: the new group takes its place, the event stays queued.
-    const { _id, ...fields } = group;
-    const replaced = await this.groups.findOneAndUpdate(
-      { _id, _deleted: true },
-      { $set: fields, $unset: { _deleted: '' } },
-      { projection: { _id: 1 } },
-    );
-    return replaced !== null;
+  insert(group: GroupDoc): Promise<boolean> {
+    return insertOverTombstone(this.groups, group);
   }
 
   update(id: string, expectedVersion: number, changes: Partial<GroupDoc>): Promise<GroupDoc | null> {

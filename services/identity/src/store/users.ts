@@ -1,11 +1,5 @@
-import {
-  DuplicateKeyError,
-  withEvents,
-  type Collection,
-  type DocumentStore,
-  type EventEnvelope,
-  type Filter,
-} from '@cms/shared';
+import { insertOverTombstone } from './insert';
+import { withEvents, type Collection, type DocumentStore, type EventEnvelope, type Filter } from '@cms/shared';
 import type { UserDoc } from '../domain/user';
 import type { StoredPortrait, UserQuery, UserStore } from '../domain/users-repository';
 
@@ -56,21 +50,8 @@ export class UsersRepository implements UserStore {
     return { items, total };
   }
 
-  async insert(user: UserDoc): Promise<boolean> {
-    try {
-      await this.users.insertOne(user);
-      return true;
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
-    // A removed user whose event is still queued: the new account takes its place, the event stays queued.
-    const { _id, ...fields } = user;
-    const replaced = await this.users.findOneAndUpdate(
-      { _id, _deleted: true },
-      { $set: fields, $unset: { _deleted: '' } },
-      { projection: { _id: 1 } },
-    );
-    return replaced !== null;
+  insert(user: UserDoc): Promise<boolean> {
+    return insertOverTombstone(this.users, user);
   }
 
   update(id: string, expectedVersion: number | undefined, changes: Partial<UserDoc>): Promise<UserDoc | null> {

@@ -65,3 +65,11 @@ export function runStandalone<C extends CommonConfig>(
   };
   boot().catch(exitOnStartupFailure(logger));
 }
+
+/** A readiness check that asks something real: the store answers and the bus is connected. */
+export function storeAndBusReady(store: DocumentStore, bus: EventBus): () => Promise<void> {
+  return async () => {
+    await store.ping();
+    await bus.ping();
+  };
+}
