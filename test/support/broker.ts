@@ -1,3 +1,4 @@
+import { redactUrl } from '@cms/shared';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from './processes';
@@ -36,7 +37,7 @@ export async function deleteBrokerObjects(
     connection = await amqplib.connect(url, { timeout: 5000 });
   } catch (error) {
     throw new Error(
-      `Cannot reach RabbitMQ at ${redact(url)} (start it with \`rabbitmq-server -detached\`): ${String(error)}`,
+      `Cannot reach RabbitMQ at ${redactUrl(url)} (start it with \`rabbitmq-server -detached\`): ${String(error)}`,
       { cause: error },
     );
   }
@@ -52,15 +53,5 @@ export async function deleteBrokerObjects(
     for (const exchange of objects.exchanges) await run((channel) => channel.deleteExchange(exchange));
   } finally {
     await connection.close().catch(() => {});
-  }
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '[unparseable url]';
   }
 }

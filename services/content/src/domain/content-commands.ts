@@ -10,7 +10,7 @@ import {
   urlOf,
 } from '@cms/shared';
 import { accessFields, authorize } from './access';
-import { childPath, parentPathOf, type ContentDoc } from './model';
+import { childPath, MAX_WRITE_ATTEMPTS, parentPathOf, type ContentDoc } from './model';
 import { checkId, idCandidates, idFromTitle } from './naming';
 import type { ContentRepository, EventRelay } from './repository';
 import { contentType, CONTENT_TYPES, INITIAL_STATE, SITE_ROOT_TYPE } from './types';
@@ -32,9 +32,6 @@ export interface Caller {
   requestId: string;
   publicUrl: string;
 }
-
-/** How often an update is re-applied when another write got in first. */
-const MAX_WRITE_ATTEMPTS = 5;
 
 export class ContentCommands {
   constructor(

@@ -48,6 +48,9 @@ export interface ContentDoc extends Document, OutboxFields {
   allowed?: string[];
 }
 
+/** How often a write is re-applied when another write to the same object got in first. */
+export const MAX_WRITE_ATTEMPTS = 5;
+
 export function childPath(parentPath: string, id: string): string {
   return parentPath === '/' ? `/${id}` : `${parentPath}/${id}`;
 }

@@ -9,7 +9,7 @@ import {
 } from '@cms/shared';
 import { accessFields, authorize } from './access';
 import { snapshot, type Caller } from './content-commands';
-import type { ContentDoc } from './model';
+import { MAX_WRITE_ATTEMPTS, type ContentDoc } from './model';
 import type { ContentRepository, EventRelay } from './repository';
 
 export interface PrincipalSummary {
@@ -33,7 +33,6 @@ export interface SharingUpdate {
 
 const DELEGABLE = new Set<string>(DELEGABLE_ROLES.map((r) => r.id));
 const AUTHENTICATED_TITLE = 'Logged-in users';
-const MAX_WRITE_ATTEMPTS = 5;
 
 /** `@sharing`: who holds which local roles on an object, and granting them. */
 export class SharingCommands {

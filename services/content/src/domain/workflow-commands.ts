@@ -14,7 +14,7 @@ import { authorize } from './access';
 import type { Caller } from './content-commands';
 import { snapshot } from './content-commands';
 import { contentDate } from './dates';
-import type { ContentDoc, WorkflowEntry } from './model';
+import { MAX_WRITE_ATTEMPTS, type ContentDoc, type WorkflowEntry } from './model';
 import type { ContentRepository, EventRelay } from './repository';
 
 export interface TransitionInput {
@@ -23,8 +23,6 @@ export interface TransitionInput {
   expires?: string;
   include_children?: boolean;
 }
-
-const MAX_WRITE_ATTEMPTS = 5;
 
 /** `@workflow`: the state of an object, its history, and the transitions the caller may take. */
 export class WorkflowCommands {

@@ -39,7 +39,8 @@ interface Link {
 const noop = () => {};
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function redactUrl(url: string): string {
+/** A broker URL fit for logs and messages: without its password. */
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.password = '';

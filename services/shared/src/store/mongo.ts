@@ -11,7 +11,7 @@ import {
   MongoClient,
   type UpdateFilter,
 } from 'mongodb';
-import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from './embedded';
+import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from './port-rules';
 import {
   type Collection,
   type Document,
