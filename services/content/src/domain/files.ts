@@ -26,3 +26,16 @@ export interface FileStorage {
   /** Deletes blobs nothing refers to any more, after the write that dropped them has committed. */
   release(values: FileValue[]): Promise<void>;
 }
+
+/** The serialized form of a file or image field (`download` points at `@@download` / `@@images`). */
+export function fileJson(kind: FileKind, value: FileValue, objectUrl: string, field: string) {
+  const view = kind === 'image' ? '@@images' : '@@download';
+  const base = {
+    'content-type': value.content_type,
+    download: `${objectUrl}/${view}/${field}`,
+    filename: value.filename,
+    size: value.size,
+  };
+  // Scales are not produced yet: clients fall back to `download` when `scales` is empty.
+  return kind === 'image' ? { ...base, height: value.height ?? 0, scales: {}, width: value.width ?? 0 } : base;
+}
