@@ -24,6 +24,7 @@ import {
   type FindOptions,
   type IndexOptions,
   type Projection,
+  type SortSpec,
   type Update,
   type UpdateResult,
 } from './port';
@@ -347,8 +348,9 @@ async function findIn(db: Datastore, filter: Filter, options: FindOptions = {}):
   const { sort, skip, limit, projection } = options;
   assertCount('skip', skip);
   assertCount('limit', limit);
-  const cursor = db.findAsync<Document>(toNedbQuery(filter));
   const sorted = hasKeys(sort);
+  if (sorted && limit) return findPage(db, filter, sort, skip ?? 0, limit, projection);
+  const cursor = db.findAsync<Document>(toNedbQuery(filter));
   if (!sorted) {
     // NeDB stops scanning once it has skip + limit matches.
     if (skip) cursor.skip(skip);
@@ -366,6 +368,42 @@ async function findIn(db: Datastore, filter: Filter, options: FindOptions = {}):
   }
   const found = result.all();
   return hasKeys(projection) ? found.map(idFirst) : found;
+}
+
+/**
+ * One sorted page. NeDB copies every matching document it returns, so
+ * sorting a large match (a folder of thousands) in full costs a copy of each;
+ * instead, sort the matches by their sort keys alone (a projection NeDB
+ * copies cheaply), then fetch just the page by `_id`. A write between the two
+ * steps may change a document: the page is matched against the filter again,
+ * so it never holds one that no longer matches.
+ */
+async function findPage(
+  db: Datastore,
+  filter: Filter,
+  sort: SortSpec,
+  skip: number,
+  limit: number,
+  projection: Projection | undefined,
+): Promise<Document[]> {
+  const keys = Object.fromEntries([['_id', 1], ...Object.keys(sort).map((key) => [key, 1])]);
+  const slim = (await db.findAsync<Document>(toNedbQuery(filter)).projection(keys)) as unknown as Document[];
+  const ids = mingoFind<Document>(slim, {})
+    .sort(sort)
+    .skip(skip)
+    .limit(limit)
+    .all()
+    .map((d) => d._id);
+  if (ids.length === 0) return [];
+  const fetched = (await db.findAsync<Document>({ _id: { $in: ids } })) as unknown as Document[];
+  const matcher = new Query(filter);
+  const byId = new Map<unknown, Document>(fetched.filter((d) => matcher.test(d)).map((d) => [d._id, d]));
+  const page: Document[] = [];
+  for (const id of ids) {
+    const doc = byId.get(id);
+    if (doc) page.push(doc);
+  }
+  return hasKeys(projection) ? page.map((doc) => project(doc, projection)) : page;
 }
 
 // ---------------------------------------------------------------------------

@@ -268,6 +268,38 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(docs.map((d) => d._id)).toEqual(['s2', 's3']);
     });
 
+    it('pages a sorted, filtered match with a projection, whole documents in order', async () => {
+      const page = await ranked.find(
+        { group: { $in: ['a', 'b'] }, rank: { $gte: 1 } },
+        { sort: { rank: -1, _id: 1 }, skip: 1, limit: 3 },
+      );
+      expect(page).toEqual([
+        { _id: 's1', group: 'b', rank: 2 },
+        { _id: 's2', group: 'a', rank: 2 },
+        { _id: 's3', group: 'a', rank: 1 },
+      ]);
+      expect(await ranked.find({ group: 'a' }, { sort: { rank: 1 }, limit: 2, projection: { group: 0 } })).toEqual([
+        { _id: 's3', rank: 1 },
+        { _id: 's2', rank: 2 },
+      ]);
+      expect(await ranked.find({ group: 'z' }, { sort: { rank: 1 }, limit: 2 })).toEqual([]);
+    });
+
+    it('sorts a page on a nested field', async () => {
+      const nested = fresh();
+      for (const [id, at] of [
+        ['n1', 3],
+        ['n2', 1],
+        ['n3', 2],
+      ] as const) {
+        await nested.insertOne({ _id: id, meta: { at } });
+      }
+      expect((await nested.find({}, { sort: { 'meta.at': 1 }, skip: 1, limit: 5 })).map((d) => d._id)).toEqual([
+        'n3',
+        'n1',
+      ]);
+    });
+
     it('skips and limits without sorting', async () => {
       expect(await ranked.find({}, { limit: 2 })).toHaveLength(2);
       expect(await ranked.find({}, { skip: 2 })).toHaveLength(3);
