@@ -4,9 +4,15 @@ import { snapshot } from '../domain/content-commands';
 import type { ContentDoc } from '../domain/model';
 import type { StoreContentRepository } from '../store/content-repository';
 
+/** A snapshot as a record: proto `optional` members are left out where the snapshot has null. */
 function toRecord(doc: ContentDoc): ContentRecord {
-  const { review_state, ...rest } = snapshot(doc);
-  return review_state === null ? rest : { ...rest, review_state };
+  const { review_state, effective, expires, ...rest } = snapshot(doc);
+  return {
+    ...rest,
+    ...(review_state === null ? {} : { review_state }),
+    ...(effective === null ? {} : { effective }),
+    ...(expires === null ? {} : { expires }),
+  };
 }
 
 /** Typed RPCs other services call: look-ups and the full scan for reindexing. */

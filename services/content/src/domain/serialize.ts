@@ -1,9 +1,11 @@
-import { urlOf } from '@cms/shared';
+import { urlOf, type TypeField } from '@cms/shared';
 import { contentDate } from './dates';
+import { storedValue } from './field-values';
+import { fileJson, type FileValue } from './files';
 import type { ContentDoc } from './model';
 import { contentType, SITE_ROOT_TYPE } from './types';
 
-/** The summary form used in `items`, `parent` and search results. */
+/** The summary form used in `items`, `relatedItems` and search results. */
 export function summary(doc: ContentDoc, publicUrl: string) {
   return {
     '@id': urlOf(publicUrl, doc.path ?? '/'),
@@ -15,42 +17,155 @@ export function summary(doc: ContentDoc, publicUrl: string) {
   };
 }
 
+/** `parent`: a summary, with `review_state` only when the parent has a workflow (as recorded). */
+function parentSummary(doc: ContentDoc, publicUrl: string) {
+  const { review_state, ...rest } = summary(doc, publicUrl);
+  return review_state === null ? rest : { ...rest, review_state };
+}
+
+/** `next_item` / `previous_item`. */
+function neighbourSummary(doc: ContentDoc | null, publicUrl: string) {
+  if (!doc) return {};
+  return {
+    '@id': urlOf(publicUrl, doc.path ?? '/'),
+    '@type': doc.portal_type,
+    description: doc.description,
+    title: doc.title,
+  };
+}
+
+/** Catalog columns a listing adds to each item when asked with `metadata_fields`. */
+const METADATA: Record<string, (doc: ContentDoc) => unknown> = {
+  UID: (d) => d._id,
+  Creator: (d) => d.creators[0] ?? '',
+  Title: (d) => d.title,
+  Description: (d) => d.description,
+  Type: (d) => contentType(d.portal_type).title,
+  Subject: (d) => storedValue(d, 'subjects') ?? [],
+  id: (d) => d.id,
+  getId: (d) => d.id,
+  portal_type: (d) => d.portal_type,
+  review_state: (d) => d.review_state,
+  created: (d) => contentDate(d.created),
+  modified: (d) => contentDate(d.modified),
+  CreationDate: (d) => contentDate(d.created),
+  ModificationDate: (d) => contentDate(d.modified),
+  effective: (d) => (d.effective ? contentDate(d.effective) : null),
+  EffectiveDate: (d) => (d.effective ? contentDate(d.effective) : null),
+  expires: (d) => (d.expires ? contentDate(d.expires) : null),
+  ExpirationDate: (d) => (d.expires ? contentDate(d.expires) : null),
+  exclude_from_nav: (d) => storedValue(d, 'exclude_from_nav') === true,
+  is_folderish: (d) => contentType(d.portal_type).folderish,
+  getObjPositionInParent: (d) => d.position,
+  getRemoteUrl: (d) => storedValue(d, 'remoteUrl') ?? null,
+  location: (d) => storedValue(d, 'location') ?? null,
+  start: (d) => dateOrNull(storedValue(d, 'start')),
+  end: (d) => dateOrNull(storedValue(d, 'end')),
+};
+
+/** A listing item: the summary plus the requested catalog columns (unknown ones are left out). */
+export function itemSummary(doc: ContentDoc, publicUrl: string, metadataFields: readonly string[] = []) {
+  const item: Record<string, unknown> = summary(doc, publicUrl);
+  const columns = metadataFields.includes('_all') ? Object.keys(METADATA) : metadataFields;
+  for (const column of columns) if (METADATA[column]) item[column] = METADATA[column](doc);
+  return item;
+}
+
 export interface Listing {
   items: ContentDoc[];
   total: number;
   batching?: Record<string, string>;
+  /** Catalog columns to add to each item (`metadata_fields`). */
+  metadataFields?: readonly string[];
 }
 
-/** The full serialized form of the specification's Content object table. */
-export function serialize(doc: ContentDoc, parent: ContentDoc | null, listing: Listing | null, publicUrl: string) {
+/** What serializing one object needs besides the object. */
+export interface SerializeInput {
+  publicUrl: string;
+  parent: ContentDoc | null;
+  /** Children, for folderish objects. */
+  listing?: Listing | null;
+  /** Neighbours in the parent, when the parent has next/previous navigation on. */
+  neighbours?: { previous: ContentDoc | null; next: ContentDoc | null } | null;
+  /** Objects of each relation field that the caller may see, in the field's order. */
+  related?: Readonly<Record<string, ContentDoc[]>>;
+}
+
+/** The full serialized form of the specification's Content object table, plus the type's own fields. */
+export function serialize(doc: ContentDoc, input: SerializeInput): Record<string, unknown> {
+  const { publicUrl, parent } = input;
   const type = contentType(doc.portal_type);
   const isRoot = doc.portal_type === SITE_ROOT_TYPE;
+  const url = urlOf(publicUrl, doc.path ?? '/');
   const body: Record<string, unknown> = {
-    '@id': urlOf(publicUrl, doc.path ?? '/'),
+    '@id': url,
     '@type': doc.portal_type,
     UID: doc._id,
-    created: contentDate(doc.created),
-    creators: doc.creators,
-    description: doc.description,
-    effective: doc.effective ? contentDate(doc.effective) : null,
-    expires: doc.expires ? contentDate(doc.expires) : null,
     id: doc.id,
     is_folderish: type.folderish,
-    layout: type.layout,
+    layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
+    // Unlocked form until locking lands.
     lock: { locked: false, stealable: true },
-    modified: contentDate(doc.modified),
-    parent: parent ? summary(parent, publicUrl) : {},
+    parent: parent ? parentSummary(parent, publicUrl) : {},
     review_state: doc.review_state,
-    title: doc.title,
     type_title: type.title,
     working_copy: null,
     working_copy_of: null,
   };
-  if (!isRoot) body.version = 'current';
-  if (listing) {
-    body.items = listing.items.map((item) => summary(item, publicUrl));
-    body.items_total = listing.total;
-    if (listing.batching) body.batching = listing.batching;
+  for (const field of type.fields) {
+    if (field.name !== 'id') body[field.name] = fieldJson(doc, field, url, input);
+  }
+  // The recorded site root has neither dates of its own nor a version or neighbours.
+  if (!isRoot) {
+    body.created = contentDate(doc.created);
+    body.modified = contentDate(doc.modified);
+    body.version = 'current';
+    body.next_item = neighbourSummary(input.neighbours?.next ?? null, publicUrl);
+    body.previous_item = neighbourSummary(input.neighbours?.previous ?? null, publicUrl);
+  }
+  if (input.listing) {
+    const { items, total, batching, metadataFields } = input.listing;
+    body.items = items.map((item) => itemSummary(item, publicUrl, metadataFields));
+    body.items_total = total;
+    if (batching) body.batching = batching;
   }
   return body;
+}
+
+function dateOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? contentDate(value) : null;
+}
+
+/** A term `{title, token}` when the token is one of the field's choices, else the value as stored. */
+function term(field: TypeField, token: unknown) {
+  const choice = field.choices?.find(([t]) => t === token);
+  return choice ? { title: choice[1], token: choice[0] } : token;
+}
+
+/** One field's value in a response; unset fields show their default. */
+function fieldJson(doc: ContentDoc, field: TypeField, objectUrl: string, input: SerializeInput): unknown {
+  const stored = storedValue(doc, field.name);
+  if (field.transient) return field.default ?? null;
+  if (stored === undefined || stored === null) {
+    if (field.kind === 'relationlist') return [];
+    if (field.kind === 'multichoice' && Array.isArray(field.default)) return field.default.map((t) => term(field, t));
+    return field.default ?? null;
+  }
+  switch (field.kind) {
+    case 'datetime':
+      return dateOrNull(stored);
+    case 'choice':
+      return term(field, stored);
+    case 'multichoice':
+      return Array.isArray(stored) ? stored.map((t) => term(field, t)) : [];
+    case 'file':
+    case 'image':
+      return fileJson(field.kind, stored as FileValue, objectUrl, field.name);
+    case 'relationlist':
+      return (input.related?.[field.name] ?? []).map((d) => summary(d, input.publicUrl));
+    case 'json':
+      return typeof stored === 'string' ? JSON.parse(stored) : stored;
+    default:
+      return stored;
+  }
 }

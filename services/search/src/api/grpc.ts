@@ -24,7 +24,15 @@ export function searchRpcs(
         seen.add(record.uid);
         // Version-guarded like an event, so a newer event applied meanwhile is kept.
         await catalog.put(
-          entryFrom({ ...record, review_state: record.review_state ?? null }, new Date().toISOString()),
+          entryFrom(
+            {
+              ...record,
+              review_state: record.review_state ?? null,
+              effective: record.effective ?? null,
+              expires: record.expires ?? null,
+            },
+            new Date().toISOString(),
+          ),
         );
       }
       const removed = await catalog.removeStale(seen, startedAt);

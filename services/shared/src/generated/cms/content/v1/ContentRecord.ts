@@ -19,7 +19,14 @@ export interface ContentRecord {
   'searchable_text'?: (string);
   'type_title'?: (string);
   'allowed_roles_and_users'?: (string)[];
+  'subjects'?: (string)[];
+  'effective'?: (string);
+  'expires'?: (string);
+  'exclude_from_nav'?: (boolean);
+  'language'?: (string);
   '_review_state'?: "review_state";
+  '_effective'?: "effective";
+  '_expires'?: "expires";
 }
 
 export interface ContentRecord__Output {
@@ -40,5 +47,12 @@ export interface ContentRecord__Output {
   'searchable_text': (string);
   'type_title': (string);
   'allowed_roles_and_users': (string)[];
+  'subjects': (string)[];
+  'effective'?: (string);
+  'expires'?: (string);
+  'exclude_from_nav': (boolean);
+  'language': (string);
   '_review_state'?: "review_state";
+  '_effective'?: "effective";
+  '_expires'?: "expires";
 }

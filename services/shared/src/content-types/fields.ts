@@ -1,0 +1,99 @@
+/**
+ * The field kinds content type schemas are made of. A field definition holds
+ * everything a client needs to know about it (title, description, required,
+ * default, choices), so `@types` JSON schemas and the write validation
+ * (schemas.ts) are derived from the same data.
+ */
+
+export type FieldKind =
+  | 'textline'
+  | 'text'
+  | 'richtext'
+  | 'boolean'
+  /** A yes/no choice that may be left unset (`allow_discussion`): true, false or null. */
+  | 'tristate'
+  | 'int'
+  | 'float'
+  | 'datetime'
+  | 'date'
+  | 'choice'
+  /** A list of tokens from `choices`. */
+  | 'multichoice'
+  /** A list of free strings (tags, user ids). */
+  | 'list'
+  | 'url'
+  | 'email'
+  | 'file'
+  | 'image'
+  /** References to other content objects, kept as UIDs. */
+  | 'relationlist'
+  | 'json'
+  /** A query-builder query: a list of `{i, o, v}` criteria (Collection). */
+  | 'querystring';
+
+/** One term of a fixed vocabulary: token and title. */
+export type Choice = readonly [token: string, title: string];
+
+export interface FieldDef {
+  name: string;
+  kind: FieldKind;
+  title: string;
+  description: string;
+  required?: boolean;
+  /** The value an object shows while the field is unset. */
+  default?: unknown;
+  /** The allowed values (choice, multichoice, tristate). */
+  choices?: readonly Choice[];
+  /** Name of the vocabulary the choices come from, for clients. */
+  vocabulary?: string;
+  /** For text kinds: longest value accepted. */
+  maxLength?: number;
+  /** For number kinds: smallest and largest value accepted. */
+  min?: number;
+  max?: number;
+  /** Accepted on a write but not kept on the object (`changeNote` belongs to the version history). */
+  transient?: boolean;
+  /** Its words go into the full-text index. */
+  searchable?: boolean;
+  /** The edit form tab it is shown on. */
+  fieldset: FieldsetId;
+}
+
+export type FieldsetId = 'default' | 'settings' | 'categorization' | 'dates' | 'ownership' | 'layout';
+
+export const FIELDSETS: readonly { id: FieldsetId; title: string }[] = [
+  { id: 'default', title: 'Default' },
+  { id: 'settings', title: 'Settings' },
+  { id: 'categorization', title: 'Categorization' },
+  { id: 'dates', title: 'Dates' },
+  { id: 'ownership', title: 'Ownership' },
+  { id: 'layout', title: 'Layout' },
+];
+
+/** How each kind presents itself in a JSON schema (`factory` is the label of the Fields vocabulary). */
+export const KIND_INFO: Readonly<Record<FieldKind, { factory: string; type: string; widget?: string }>> = {
+  textline: { factory: 'Text line (String)', type: 'string' },
+  text: { factory: 'Text', type: 'string', widget: 'textarea' },
+  richtext: { factory: 'Rich Text', type: 'string', widget: 'richtext' },
+  boolean: { factory: 'Yes/No', type: 'boolean' },
+  tristate: { factory: 'Choice', type: 'string' },
+  int: { factory: 'Integer', type: 'integer' },
+  float: { factory: 'Floating-point number', type: 'number' },
+  datetime: { factory: 'Date/Time', type: 'string', widget: 'datetime' },
+  date: { factory: 'Date', type: 'string', widget: 'date' },
+  choice: { factory: 'Choice', type: 'string' },
+  multichoice: { factory: 'Multiple Choice', type: 'array' },
+  list: { factory: 'Tuple', type: 'array' },
+  url: { factory: 'URL', type: 'string', widget: 'url' },
+  email: { factory: 'Email', type: 'string', widget: 'email' },
+  file: { factory: 'File Upload', type: 'object', widget: 'file' },
+  image: { factory: 'Image', type: 'object', widget: 'image' },
+  relationlist: { factory: 'Relation List', type: 'array' },
+  json: { factory: 'JSONField', type: 'dict' },
+  querystring: { factory: 'List', type: 'array', widget: 'querystring' },
+};
+
+/** The kinds whose value is a stored blob. */
+export function isFileKind(kind: FieldKind): kind is 'file' | 'image' {
+  return kind === 'file' || kind === 'image';
+}

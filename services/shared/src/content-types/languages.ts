@@ -1,0 +1,55 @@
+import type { Choice } from './fields';
+
+/** Content languages (ISO 639-1 codes with their English names): the choices of the `language` field. */
+export const LANGUAGES: readonly Choice[] = [
+  ['ar', 'Arabic'],
+  ['bg', 'Bulgarian'],
+  ['ca', 'Catalan'],
+  ['cs', 'Czech'],
+  ['cy', 'Welsh'],
+  ['da', 'Danish'],
+  ['de', 'German'],
+  ['el', 'Greek'],
+  ['en', 'English'],
+  ['eo', 'Esperanto'],
+  ['es', 'Spanish'],
+  ['et', 'Estonian'],
+  ['eu', 'Basque'],
+  ['fa', 'Persian'],
+  ['fi', 'Finnish'],
+  ['fr', 'French'],
+  ['ga', 'Irish'],
+  ['gl', 'Galician'],
+  ['he', 'Hebrew'],
+  ['hi', 'Hindi'],
+  ['hr', 'Croatian'],
+  ['hu', 'Hungarian'],
+  ['id', 'Indonesian'],
+  ['is', 'Icelandic'],
+  ['it', 'Italian'],
+  ['ja', 'Japanese'],
+  ['ko', 'Korean'],
+  ['lt', 'Lithuanian'],
+  ['lv', 'Latvian'],
+  ['mt', 'Maltese'],
+  ['nl', 'Dutch'],
+  ['no', 'Norwegian'],
+  ['pl', 'Polish'],
+  ['pt', 'Portuguese'],
+  ['ro', 'Romanian'],
+  ['ru', 'Russian'],
+  ['sk', 'Slovak'],
+  ['sl', 'Slovenian'],
+  ['sr', 'Serbian'],
+  ['sv', 'Swedish'],
+  ['th', 'Thai'],
+  ['tr', 'Turkish'],
+  ['uk', 'Ukrainian'],
+  ['vi', 'Vietnamese'],
+  ['zh', 'Chinese'],
+];
+
+/** The English name of a language code, or undefined for a code not in the list. */
+export function languageName(code: string): string | undefined {
+  return LANGUAGES.find(([token]) => token === code)?.[1];
+}
