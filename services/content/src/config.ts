@@ -15,6 +15,15 @@ export const contentConfigSchema = z.object({
   ADMIN_USER: z.string().min(1).default('admin'),
   /** How long a write waits for its events to be confirmed before answering anyway. */
   EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  /**
+   * Largest file or image upload, decoded (413 above). The default's base64 form (4/3 of it) plus the rest of
+   * the JSON body fits the gateway's default MAX_BODY_BYTES (32 MiB).
+   */
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
 });
 
 export type ContentConfig = z.infer<typeof contentConfigSchema>;

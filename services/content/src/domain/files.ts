@@ -17,6 +17,16 @@ export interface FileValue {
 
 export type FileKind = 'file' | 'image';
 
+/** The field `@@download` / `@@images` serve when the URL names none (the type's primary field). */
+export const PRIMARY_FILE_FIELD: Readonly<Record<string, string>> = { File: 'file', Image: 'image' };
+
+/** A stored file field's value, told apart from whatever else `fields` holds by its blob id. */
+export function asFileValue(value: unknown): FileValue | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const candidate = value as Partial<FileValue>;
+  return typeof candidate.blob_id === 'string' && typeof candidate.filename === 'string' ? (value as FileValue) : null;
+}
+
 /** Stores uploads and the blobs behind file fields; implemented over the blob store port. */
 export interface FileStorage {
   /** Decodes and stores one upload (`{data, encoding, filename, content-type}`); 400 when it is not one, 413 over the limit. */
@@ -38,4 +48,10 @@ export function fileJson(kind: FileKind, value: FileValue, objectUrl: string, fi
   };
   // Scales are not produced yet: clients fall back to `download` when `scales` is empty.
   return kind === 'image' ? { ...base, height: value.height ?? 0, scales: {}, width: value.width ?? 0 } : base;
+}
+
+/** Reads the bytes behind a file field (the download views). */
+export interface FileBytes {
+  /** The bytes, or null when the blob is missing. */
+  read(value: FileValue): Promise<Buffer | null>;
 }

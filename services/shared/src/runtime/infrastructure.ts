@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { openBlobStoreAt } from '../blobs/open';
+import type { BlobStore } from '../blobs/port';
 import { createAmqpBus } from '../events/amqp';
 import { createInProcessBus } from '../events/in-process';
 import type { EventBus } from '../events/port';
@@ -14,6 +16,18 @@ export function openServiceStore(
   config: { MONGO_URL?: string; DATA_DIR: string },
 ): Promise<DocumentStore> {
   return openStore({ mongoUrl: config.MONGO_URL, dataDir: join(config.DATA_DIR, service), dbName: `cms_${service}` });
+}
+
+/** A service's blobs: GridFS in its own database on MongoDB, files under `<DATA_DIR>/<service>/blobs` when embedded. */
+export function openBlobStore(
+  service: ServiceName,
+  config: { MONGO_URL?: string; DATA_DIR: string },
+): Promise<BlobStore> {
+  return openBlobStoreAt({
+    mongoUrl: config.MONGO_URL,
+    dir: join(config.DATA_DIR, service, 'blobs'),
+    dbName: `cms_${service}`,
+  });
 }
 
 export function openBus(config: { AMQP_URL?: string }, topology: ConsumerGroup[], logger: Logger): Promise<EventBus> {

@@ -1,0 +1,4 @@
+export * from './port';
+export * from './embedded';
+export * from './gridfs';
+export * from './open';

@@ -1,0 +1,25 @@
+/**
+ * The blob store port: opaque bytes kept outside the document store, under
+ * ids the store hands out. Two adapters: files under DATA_DIR (embedded) and
+ * GridFS (MongoDB). A blob is written whole or not at all, and never changes.
+ */
+export interface BlobStore {
+  readonly kind: 'embedded' | 'gridfs';
+  /** Stores the bytes under a new id. */
+  put(bytes: Buffer): Promise<string>;
+  /** The bytes of a blob, or null when there is none with that id. */
+  get(id: string): Promise<Buffer | null>;
+  has(id: string): Promise<boolean>;
+  /** Deletes a blob; false when there was none (deleting twice is not an error). */
+  delete(id: string): Promise<boolean>;
+  /** Throws unless the store can be written to and read from. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Blob ids are 32 lower-case hex digits; anything else names no blob (and never a path). */
+export const BLOB_ID = /^[0-9a-f]{32}$/;
+
+export function isBlobId(id: string): boolean {
+  return BLOB_ID.test(id);
+}
