@@ -1,23 +1,52 @@
 import {
+  allowedHere,
   effectiveLocalRoles,
   requireHere,
   viewTokens,
-  type LocalRoles,
   type Permission,
   type Principal__Output,
 } from '@cms/shared';
 import type { ContentDoc } from './model';
 
-/** Raises 401/403 unless the caller has the permission on this object. */
-export function authorize(principal: Principal__Output | null, permission: Permission, doc: ContentDoc): void {
-  requireHere(principal, permission, doc.review_state, doc.effective_local_roles ?? []);
+type Governed = Pick<ContentDoc, 'review_state' | 'acquired_state' | 'effective_local_roles'>;
+
+/**
+ * The workflow state whose permissions apply to an object. An object without
+ * a workflow (File, Image) takes its container's, as it acquires them in the
+ * reference platform: a file in a private folder is as private as the folder.
+ */
+export function governingState(doc: Pick<ContentDoc, 'review_state' | 'acquired_state'>): string | null {
+  return doc.review_state ?? doc.acquired_state ?? null;
 }
 
-/** The derived access fields of an object, from its own local roles and its parent's effective ones. */
+/** Raises 401/403 unless the caller has the permission on this object. */
+export function authorize(principal: Principal__Output | null, permission: Permission, doc: Governed): void {
+  requireHere(principal, permission, governingState(doc), doc.effective_local_roles ?? []);
+}
+
+/** Whether the caller has the permission on this object. */
+export function mayHere(principal: Principal__Output | null, permission: Permission, doc: Governed): boolean {
+  return allowedHere(principal, permission, governingState(doc), doc.effective_local_roles ?? []);
+}
+
+/**
+ * The derived access fields of an object: its effective local roles (own ones
+ * plus its parent's), the state it acquires when it has no workflow, and who
+ * may view it. `parent` is null for the site root.
+ */
 export function accessFields(
   doc: Pick<ContentDoc, 'local_roles' | 'block_local_roles' | 'review_state'>,
-  parentEffective: LocalRoles,
-): Pick<ContentDoc, 'effective_local_roles' | 'allowed'> {
-  const effective = effectiveLocalRoles(doc.local_roles ?? [], parentEffective, doc.block_local_roles ?? false);
-  return { effective_local_roles: effective, allowed: viewTokens(doc.review_state, effective) };
+  parent: Governed | null,
+): Pick<ContentDoc, 'effective_local_roles' | 'acquired_state' | 'allowed'> {
+  const effective = effectiveLocalRoles(
+    doc.local_roles ?? [],
+    parent?.effective_local_roles ?? [],
+    doc.block_local_roles ?? false,
+  );
+  const acquired = doc.review_state === null && parent ? governingState(parent) : null;
+  return {
+    effective_local_roles: effective,
+    acquired_state: acquired,
+    allowed: viewTokens(doc.review_state ?? acquired, effective),
+  };
 }

@@ -11,6 +11,7 @@ import { accessFields, authorize } from './access';
 import { snapshot, type Caller } from './content-commands';
 import { MAX_WRITE_ATTEMPTS, type ContentDoc } from './model';
 import type { ContentRepository, EventRelay } from './repository';
+import type { SubtreeFollower } from './subtree';
 
 export interface PrincipalSummary {
   id: string;
@@ -40,12 +41,14 @@ export class SharingCommands {
     private readonly repo: ContentRepository,
     private readonly relay: EventRelay,
     private readonly directory: PrincipalDirectory,
+    private readonly follower: SubtreeFollower,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async read(doc: ContentDoc, search: string | undefined, caller: Caller) {
     authorize(caller.principal, 'Change local roles', doc);
     const own = doc.local_roles ?? [];
-    const inherited = doc.block_local_roles ? [] : await this.parentRoles(doc);
+    const inherited = doc.block_local_roles ? [] : ((await this.parentOf(doc))?.effective_local_roles ?? []);
     const holders = [...new Set([...own, ...inherited].map((g) => g.principal))].filter((id) =>
       [...rolesOf(own, id), ...rolesOf(inherited, id)].some((role) => DELEGABLE.has(role)),
     );
@@ -105,43 +108,40 @@ export class SharingCommands {
     }
   }
 
-  /** Writes new own local roles on an object and re-derives the access of everything below it. */
+  /** Writes new own local roles on an object (marking its subtree stale in the same write); everything below follows. */
   private async regrant(
     doc: ContentDoc,
     change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
     caller: Caller,
   ) {
-    const changed = await this.writeAccess(doc, change, await this.parentRoles(doc), caller);
-    const effectiveByUid = new Map<string, LocalRoles>([[doc._id, changed.effective_local_roles ?? []]]);
-    for (const child of await this.repo.descendants(doc._id)) {
-      const written = await this.writeAccess(child, {}, effectiveByUid.get(child.parent_uid ?? '') ?? [], caller);
-      effectiveByUid.set(child._id, written.effective_local_roles ?? []);
-    }
-    await Promise.all([...effectiveByUid.keys()].map((uid) => this.relay.flush(uid)));
+    const changed = await this.writeAccess(doc, change, await this.parentOf(doc), caller);
+    await this.relay.flush(doc._id);
+    await this.follower.follow(changed, caller.requestId);
   }
 
-  private async parentRoles(doc: ContentDoc): Promise<LocalRoles> {
-    const parent = doc.parent_uid ? await this.repo.byUid(doc.parent_uid) : null;
-    return parent?.effective_local_roles ?? [];
+  private async parentOf(doc: ContentDoc): Promise<ContentDoc | null> {
+    return doc.parent_uid ? this.repo.byUid(doc.parent_uid) : null;
   }
 
   /** Writes own-role changes and the recomputed access fields of one object, retrying on concurrent writes. */
   private async writeAccess(
     initial: ContentDoc,
     change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
-    parentRoles: LocalRoles,
+    parent: ContentDoc | null,
     caller: Caller,
   ): Promise<ContentDoc> {
     let doc = initial;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const next: ContentDoc = { ...doc, ...change, version: doc.version + 1 };
-      Object.assign(next, accessFields(next, parentRoles));
+      Object.assign(next, accessFields(next, parent));
       const fields: Partial<ContentDoc> = {
         local_roles: next.local_roles ?? [],
         block_local_roles: next.block_local_roles ?? false,
         effective_local_roles: next.effective_local_roles,
+        acquired_state: next.acquired_state,
         allowed: next.allowed,
         version: next.version,
+        subtree_stale: this.now().toISOString(),
       };
       const event = newEvent(
         'content.modified',

@@ -16,6 +16,8 @@ import { snapshot } from './content-commands';
 import { contentDate } from './dates';
 import { MAX_WRITE_ATTEMPTS, type ContentDoc, type WorkflowEntry } from './model';
 import type { ContentRepository, EventRelay } from './repository';
+import type { SubtreeFollower } from './subtree';
+import { contentType } from './types';
 
 export interface TransitionInput {
   comment?: string;
@@ -29,6 +31,7 @@ export class WorkflowCommands {
   constructor(
     private readonly repo: ContentRepository,
     private readonly relay: EventRelay,
+    private readonly follower: SubtreeFollower,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -107,9 +110,13 @@ export class WorkflowCommands {
         caller.requestId,
       );
       const { review_state, workflow_history, effective, expires, version, allowed } = next;
-      const fields = { review_state, workflow_history, effective, expires, version, allowed };
+      const fields: Partial<ContentDoc> = { review_state, workflow_history, effective, expires, version, allowed };
+      // Files and images in a folder follow its state; the mark lets the sweep finish that after a crash.
+      const folderish = contentType(doc.portal_type).folderish;
+      if (folderish) fields.subtree_stale = at;
       if (await this.repo.setFields(doc._id, doc.version, fields, event)) {
         await this.relay.flush(doc._id);
+        if (folderish) await this.follower.followChildren({ ...next, subtree_stale: at }, caller.requestId);
         return entry;
       }
       const reread = await this.repo.byUid(doc._id);

@@ -1,6 +1,8 @@
 import type {
   ContentAdded,
   ContentModified,
+  ContentMoved,
+  ContentOrdered,
   ContentRemoved,
   Delivery,
   EventBus,
@@ -18,8 +20,11 @@ export function subscribeToContent(bus: EventBus, catalog: Catalog, log: Logger)
       const at = new Date().toISOString();
       switch (event.type) {
         case 'content.added':
-        case 'content.modified': {
-          const { snapshot } = event.payload as ContentAdded | ContentModified;
+        case 'content.modified':
+        case 'content.moved':
+        case 'content.ordered': {
+          // Each carries the object's whole indexable state at its version; the catalog keeps the newest.
+          const { snapshot } = event.payload as ContentAdded | ContentModified | ContentMoved | ContentOrdered;
           await catalog.put(entryFrom(snapshot, at));
           break;
         }

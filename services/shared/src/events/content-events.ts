@@ -25,6 +25,14 @@ export interface ContentSnapshot {
   searchable_text: string;
   /** Who may see it: roles and `user:<id>` tokens (see permissions/local-roles.ts). */
   allowed_roles_and_users: string[];
+  /** Tags. */
+  subjects: string[];
+  /** ISO-8601 instants, or null. */
+  effective: string | null;
+  expires: string | null;
+  exclude_from_nav: boolean;
+  /** Language code; '' when none. */
+  language: string;
 }
 
 export interface ContentAdded {
@@ -49,9 +57,31 @@ export interface ContentRemoved {
   removed_uids: string[];
 }
 
+/** The object now lives at another path (moved to another folder, or renamed); one per object of a moved subtree. */
+export interface ContentMoved {
+  uid: string;
+  version: number;
+  old_path: string;
+  new_path: string;
+  old_parent_uid: string;
+  new_parent_uid: string;
+  snapshot: ContentSnapshot;
+}
+
+/** The object's place among its siblings changed (folder re-ordered or re-sorted); one per object whose position changed. */
+export interface ContentOrdered {
+  uid: string;
+  version: number;
+  parent_uid: string;
+  position: number;
+  snapshot: ContentSnapshot;
+}
+
 export interface ContentEventPayloads {
   'content.added': ContentAdded;
   'content.modified': ContentModified;
+  'content.moved': ContentMoved;
+  'content.ordered': ContentOrdered;
   'content.removed': ContentRemoved;
 }
 
