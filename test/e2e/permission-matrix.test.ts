@@ -147,6 +147,111 @@ const MATRIX: Row[] = [
     body: { entries: [{ id: 'AuthenticatedUsers', roles: { Reader: true } }] },
     expected: (c) => allow(204, SHARE)(c),
   },
+  // Copy and move into another private folder: copying needs View on the source and Add on the target; moving also
+  // Delete on the source.
+  {
+    endpoint: 'copy',
+    method: 'POST',
+    name: 'copy a document',
+    onContent: true,
+    path: () => '/matrix-target/@copy',
+    body: (doc: string) => ({ source: doc }),
+    expected: (c, s) =>
+      allow(
+        200,
+        ADD.filter((a) => VIEW[s].includes(a)),
+      )(c),
+  },
+  {
+    endpoint: 'move',
+    method: 'POST',
+    name: 'move a document',
+    onContent: true,
+    fresh: true,
+    path: () => '/matrix-target/@move',
+    body: (doc: string) => ({ source: doc }),
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  // File bytes: View is checked before the field is looked up, so viewers learn only that a Document has no file
+  // (404); files.test.ts covers the bytes themselves.
+  {
+    endpoint: 'download',
+    method: 'GET',
+    name: 'download a field of a document',
+    onContent: true,
+    path: (d) => `${d}/@@download/file`,
+    expected: (c, s) => allow(404, VIEW[s])(c),
+  },
+  {
+    endpoint: 'images',
+    method: 'GET',
+    name: 'view an image field of a document',
+    onContent: true,
+    path: (d) => `${d}/@@images/image`,
+    expected: (c, s) => allow(404, VIEW[s])(c),
+  },
+  // Expansion components on their own: whoever may view the context (what they list is filtered further).
+  {
+    endpoint: 'actions',
+    method: 'GET',
+    name: 'list the actions of a document',
+    onContent: true,
+    path: (d) => `${d}/@actions`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'aliases',
+    method: 'GET',
+    name: 'list the aliases of a document',
+    onContent: true,
+    path: (d) => `${d}/@aliases`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'breadcrumbs',
+    method: 'GET',
+    name: 'read the breadcrumbs of a document',
+    onContent: true,
+    path: (d) => `${d}/@breadcrumbs`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'contextnavigation',
+    method: 'GET',
+    name: 'read the context navigation of a document',
+    onContent: true,
+    path: (d) => `${d}/@contextnavigation`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'navigation',
+    method: 'GET',
+    name: 'read the navigation of a document',
+    onContent: true,
+    path: (d) => `${d}/@navigation`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'navroot',
+    method: 'GET',
+    name: 'read the navigation root of a document',
+    onContent: true,
+    path: (d) => `${d}/@navroot`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  // The type list: authenticated viewers only.
+  {
+    endpoint: 'types',
+    method: 'GET',
+    name: 'list the types addable to a document',
+    onContent: true,
+    path: (d) => `${d}/@types`,
+    expected: (c, s) =>
+      allow(
+        200,
+        VIEW[s].filter((v) => v !== 'anonymous'),
+      )(c),
+  },
   // Registry: cms.ManagePortal.
   {
     endpoint: 'registry',
@@ -322,6 +427,7 @@ describe('permission matrix', () => {
       await admin('POST', '/@users', { username: userId(caller), password: `secret-${userId(caller)}`, roles });
     }
     await admin('POST', '/', { '@type': 'Folder', id: 'matrix', title: 'Matrix' });
+    await admin('POST', '/', { '@type': 'Folder', id: 'matrix-target', title: 'Matrix target' });
     await admin('POST', '/@groups', { groupname: 'matrixgroup', title: 'Matrix group' });
   });
   afterAll(async () => {
@@ -350,7 +456,7 @@ describe('permission matrix', () => {
             await t.request('POST', '/@users', { body: { username: 'victim', password: 'secret-victim' } });
           if (row.name === 'delete a group')
             await t.request('POST', '/@groups', { body: { groupname: 'doomed', title: 'Doomed' } });
-          const body = typeof row.body === 'function' ? (row.body as () => unknown)() : row.body;
+          const body = typeof row.body === 'function' ? (row.body as (doc: string) => unknown)(doc) : row.body;
           const response = await t.request(row.method, row.path(doc, caller), { auth: authFor(caller), body });
           outcomes[caller] = response.status;
           expected[caller] = row.expected(caller, state);

@@ -1,5 +1,6 @@
 import {
   envelopeHandler,
+  openBlobStore,
   protos,
   startGrpcServer,
   storeAndBusReady,
@@ -8,6 +9,9 @@ import {
 } from '@cms/shared';
 import { contentLookups } from './api/grpc';
 import { contentEndpoints } from './api/http';
+import { componentEndpoints } from './api/component-endpoints';
+import { componentExpander } from './api/components';
+import { serialize } from './domain/serialize';
 import { sharingEndpoints } from './api/sharing';
 import { workflowEndpoints } from './api/workflow';
 import { identityDirectory } from './clients/identity-directory';
@@ -18,6 +22,14 @@ import { ContentCommands } from './domain/content-commands';
 import { ContentEventRelay } from './events/relay';
 import { subscribeToIdentity } from './events/identity-consumer';
 import { StoreContentRepository } from './store/content-repository';
+import { SubtreeFollower } from './domain/subtree';
+import { TreeCommands } from './domain/tree-commands';
+import { treeEndpoints } from './api/tree';
+import { downloadEndpoints } from './api/download';
+import { BlobFileStorage } from './store/blob-file-storage';
+
+/** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
+const TREE_SWEEP_INTERVAL_MS = 30_000;
 
 export async function startContentService({
   config,
@@ -27,19 +39,48 @@ export async function startContentService({
 }: ServiceDeps<ContentConfig>): Promise<RunningService> {
   const repo = new StoreContentRepository(store);
   await repo.ensureIndexes();
+  // File and image bytes live beside the documents: GridFS on MongoDB, files under DATA_DIR when embedded.
+  const blobs = await openBlobStore('content', config);
+  const fileStorage = new BlobFileStorage(blobs, config.MAX_UPLOAD_BYTES, logger);
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
-  const commands = new ContentCommands(repo, relay);
+  const commands = new ContentCommands(repo, relay, fileStorage);
   const directory = identityDirectory(config.IDENTITY_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES);
-  const sharing = new SharingCommands(repo, relay, directory);
+  const follower = new SubtreeFollower(repo, relay);
+  const sharing = new SharingCommands(repo, relay, directory, follower);
+  const tree = new TreeCommands(repo, relay, follower, fileStorage);
+  const workflow = new WorkflowCommands(repo, relay, follower);
+  const components = componentExpander({
+    repo,
+    workflow,
+    // Below the caller's own deadline, so a slow component is a clear 504 rather than a cut-off call.
+    deadlineMs: Math.max(1, Math.floor(config.CALL_TIMEOUT_MS * 0.9)),
+    // The navigation root as GET renders it (it has no parent: it is the site root).
+    render: async (ctx, doc) => serialize(doc, { publicUrl: ctx.publicUrl, parent: await commands.parentOf(doc) }),
+  });
   const endpoints = {
-    ...contentEndpoints(commands, repo),
-    ...workflowEndpoints(commands, new WorkflowCommands(repo, relay)),
+    ...contentEndpoints(commands, repo, tree, components),
+    ...treeEndpoints(commands, tree),
+    ...downloadEndpoints(commands, fileStorage),
+    ...workflowEndpoints(commands, workflow),
+    ...componentEndpoints(commands, components),
     ...sharingEndpoints(commands, sharing),
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
   relay.outbox.start();
+  const sweepTree = async () => {
+    try {
+      const requestId = `sweep-${Date.now()}`;
+      const resumed = (await follower.sweep(new Date(), requestId)) + (await tree.sweepOrders(requestId));
+      if (resumed) logger.info({ resumed }, 'finished interrupted tree operations');
+    } catch (error) {
+      logger.error({ err: error }, 'tree sweep failed');
+    }
+  };
+  await sweepTree();
+  const treeSweep = setInterval(() => void sweepTree(), TREE_SWEEP_INTERVAL_MS);
+  treeSweep.unref();
 
   const server = await startGrpcServer({
     address: config.CONTENT_GRPC_ADDRESS,
@@ -53,7 +94,10 @@ export async function startContentService({
         },
       },
     ],
-    healthCheck: storeAndBusReady(store, bus),
+    healthCheck: async () => {
+      await storeAndBusReady(store, bus)();
+      await blobs.ping();
+    },
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });
@@ -61,10 +105,12 @@ export async function startContentService({
   return {
     address: server.address,
     async stop() {
+      clearInterval(treeSweep);
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await identityEvents.stop();
       await relay.outbox.stop();
       directory.close();
+      await blobs.close();
     },
   };
 }

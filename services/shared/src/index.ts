@@ -1,4 +1,5 @@
 export * from './store/port';
+export * from './blobs';
 export * from './events/port';
 export * from './errors/app-error';
 export * from './logging/logger';
@@ -29,3 +30,4 @@ export * from './store/mongo';
 export * from './http/urls';
 export * from './permissions/workflow';
 export * from './permissions/local-roles';
+export * from './content-types';

@@ -37,6 +37,8 @@ export interface ContentDoc extends Document, OutboxFields {
   version: number;
   effective?: string | null;
   expires?: string | null;
+  /** Every other schema field of the type, keyed by field name (unset = the field's default). */
+  fields?: Record<string, unknown>;
   workflow_history?: WorkflowEntry[];
   /** Local roles granted on this object itself (the creator holds `Owner`). */
   local_roles?: LocalRoles;
@@ -46,6 +48,18 @@ export interface ContentDoc extends Document, OutboxFields {
   effective_local_roles?: LocalRoles;
   /** Who may view it (roles and `user:<id>` tokens), for listings and the search index. */
   allowed?: string[];
+  /** For objects without a workflow: the state of the container, whose permissions they follow (see access.ts). */
+  acquired_state?: string | null;
+  /** Paths the object had before moves and renames (`@aliases`). */
+  aliases?: string[];
+  /**
+   * Set (to the time of the write) together with a write that changes what the descendants derive from this
+   * object (path, ancestors, inherited local roles); cleared once they all follow. A crash in between is
+   * finished by the sweep.
+   */
+  subtree_stale?: string;
+  /** Child UIDs in their new order while a re-ordering is being written; cleared when done (finished by the sweep). */
+  order_pending?: string[];
 }
 
 /** How often a write is re-applied when another write to the same object got in first. */

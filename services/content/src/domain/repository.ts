@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@cms/shared';
+import type { NavDoc } from './components/tree';
 import type { ContentDoc } from './model';
 
 /** What the content rules need of persistence; implemented in store/ over the store port. */
@@ -8,6 +9,13 @@ export interface ContentRepository {
   /** Children the holder of `viewerTokens` may see (see `callerTokens`), in folder order. */
   children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]>;
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number>;
+  /** The nearest child before or after `position` that the holder of `viewerTokens` may see (next/previous). */
+  sibling(
+    parentUid: string,
+    position: number,
+    direction: 'previous' | 'next',
+    viewerTokens: string[],
+  ): Promise<ContentDoc | null>;
   /** Objects on which the principal holds local roles of their own. */
   grantedTo(principal: string): Promise<ContentDoc[]>;
   /** Everything below an object, parents before their children. */
@@ -32,6 +40,23 @@ export interface ContentRepository {
   /** Marks an object removed with its event (the commit point of a delete); false on a version conflict. */
   tombstone(uid: string, expectedVersion: number, event: EventEnvelope): Promise<boolean>;
   deleteDescendants(uid: string): Promise<void>;
+  /** Every child of a folder, whoever may see it, in folder order (re-ordering works on all of them). */
+  allChildren(parentUid: string): Promise<ContentDoc[]>;
+  /** Objects whose subtree still has to follow a write made before `before` (ISO instant). */
+  staleSubtrees(before: string): Promise<ContentDoc[]>;
+  /** Clears the stale mark if it is still the one set at `stamp`. */
+  clearStale(uid: string, stamp: string): Promise<void>;
+  /** Records (or, with null, clears) the order a folder's children are being given. */
+  setOrderPending(folderUid: string, order: string[] | null): Promise<void>;
+  /** Folders with a re-ordering that did not finish. */
+  pendingOrders(): Promise<ContentDoc[]>;
+  /** Live objects by UID (an object's ancestors), in no particular order. */
+  byUids(uids: string[]): Promise<ContentDoc[]>;
+  /**
+   * The children of several folders at once that the holder of `viewerTokens` may see, grouped by parent and
+   * in folder order, with the navigation fields only (one query per level of a navigation tree).
+   */
+  visibleChildrenOf(parentUids: string[], viewerTokens: string[]): Promise<NavDoc[]>;
 }
 
 /** Hands committed events to the bus; resolves when they are confirmed (or gives up quietly after a bound). */

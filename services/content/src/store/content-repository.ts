@@ -1,6 +1,7 @@
 import { DuplicateKeyError, withEvents, type Collection, type DocumentStore, type EventEnvelope } from '@cms/shared';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
+import type { NavDoc } from '../domain/components/tree';
 
 /** Writes only apply to live objects. Reads need no such filter: tombstones have no path and no parent. */
 const LIVE = { _deleted: { $ne: true } };
@@ -19,6 +20,8 @@ export class StoreContentRepository implements ContentRepository {
     await this.docs.createIndex({ ancestors: 1 });
     await this.docs.createIndex({ allowed: 1 });
     await this.docs.createIndex({ 'local_roles.principal': 1 });
+    await this.docs.createIndex({ subtree_stale: 1 }, { sparse: true });
+    await this.docs.createIndex({ order_pending: 1 }, { sparse: true });
   }
 
   byPath(path: string): Promise<ContentDoc | null> {
@@ -40,6 +43,23 @@ export class StoreContentRepository implements ContentRepository {
 
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number> {
     return this.docs.countDocuments({ parent_uid: parentUid, allowed: { $in: viewerTokens } });
+  }
+
+  sibling(
+    parentUid: string,
+    position: number,
+    direction: 'previous' | 'next',
+    viewerTokens: string[],
+  ): Promise<ContentDoc | null> {
+    const before = direction === 'previous';
+    return this.docs.findOne(
+      {
+        parent_uid: parentUid,
+        position: before ? { $lt: position } : { $gt: position },
+        allowed: { $in: viewerTokens },
+      },
+      { sort: { position: before ? -1 : 1 }, projection: { _outbox: 0 } },
+    );
   }
 
   async grantedTo(principal: string): Promise<ContentDoc[]> {
@@ -109,6 +129,50 @@ export class StoreContentRepository implements ContentRepository {
 
   async deleteDescendants(uid: string): Promise<void> {
     await this.docs.deleteMany({ ancestors: uid });
+  }
+
+  allChildren(parentUid: string): Promise<ContentDoc[]> {
+    return this.docs.find({ parent_uid: parentUid }, { sort: { position: 1 }, projection: { _outbox: 0 } });
+  }
+
+  async staleSubtrees(before: string): Promise<ContentDoc[]> {
+    const found = await this.docs.find({ subtree_stale: { $lt: before } }, { projection: { _outbox: 0 } });
+    return found.filter((d) => !d._deleted);
+  }
+
+  async clearStale(uid: string, stamp: string): Promise<void> {
+    await this.docs.updateOne({ _id: uid, subtree_stale: stamp }, { $unset: { subtree_stale: '' } });
+  }
+
+  async setOrderPending(folderUid: string, order: string[] | null): Promise<void> {
+    await this.docs.updateOne(
+      { _id: folderUid },
+      order ? { $set: { order_pending: order } } : { $unset: { order_pending: '' } },
+    );
+  }
+
+  async pendingOrders(): Promise<ContentDoc[]> {
+    const found = await this.docs.find({ order_pending: { $exists: true } }, { projection: { _outbox: 0 } });
+    return found.filter((d) => !d._deleted);
+  }
+
+  async byUids(uids: string[]): Promise<ContentDoc[]> {
+    if (uids.length === 0) return [];
+    const found = await this.docs.find({ _id: { $in: uids } });
+    return found.filter((d) => !d._deleted);
+  }
+
+  async visibleChildrenOf(parentUids: string[], viewerTokens: string[]): Promise<NavDoc[]> {
+    if (parentUids.length === 0) return [];
+    // Sorted here rather than by the store: every match is read anyway, and the embedded engine's sorting and
+    // projection cost more than the whole query (measured with expand=navigation).
+    // `parent_uid` goes last: the embedded engine serves a query from the index of its last `$in` condition, and
+    // this one is selective where `allowed` (a Manager matches everything) is not. One parent is an equality.
+    const parent = parentUids.length === 1 ? parentUids[0] : { $in: parentUids };
+    const found = await this.docs.find({ allowed: { $in: viewerTokens }, parent_uid: parent });
+    return found.sort((a, b) =>
+      a.parent_uid === b.parent_uid ? a.position - b.position : (a.parent_uid ?? '') < (b.parent_uid ?? '') ? -1 : 1,
+    );
   }
 
   /** Every live object, paged by UID, for reindexing. */
