@@ -224,6 +224,22 @@ describe.each(adapters)('$name store', (adapter) => {
     });
   });
 
+  it('finds updated documents through an index, whether or not the update changed their keys', async () => {
+    const tagged = fresh();
+    await tagged.createIndex({ tags: 1 });
+    await tagged.insertOne({ _id: 't1', tags: ['a', 'b'], n: 1 });
+    await tagged.insertOne({ _id: 't2', tags: ['a'], n: 1 });
+    await tagged.updateOne({ _id: 't1' }, { $set: { n: 2 } });
+    expect(await tagged.find({ tags: 'b' })).toEqual([{ _id: 't1', tags: ['a', 'b'], n: 2 }]);
+    await tagged.updateOne({ _id: 't1' }, { $set: { tags: ['c'] } });
+    expect((await tagged.find({ tags: 'a' })).map((d) => d._id)).toEqual(['t2']);
+    expect((await tagged.find({ tags: 'c' })).map((d) => d._id)).toEqual(['t1']);
+    await tagged.updateMany({ tags: { $in: ['a', 'c'] } }, { $inc: { n: 10 } });
+    expect((await tagged.find({ tags: { $in: ['a', 'c'] } }, { sort: { _id: 1 } })).map((d) => d.n)).toEqual([12, 11]);
+    await tagged.deleteOne({ _id: 't2' });
+    expect(await tagged.find({ tags: 'a' })).toEqual([]);
+  });
+
   describe('sort, skip, limit, projection', () => {
     let ranked: Collection;
 
