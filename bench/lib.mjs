@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -211,11 +211,12 @@ export function embeddedEnv({ port, dataDir, workers, logLevel = 'warn' }) {
   };
 }
 
-export async function startEmbedded(name, { dataDir, workers, logLevel, nodeArgs }) {
+/** Starts the embedded suite; `readyTimeoutMs` allows for loading a large store. */
+export async function startEmbedded(name, { dataDir, workers, logLevel, nodeArgs, readyTimeoutMs }) {
   const port = await freePort();
   const handle = startChild(name, [EMBEDDED_MAIN], embeddedEnv({ port, dataDir, workers, logLevel }), { nodeArgs });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForReady(handle, baseUrl);
+  await waitForReady(handle, baseUrl, readyTimeoutMs);
   return { ...handle, port, baseUrl };
 }
 
@@ -261,6 +262,32 @@ export function load(url, { connections, duration, headers }) {
   return autocannon({ url, connections, duration, pipelining: 1, ...(headers ? { headers } : {}) });
 }
 
+/**
+ * One autocannon run that also keeps the latency of every 2xx response in
+ * fractional milliseconds (autocannon's own histogram holds whole
+ * milliseconds, too coarse to compare 1-3 ms medians). `options` go to
+ * autocannon as they are (method, headers, requests, ...). Resolves with the
+ * raw result and `latencies`, sorted ascending.
+ */
+export function loadWithLatencies(url, options) {
+  return new Promise((resolve, reject) => {
+    const latencies = [];
+    const instance = autocannon({ url, pipelining: 1, ...options }, (error, result) => {
+      if (error) reject(error);
+      else resolve({ ...result, latencies: latencies.sort((a, b) => a - b) });
+    });
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  });
+}
+
+/** The q-quantile (0..1) of ascending values, nearest rank; NaN when empty. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
 /** `POST /@login` as admin; resolves with the token. */
 export async function loginToken(baseUrl) {
   const response = await request(`${baseUrl}/@login`, {
@@ -280,6 +307,57 @@ export function median(values) {
 }
 
 export { sleep };
+
+/** Resident memory of a process in MB (Linux; NaN elsewhere). */
+export function rssMb(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+export function log(line = '') {
+  process.stdout.write(`${line}\n`);
+}
+
+export function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function machineState() {
+  const load = os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
+  const cpus = os.cpus();
+  return `nproc ${os.availableParallelism()} (${cpus[0]?.model?.trim() ?? 'unknown cpu'}), loadavg ${load}, node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** A positive number from the environment, or the fallback. */
+export function numberEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+/** The run settings every part shares. */
+export function benchSettings() {
+  return {
+    duration: numberEnv('BENCH_DURATION', 10),
+    rounds: Math.round(numberEnv('BENCH_ROUNDS', 3)),
+    warmup: numberEnv('BENCH_WARMUP', 2),
+    connections: Math.round(numberEnv('BENCH_CONNECTIONS', 10)),
+  };
+}
 
 /**
  * CPU accounting from /proc (Linux; null elsewhere): jiffies busy on the whole

@@ -6,14 +6,19 @@
 // profile is written, and prints the top self-time functions, self time by
 // package, and inclusive time of this project's own functions.
 // `node bench/profile.mjs summarise <file.cpuprofile>` only summarises.
+// `node bench/profile.mjs content <get|listing|expand|post|post1> [N]` profiles one
+// scenario of bench/content.mjs on a copy of the generated N-object tree (default 100000).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { HEADERS, scenarioList, startTree } from './content.mjs';
 import {
   DOCUMENT_PATH,
   PUBLIC_URL,
   ROOT,
   copyDir,
   load,
+  loadWithLatencies,
+  quantile,
   request,
   seedDocument,
   sleep,
@@ -219,14 +224,43 @@ async function profileEcho(payload) {
   return { file: newestProfile(dir), requests };
 }
 
+/** One content scenario against a server started with --cpu-prof on a copy of the N-object tree. */
+async function profileContent(key, n) {
+  const profDir = tempDir('cms-profile-content-');
+  const t = await startTree(n, ['--cpu-prof', '--cpu-prof-dir', profDir]);
+  const scenario = scenarioList(t.server.baseUrl, t.manifest.paths, 10).find((s) => s.key === key);
+  if (!scenario) throw new Error(`unknown content scenario ${key}`);
+  await sleep(1500);
+  const options = { connections: scenario.connections ?? 10, headers: HEADERS, ...scenario.options };
+  const url = scenario.prepare ? await scenario.prepare() : scenario.url;
+  const warm = await loadWithLatencies(url, { ...options, duration: 2 });
+  const result = await loadWithLatencies(url, { ...options, duration: DURATION });
+  process.stdout.write(
+    `${scenario.name} at N=${n} under --cpu-prof: ${result.requests.average.toFixed(0)} req/s, ` +
+      `p50 ${quantile(result.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(result.latencies, 0.99).toFixed(2)} ms, ` +
+      `${result.non2xx + result.errors + result.timeouts} bad\n`,
+  );
+  await t.server.stop(60_000);
+  return { file: newestProfile(profDir), requests: warm.requests.total + result.requests.total };
+}
+
 async function main() {
   const [mode = 'both', file] = process.argv.slice(2);
   if (mode === 'summarise') {
     process.stdout.write(`${summarise(file).text}\n`);
     return;
   }
+  if (mode === 'content') {
+    const n = Number(process.argv[4] ?? 100_000);
+    const { file: profile, requests } = await profileContent(file ?? 'get', n);
+    const out = process.env.BENCH_PROFILE_OUT;
+    const kept = out ? join(out, `content-${file ?? 'get'}-${n}.cpuprofile`) : profile;
+    if (out) writeFileSync(kept, readFileSync(profile));
+    process.stdout.write(`\n${summarise(kept, requests).text}\n`);
+    return;
+  }
   if (!['real', 'echo', 'both'].includes(mode))
-    throw new Error(`usage: profile.mjs [real|echo|both] | summarise <file>`);
+    throw new Error(`usage: profile.mjs [real|echo|both] | summarise <file> | content <scenario> [N]`);
   const out = process.env.BENCH_PROFILE_OUT;
   const keep = (name, from) => {
     if (!out) return from;

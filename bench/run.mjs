@@ -1,6 +1,9 @@
-// `pnpm bench`: how close the real gateway path comes to the floor set by one
-// express hop plus one gRPC call, and to the ceiling of a bare node:http
-// server, all serving the identical Document JSON bytes.
+// `pnpm bench`: every part in one run; `node bench/run.mjs <part ...>` runs the
+// parts named (gateway, content).
+//
+//   gateway  (this file) how close the real gateway path comes to the floor set by one
+//            express hop plus one gRPC call, and to the ceiling of a bare node:http
+//            server, all serving the identical Document JSON bytes:
 //
 //   1. ceiling      bench/servers/ceiling.mjs: node:http writing the bytes
 //   2. echo floor   bench/servers/echo.mjs: express -> grpc-js unary Handle (real protos, helpers) -> echo
@@ -12,22 +15,32 @@
 // Every server runs in its own child process; autocannon runs here. Rounds are
 // interleaved (each round benchmarks every server once) so load drifts on the
 // machine hit all servers alike; the median round (by req/s) per server is
-// reported. Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3),
-// BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10). Exit code is 0 on a MISS: this
-// is a report, not a test.
+// reported.
+//
+//   content  bench/content.mjs: the content service on generated trees of 1,000 and 100,000 objects
+//            (GET of a Document, of a 1,000-item folder, expanded GET, POST), same method.
+//
+// Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
+// BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
+// not a test.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { runContent } from './content.mjs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
   PUBLIC_URL,
   ROOT,
+  benchSettings,
   copyDir,
   cpuSnapshot,
+  fmt,
   foreignCores,
   load,
+  log,
   loginToken,
+  machineState,
   median,
   request,
   sleep,
@@ -35,6 +48,7 @@ import {
   stopAll,
   startEmbedded,
   seedDocument,
+  table,
   tempDir,
   waitForPortLine,
 } from './lib.mjs';
@@ -44,43 +58,6 @@ const TARGET = 0.7;
 const AUTH_TARGET = 0.8;
 /** Cores' worth of CPU taken by other processes above which a run is flagged as contaminated. */
 const NOISY_CORES = 0.25;
-
-function intEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
-const settings = {
-  duration: intEnv('BENCH_DURATION', 10),
-  rounds: Math.round(intEnv('BENCH_ROUNDS', 3)),
-  warmup: intEnv('BENCH_WARMUP', 2),
-  connections: Math.round(intEnv('BENCH_CONNECTIONS', 10)),
-};
-
-function machineState() {
-  const load = os
-    .loadavg()
-    .map((v) => v.toFixed(2))
-    .join(' ');
-  const cpus = os.cpus();
-  return `nproc ${os.availableParallelism()} (${cpus[0]?.model?.trim() ?? 'unknown cpu'}), loadavg ${load}, node ${process.version}, ${os.platform()} ${os.release()}`;
-}
-
-function log(line = '') {
-  process.stdout.write(`${line}\n`);
-}
-
-const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-
-function table(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 async function startScriptServer(name, script, payloadFile) {
   const handle = startChild(name, [join(ROOT, 'bench/servers', script)], {
@@ -118,9 +95,9 @@ function summarise(result) {
   };
 }
 
-async function main() {
+async function runGateway(settings) {
   const started = Date.now();
-  log('CMS gateway benchmark (pnpm bench)');
+  log('CMS gateway benchmark (pnpm bench gateway)');
   log(`machine at start: ${machineState()}`);
   log(
     `settings: autocannon ${settings.connections} connections, pipelining 1, warm-up ${settings.warmup} s per server (discarded), ` +
@@ -314,6 +291,24 @@ async function main() {
   log(
     `note: autocannon shares the 2 cores with the servers (load generator in this process; the 1-worker variant runs 2 server processes)`,
   );
+  log(`gateway part ${fmt((Date.now() - started) / 1000, 1)} s`);
+  await Promise.all([real, realWorkers, ceiling, echo].map((handle) => handle.stop()));
+}
+
+const PARTS = { gateway: runGateway, content: runContent };
+
+async function main() {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((name) => !(name in PARTS));
+  if (unknown.length > 0)
+    throw new Error(`unknown part ${unknown.join(', ')}; usage: run.mjs [${Object.keys(PARTS).join('|')} ...]`);
+  const settings = benchSettings();
+  const started = Date.now();
+  const selected = names.length > 0 ? names : Object.keys(PARTS);
+  for (const [i, name] of selected.entries()) {
+    if (i > 0) log('\n');
+    await PARTS[name](settings);
+  }
   log(`total ${fmt((Date.now() - started) / 1000, 1)} s`);
 }
 
