@@ -72,6 +72,7 @@ export class TreeCommands {
     let children = await this.repo.allChildren(folder._id);
     if (input.sort) children = sorted(children, input.sort);
     if (input.ordering) children = reordered(children, input.ordering);
+    if (children.length === 0) return; // nothing to order (and an empty pending order could not be found again)
     await this.repo.setOrderPending(
       folder._id,
       children.map((c) => c._id),

@@ -152,7 +152,8 @@ export class StoreContentRepository implements ContentRepository {
   }
 
   async pendingOrders(): Promise<ContentDoc[]> {
-    const found = await this.docs.find({ order_pending: { $exists: true } }, { projection: { _outbox: 0 } });
+    // A range on the indexed UIDs rather than `$exists`, which the embedded store answers by a scan.
+    const found = await this.docs.find({ order_pending: { $gt: '' } }, { projection: { _outbox: 0 } });
     return found.filter((d) => !d._deleted);
   }
 

@@ -443,6 +443,7 @@ interface NedbIndexInternals {
   sparse: boolean;
   tree: { search(key: unknown): unknown[] };
   update(oldDoc: unknown, newDoc?: unknown): void;
+  getBetweenBounds(query: unknown): unknown[];
 }
 
 interface DocPair {
@@ -456,6 +457,8 @@ const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
 };
 
 /**
+ * Two corrections to NeDB's indexes, applied to each index once.
+ *
  * NeDB re-indexes an updated document by removing it from each key of each
  * index and inserting it again, and removing copies the key's whole list. A
  * key most documents share (a role in `allowed`, the site root in
@@ -482,6 +485,9 @@ function swapUnchangedKeysInPlace(db: Datastore): void {
         throw error;
       }
     };
+    // A range over an array field's index finds a document once per element in range; MongoDB returns it once.
+    const between = index.getBetweenBounds.bind(index);
+    index.getBetweenBounds = (query: unknown) => [...new Set(between(query))];
     index[PATCHED] = true;
   }
 }

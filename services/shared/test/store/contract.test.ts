@@ -240,6 +240,15 @@ describe.each(adapters)('$name store', (adapter) => {
     expect(await tagged.find({ tags: 'a' })).toEqual([]);
   });
 
+  it('returns a document once when several elements of an indexed array are in range', async () => {
+    const tagged = fresh();
+    await tagged.createIndex({ tags: 1 });
+    await tagged.insertOne({ _id: 'r1', tags: ['x', 'y', 'z'] });
+    await tagged.insertOne({ _id: 'r2', tags: [] });
+    expect(await tagged.find({ tags: { $gt: '' } })).toEqual([{ _id: 'r1', tags: ['x', 'y', 'z'] }]);
+    expect(await tagged.countDocuments({ tags: { $gte: 'x', $lte: 'z' } })).toBe(1);
+  });
+
   describe('sort, skip, limit, projection', () => {
     let ranked: Collection;
 
