@@ -35,13 +35,6 @@ export interface ComponentExpander {
   componentsOf(ctx: RequestContext, doc: ContentDoc): Promise<Record<string, unknown>>;
 }
 
-/** Unexpanded form: `{@id}` per component. */
-export const linkOnlyComponents: ComponentExpander = {
-  async componentsOf(ctx, doc) {
-    return linksOf(ctx, doc);
-  },
-};
-
 /**
  * The full serialization of an object as `GET` on it answers, for `navroot`. It need not carry `@components`
  * or `items` (the embedded root has neither; they are dropped if present).

@@ -20,7 +20,7 @@ import { serialize, type Listing } from '../domain/serialize';
 import { orderingSchema, sortSchema, type TreeCommands } from '../domain/tree-commands';
 import { contentType } from '../domain/types';
 import { callerOf } from './caller';
-import { linkOnlyComponents, type ComponentExpander } from './components';
+import type { ComponentExpander } from './components';
 
 /** What a POST must name before its body can be checked against a type. */
 const typeNamed = z.object({ '@type': z.string() }).passthrough();
@@ -33,7 +33,7 @@ export function contentEndpoints(
   commands: ContentCommands,
   repo: ContentRepository,
   tree: TreeCommands,
-  components: ComponentExpander = linkOnlyComponents,
+  components: ComponentExpander,
 ): EndpointTable {
   async function render(ctx: RequestContext, doc: ContentDoc, knownParent?: ContentDoc | null) {
     const type = contentType(doc.portal_type);

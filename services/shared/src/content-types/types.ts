@@ -42,6 +42,16 @@ export const SITE_ROOT_TYPE = 'Site Root';
 export const INITIAL_STATE = 'private';
 
 const LISTING_VIEWS = ['listing_view', 'summary_view', 'tabular_view', 'full_view', 'album_view', 'event_listing'];
+
+/** File and Image: named from the uploaded file's name, no rich text, no workflow. */
+const FILE_BEHAVIORS = [
+  'cms.dublincore',
+  'cms.namefromfilename',
+  'cms.shortname',
+  'cms.excludefromnavigation',
+  'cms.allowdiscussion',
+  'cms.relateditems',
+];
 const COMMON = [
   'cms.dublincore',
   'cms.namefromtitle',
@@ -159,14 +169,7 @@ const definitions: ContentTypeDef[] = [
     layouts: ['file_view'],
     workflow: false,
     addable: true,
-    behaviors: [
-      'cms.dublincore',
-      'cms.namefromfilename',
-      'cms.shortname',
-      'cms.excludefromnavigation',
-      'cms.allowdiscussion',
-      'cms.relateditems',
-    ],
+    behaviors: FILE_BEHAVIORS,
     schema: [{ name: 'file', kind: 'file', title: 'File', description: '', required: true, fieldset: 'default' }],
     overrides: { title: { required: false } },
   },
@@ -179,14 +182,7 @@ const definitions: ContentTypeDef[] = [
     layouts: ['image_view'],
     workflow: false,
     addable: true,
-    behaviors: [
-      'cms.dublincore',
-      'cms.namefromfilename',
-      'cms.shortname',
-      'cms.excludefromnavigation',
-      'cms.allowdiscussion',
-      'cms.relateditems',
-    ],
+    behaviors: FILE_BEHAVIORS,
     schema: [{ name: 'image', kind: 'image', title: 'Image', description: '', required: true, fieldset: 'default' }],
     overrides: { title: { required: false } },
   },
