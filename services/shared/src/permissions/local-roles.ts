@@ -56,7 +56,7 @@ export function principalIds(principal: Principal__Output | null): string[] {
 }
 
 /** Global roles, plus `Authenticated`, plus the local roles the principal or its groups hold here. */
-export function rolesHere(principal: Principal__Output | null, localRoles: LocalRoles): Set<string> {
+export function rolesHere(principal: Principal__Output | null, localRoles: LocalRoles = []): Set<string> {
   const roles = new Set<string>(['Anonymous']);
   if (!principal) return roles;
   roles.add('Authenticated');
@@ -72,14 +72,23 @@ export function rolesWith(permission: Permission, reviewState: string | null): r
   return managed ?? SITE_PERMISSIONS[permission];
 }
 
-export function allowedHere(
+/**
+ * Where a permission is checked: an object's governing workflow state (null: none) and the local roles in
+ * force there (its own and inherited). No scope is the site itself, where only global roles count.
+ */
+export interface AccessScope {
+  state: string | null;
+  localRoles: LocalRoles;
+}
+
+/** Whether the caller has the permission here (in `scope`, or site-wide). */
+export function hasPermission(
   principal: Principal__Output | null,
   permission: Permission,
-  reviewState: string | null,
-  localRoles: LocalRoles,
+  scope?: AccessScope,
 ): boolean {
-  const roles = rolesHere(principal, localRoles);
-  return rolesWith(permission, reviewState).some((role) => roles.has(role));
+  const roles = rolesHere(principal, scope?.localRoles ?? []);
+  return rolesWith(permission, scope?.state ?? null).some((role) => roles.has(role));
 }
 
 /**
@@ -104,14 +113,13 @@ export function callerTokens(principal: Principal__Output | null): string[] {
   return tokens;
 }
 
-/** 401 with a challenge for anonymous callers (logging in may help), 403 for the others. */
-export function requireHere(
+/** Raises 401 with a challenge for anonymous callers (logging in may help), 403 for the others, unless allowed. */
+export function requirePermission(
   principal: Principal__Output | null,
   permission: Permission,
-  reviewState: string | null,
-  localRoles: LocalRoles,
+  scope?: AccessScope,
 ): void {
-  if (allowedHere(principal, permission, reviewState, localRoles)) return;
+  if (hasPermission(principal, permission, scope)) return;
   if (!principal) throw unauthorized(`Authentication required for "${permission}"`, BASIC_CHALLENGE);
   throw forbidden(`You do not have the permission "${permission}" here`);
 }

@@ -6,8 +6,6 @@
  * This is the site-wide layer; local roles and workflow-state permissions on
  * content build on it.
  */
-import { forbidden, unauthorized } from '../errors/app-error';
-import type { Principal__Output } from '../generated/cms/common/v1/Principal';
 
 export const ROLES = [
   'Manager',
@@ -75,36 +73,4 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'Change local roles': ['Manager', 'Site Administrator', 'Owner', 'Editor'],
 };
 
-/** Every role the caller holds here; `extra` adds roles granted locally (e.g. `Owner`). */
-export function effectiveRoles(principal: Principal__Output | null, extra: readonly string[] = []): Set<string> {
-  const roles = new Set<string>(['Anonymous', ...extra]);
-  if (principal) {
-    roles.add('Authenticated');
-    for (const role of principal.roles) roles.add(role);
-  }
-  return roles;
-}
-
-export function hasPermission(
-  principal: Principal__Output | null,
-  permission: Permission,
-  grants: Readonly<Record<Permission, readonly Role[]>> = SITE_PERMISSIONS,
-  extraRoles: readonly string[] = [],
-): boolean {
-  const roles = effectiveRoles(principal, extraRoles);
-  return grants[permission].some((role) => roles.has(role));
-}
-
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };
-
-/** 401 with a challenge for anonymous callers (logging in may help), 403 for the others. */
-export function requirePermission(
-  principal: Principal__Output | null,
-  permission: Permission,
-  grants?: Readonly<Record<Permission, readonly Role[]>>,
-  extraRoles?: readonly string[],
-): void {
-  if (hasPermission(principal, permission, grants, extraRoles)) return;
-  if (!principal) throw unauthorized(`Authentication required for "${permission}"`, BASIC_CHALLENGE);
-  throw forbidden(`You do not have the permission "${permission}" here`);
-}
