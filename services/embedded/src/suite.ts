@@ -1,5 +1,5 @@
 import { startConfigService, configConfigSchema } from '@cms/config';
-import { startContentService, contentConfigSchema } from '@cms/content';
+import { CONTENT_CONSUMER_GROUPS, startContentService, contentConfigSchema } from '@cms/content';
 import { startDiscussionService, discussionConfigSchema } from '@cms/discussion';
 import {
   forkGatewayWorkers,
@@ -9,17 +9,10 @@ import {
   type BackendAddresses,
 } from '@cms/gateway';
 import { startIdentityService, identityConfigSchema } from '@cms/identity';
-import { startSearchService, searchConfigSchema } from '@cms/search';
-import {
-  CONSUMER_GROUPS,
-  createLogger,
-  loadConfig,
-  openBus,
-  openServiceStore,
-  type DocumentStore,
-  type RunningService,
-  type ServiceName,
-} from '@cms/shared';
+import { SEARCH_CONSUMER_GROUPS, startSearchService, searchConfigSchema } from '@cms/search';
+import { createLogger, loadConfig, type DocumentStore, type RunningService, type ServiceName } from '@cms/shared';
+import { openBus, openServiceStore } from '@cms/shared/adapters';
+import { removeAddressesFile, writeAddressesFile } from './addresses';
 
 export interface RunningSuite {
   /** The gateway's HTTP port. */
@@ -31,6 +24,9 @@ export interface RunningSuite {
 
 /** Every service binds a free loopback port; the gateway finds them through these addresses. */
 const LOOPBACK = '127.0.0.1:0';
+
+/** Producers stop publishing before their consumers stop consuming: identity before content, content before search. */
+const STOP_ORDER: ServiceName[] = ['identity', 'content', 'search', 'discussion', 'config'];
 
 /**
  * The embedded mode: every service in this process over loopback gRPC, each
@@ -57,7 +53,8 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   const logger = createLogger('embedded', gatewayConfig.LOG_LEVEL);
   const loggerFor = (name: string) => createLogger(name, gatewayConfig.LOG_LEVEL);
 
-  const bus = await openBus(configs.content, CONSUMER_GROUPS, logger);
+  // Every service runs here, so the bus declares every service's consumer groups.
+  const bus = await openBus(configs.content, [...SEARCH_CONSUMER_GROUPS, ...CONTENT_CONSUMER_GROUPS], logger);
   const stores: DocumentStore[] = [];
   const storeFor = async (service: ServiceName) => {
     const store = await openServiceStore(service, configs[service]);
@@ -65,7 +62,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     return store;
   };
 
-  const services: RunningService[] = [];
+  const services = new Map<ServiceName, RunningService>();
   const start = async <C>(
     service: ServiceName,
     config: C,
@@ -77,16 +74,33 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     }) => Promise<RunningService>,
   ) => {
     const running = await starter({ config, logger: loggerFor(service), store: await storeFor(service), bus });
-    services.push(running);
+    services.set(service, running);
     return running.address;
   };
   // Config first: identity reads registry records from it (and config depends on no other service).
   const config = await start('config', configs.config, startConfigService);
   const identity = await start('identity', { ...configs.identity, CONFIG_ADDRESS: config }, startIdentityService);
+  // Consumers subscribe before producers write: search before content, whose start writes the site root (the
+  // in-process bus confirms a publish once every group has handled it). Search calls content only once requests
+  // arrive, so it reads content's address then. Identity publishes removals only, on requests.
+  const late: { content?: string } = {};
+  const search = await start(
+    'search',
+    {
+      ...configs.search,
+      get CONTENT_ADDRESS(): string {
+        if (late.content === undefined) throw new Error('content has not started yet');
+        return late.content;
+      },
+    },
+    startSearchService,
+  );
   const content = await start('content', { ...configs.content, IDENTITY_ADDRESS: identity }, startContentService);
-  const search = await start('search', { ...configs.search, CONTENT_ADDRESS: content }, startSearchService);
+  late.content = content;
   const discussion = await start('discussion', configs.discussion, startDiscussionService);
   const addresses: BackendAddresses = { identity, content, search, discussion, config };
+  // So that `npm run reindex` and other one-off commands find the services bound to random loopback ports.
+  writeAddressesFile(configs.search.DATA_DIR, addresses);
 
   let stopGateway: () => Promise<void>;
   let port = gatewayConfig.PORT;
@@ -106,9 +120,9 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     publicUrl,
     addresses,
     async stop() {
+      removeAddressesFile(configs.search.DATA_DIR);
       await stopGateway();
-      // In start order: identity and content stop publishing before content and search stop consuming.
-      for (const service of services) await service.stop();
+      for (const service of STOP_ORDER) await services.get(service)?.stop();
       await bus.close();
       for (const store of stores) await store.close();
     },

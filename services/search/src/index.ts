@@ -1,2 +1,3 @@
 export { startSearchService } from './service';
 export { searchConfigSchema, type SearchConfig } from './config';
+export { SEARCH_CONSUMER_GROUPS } from './events/consumer';

@@ -1,5 +1,6 @@
-import { runStandalone } from '@cms/shared';
+import { runStandalone } from '@cms/shared/adapters';
 import { searchConfigSchema } from './config';
+import { SEARCH_CONSUMER_GROUPS } from './events/consumer';
 import { startSearchService } from './service';
 
-runStandalone('search', searchConfigSchema, startSearchService);
+runStandalone('search', searchConfigSchema, startSearchService, SEARCH_CONSUMER_GROUPS);

@@ -42,6 +42,7 @@ export function depthOf(path: string): number {
   return path === '/' ? 0 : path.split('/').length - 1;
 }
 
+/** The catalog entry of a snapshot, as content events carry it and ContentService.Scan returns it. */
 export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): CatalogEntry {
   return {
     _id: snapshot.uid,
@@ -55,7 +56,7 @@ export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): Catalog
     title: snapshot.title,
     sortable_title: normalise(snapshot.title),
     description: snapshot.description,
-    review_state: snapshot.review_state,
+    review_state: snapshot.review_state ?? null,
     created: snapshot.created,
     modified: snapshot.modified,
     creators: snapshot.creators,

@@ -1,6 +1,8 @@
 import * as amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import { redactUrl } from '../logging/redact';
 import type { Logger } from '../logging/logger';
+import { decodeEvent, encodeEvent, EVENT_CONTENT_TYPE } from './codec';
 import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
 import { type BusOptions, normalizeTopology, resolveDeliveryLimit, resolvePrefetch } from './topology';
 
@@ -38,17 +40,6 @@ interface Link {
 
 const noop = () => {};
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A broker URL fit for logs and messages: without its password. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '[unparseable url]';
-  }
-}
 
 class AmqpEventBus implements EventBus {
   readonly kind = 'amqp' as const;
@@ -121,7 +112,7 @@ class AmqpEventBus implements EventBus {
 
   async publish(event: EventEnvelope): Promise<void> {
     const deadline = Date.now() + this.reconnectWaitMs;
-    const body = Buffer.from(JSON.stringify(event));
+    const body = encodeEvent(event);
     for (;;) {
       const link = await this.awaitLink(deadline);
       try {
@@ -243,7 +234,7 @@ class AmqpEventBus implements EventBus {
     const options: Options.Publish = {
       persistent: true,
       mandatory: true,
-      contentType: 'application/json',
+      contentType: EVENT_CONTENT_TYPE,
       messageId: event.id,
       type: event.type,
       headers: event.requestId === undefined ? {} : { 'x-request-id': event.requestId },
@@ -481,16 +472,15 @@ class AmqpSubscription implements Subscription {
       messageId: msg.properties.messageId as unknown,
       type: msg.properties.type as unknown,
     };
-    let event: EventEnvelope;
-    try {
-      event = JSON.parse(msg.content.toString('utf8')) as EventEnvelope;
-      if (typeof event !== 'object' || event === null) throw new Error('Event is not a JSON object');
-    } catch (err) {
-      logger.error({ ...context, err }, 'Malformed event dead-lettered');
+    const attempt = Number(msg.properties.headers?.['x-delivery-count'] ?? 0) + 1;
+    const decoded = decodeEvent(msg.content, msg.fields.routingKey);
+    if (!decoded.ok) {
+      // No retry can make it valid: rejected without requeue, the quorum queue dead-letters it now.
+      logger.error({ ...context, reason: decoded.reason, attempt }, 'Event refused and dead-lettered');
       settle(() => channel.nack(msg, false, false));
       return;
     }
-    const attempt = Number(msg.properties.headers?.['x-delivery-count'] ?? 0) + 1;
+    const { event } = decoded;
     const run: Promise<void> = Promise.resolve()
       .then(() => this.handler({ event, attempt }))
       .then(

@@ -1,15 +1,39 @@
 import type { Logger } from '../logging/logger';
+import { decodeEvent, encodeEvent } from './codec';
+import type { DomainEvent } from './event-types';
 import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
 import { type BusOptions, matchesTopic, normalizeTopology, resolveDeliveryLimit, resolvePrefetch } from './topology';
 
-export interface InProcessBus extends EventBus {
-  readonly kind: 'in-process';
-  /** Copies of the events of `group` that exhausted their deliveries, oldest first. */
-  deadLetters(group: string): EventEnvelope[];
+/** A message a group gave up on, as its dead-letter queue would keep it. */
+export interface DeadLetter {
+  routingKey: string;
+  /** The message as it was published. */
+  body: Buffer;
+  /** Why: the message was refused (did not decode or validate), or its handler kept failing. */
+  reason: string;
+  /** The event, when the message decodes. */
+  event?: DomainEvent;
 }
 
+export interface InProcessBus extends EventBus {
+  readonly kind: 'in-process';
+  /**
+   * Routes message bytes as they are, as any client of a broker can; the
+   * consumer side decodes and validates them like every other message. Tests
+   * forge messages with it.
+   */
+  publishRaw(routingKey: string, body: Buffer): Promise<void>;
+  /** Copies of what `group` dead-lettered, oldest first. */
+  deadLetters(group: string): DeadLetter[];
+}
+
+/** Kept as the bytes; deadLetters() decodes them afresh. */
+type DeadMessage = Omit<DeadLetter, 'event'>;
+
+/** One message in one group's queue: the encoded bytes, decoded afresh for each delivery. */
 interface Pending {
-  event: EventEnvelope;
+  routingKey: string;
+  body: Buffer;
   attempt: number;
   /** Settles the publisher's promise: handled (or dead-lettered), or dropped at close. */
   handled: () => void;
@@ -26,7 +50,7 @@ interface Consumer {
 /** The in-memory counterpart of one durable group queue. */
 class GroupQueue {
   readonly pending: Pending[] = [];
-  readonly dead: EventEnvelope[] = [];
+  readonly dead: DeadMessage[] = [];
   readonly consumers: Consumer[] = [];
   inFlight = 0;
   dispatchScheduled = false;
@@ -92,21 +116,13 @@ class InProcessEventBus implements InProcessBus {
    */
   async publish(event: EventEnvelope): Promise<void> {
     if (this.closed) throw new Error('Event bus is closed');
-    // One snapshot for every group; handlers get their own copies per delivery.
-    const snapshot = structuredClone(event);
-    const targets = [...this.groups.values()].filter((group) => group.matches(snapshot.type));
-    if (targets.length === 0) {
-      throw new Error(`Event ${snapshot.id} of type ${snapshot.type} is unroutable: no consumer group matches`);
-    }
-    await Promise.all(
-      targets.map(
-        (group) =>
-          new Promise<void>((handled, dropped) => {
-            group.pending.push({ event: snapshot, attempt: 1, handled, dropped });
-            this.scheduleDispatch(group);
-          }),
-      ),
-    );
+    // Encoded now, as for a broker: later changes to the object do not travel, and every handler decodes its own copy.
+    await this.route(event.type, encodeEvent(event), `Event ${event.id} of type ${event.type}`);
+  }
+
+  async publishRaw(routingKey: string, body: Buffer): Promise<void> {
+    if (this.closed) throw new Error('Event bus is closed');
+    await this.route(routingKey, Buffer.from(body), `A message routed as ${routingKey}`);
   }
 
   async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
@@ -137,8 +153,25 @@ class InProcessEventBus implements InProcessBus {
     );
   }
 
-  deadLetters(group: string): EventEnvelope[] {
-    return (this.groups.get(group)?.dead ?? []).map((event) => structuredClone(event));
+  deadLetters(group: string): DeadLetter[] {
+    return (this.groups.get(group)?.dead ?? []).map(({ routingKey, body, reason }) => {
+      const decoded = decodeEvent(body, routingKey);
+      return { routingKey, body: Buffer.from(body), reason, ...(decoded.ok ? { event: decoded.event } : {}) };
+    });
+  }
+
+  private async route(routingKey: string, body: Buffer, what: string): Promise<void> {
+    const targets = [...this.groups.values()].filter((group) => group.matches(routingKey));
+    if (targets.length === 0) throw new Error(`${what} is unroutable: no consumer group matches`);
+    await Promise.all(
+      targets.map(
+        (group) =>
+          new Promise<void>((handled, dropped) => {
+            group.pending.push({ routingKey, body, attempt: 1, handled, dropped });
+            this.scheduleDispatch(group);
+          }),
+      ),
+    );
   }
 
   private groupFor({ group: name, patterns }: SubscribeOptions): GroupQueue {
@@ -172,16 +205,30 @@ class InProcessEventBus implements InProcessBus {
     while (group.pending.length > 0) {
       const consumer = group.takeConsumer();
       if (!consumer) return;
-      this.deliver(group, consumer, group.pending.shift()!);
+      const item = group.pending.shift()!;
+      const decoded = decodeEvent(item.body, item.routingKey);
+      if (decoded.ok) this.deliver(group, consumer, item, decoded.event);
+      else this.refuse(group, item, decoded.reason);
     }
   }
 
-  private deliver(group: GroupQueue, consumer: Consumer, item: Pending): void {
+  /** A message that does not decode or validate never will: dead-lettered at once, the handler never sees it. */
+  private refuse(group: GroupQueue, item: Pending, reason: string): void {
+    group.dead.push({ routingKey: item.routingKey, body: item.body, reason });
+    this.logger.error(
+      { group: group.name, routingKey: item.routingKey, reason, attempt: item.attempt },
+      'Event refused and dead-lettered',
+    );
+    item.handled();
+    group.notifyProgress();
+  }
+
+  private deliver(group: GroupQueue, consumer: Consumer, item: Pending, event: DomainEvent): void {
     group.inFlight++;
-    const delivery = { event: structuredClone(item.event), attempt: item.attempt };
+    const delivery = { event, attempt: item.attempt };
     const run: Promise<void> = Promise.resolve()
       .then(() => consumer.handler(delivery))
-      .then(item.handled, (err: unknown) => this.handlerFailed(group, item, err))
+      .then(item.handled, (err: unknown) => this.handlerFailed(group, item, event, err))
       .finally(() => {
         consumer.inFlight.delete(run);
         group.inFlight--;
@@ -191,10 +238,10 @@ class InProcessEventBus implements InProcessBus {
     consumer.inFlight.add(run);
   }
 
-  private handlerFailed(group: GroupQueue, item: Pending, err: unknown): void {
-    const context = { err, group: group.name, eventId: item.event.id, type: item.event.type, attempt: item.attempt };
+  private handlerFailed(group: GroupQueue, item: Pending, event: DomainEvent, err: unknown): void {
+    const context = { err, group: group.name, eventId: event.id, type: event.type, attempt: item.attempt };
     if (item.attempt >= this.deliveryLimit) {
-      group.dead.push(item.event);
+      group.dead.push({ routingKey: item.routingKey, body: item.body, reason: 'delivery limit reached' });
       this.logger.error(context, 'Event dead-lettered after reaching the delivery limit');
       item.handled();
       return;

@@ -3,9 +3,13 @@
  * `type`, e.g. `content.added`) and delivered at least once to every consumer
  * group (one durable queue per consuming service) whose patterns match.
  *
- * Adapters: AMQP (RabbitMQ, when AMQP_URL is set) and in-process.
+ * Adapters: AMQP (RabbitMQ, when AMQP_URL is set) and in-process. Both carry
+ * events as proto binary (codec.ts) and hand a handler only events that
+ * decoded and validated; anything else is dead-lettered at once.
  */
+import type { DomainEvent } from './event-types';
 
+/** An event as a producer builds it and its outbox keeps it: a plain object, encoded when published. */
 export interface EventEnvelope<P = unknown> {
   /** Unique per event; used for de-duplication in logs and dead-letter inspection. */
   id: string;
@@ -18,8 +22,9 @@ export interface EventEnvelope<P = unknown> {
   payload: P;
 }
 
-export interface Delivery<P = unknown> {
-  event: EventEnvelope<P>;
+export interface Delivery {
+  /** Decoded and validated; `switch (event.type)` types the payload. */
+  event: DomainEvent;
   /** 1 on the first delivery, more on redeliveries. */
   attempt: number;
 }
@@ -56,7 +61,8 @@ export interface EventBus {
    * Resolves once the event is safe without the publisher: the broker has
    * confirmed it into every matching durable queue (AMQP), or every matching
    * group has handled it (in-process, where nothing is durable). Rejects if it
-   * was unroutable or nacked.
+   * cannot be encoded (unknown type, payload not fitting its message), was
+   * unroutable or nacked.
    */
   publish(event: EventEnvelope): Promise<void>;
   subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;

@@ -3,7 +3,7 @@ export type { HttpRequest, HttpRequest__Output } from '../generated/cms/common/v
 export type { HttpResponse, HttpResponse__Output } from '../generated/cms/common/v1/HttpResponse';
 export type { Principal, Principal__Output } from '../generated/cms/common/v1/Principal';
 export type { QueryParam, QueryParam__Output } from '../generated/cms/common/v1/QueryParam';
-export type { ContentRecord, ContentRecord__Output } from '../generated/cms/content/v1/ContentRecord';
+// ContentService look-ups return cms.events.v1.ContentSnapshot: `ContentSnapshot` in events/content-events.ts.
 export type { ContentServiceClient, ContentServiceHandlers } from '../generated/cms/content/v1/ContentService';
 export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
 export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { newEvent } from '../../src/events/envelope';
+import type { DomainEvent } from '../../src/events/event-types';
 import { createInProcessBus } from '../../src/events/in-process';
 import { OutboxRelay, withEvents, type OutboxFields } from '../../src/events/outbox';
-import type { EventBus, EventEnvelope } from '../../src/events/port';
+import type { EventBus } from '../../src/events/port';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import type { Collection, Document, DocumentStore } from '../../src/store/port';
+import { validEvent } from './fixtures';
 
 const silent = pino({ level: 'silent' });
 type Doc = Document & OutboxFields & { title?: string };
@@ -17,15 +18,15 @@ describe('OutboxRelay', () => {
   let store: DocumentStore;
   let docs: Collection<Doc>;
   let bus: EventBus;
-  let received: EventEnvelope[];
+  let received: DomainEvent[];
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outbox-'));
     store = await openEmbeddedStore(dir);
     docs = store.collection<Doc>('docs');
-    bus = createInProcessBus({ topology: [{ group: 'g', patterns: ['thing.#'] }], logger: silent });
+    bus = createInProcessBus({ topology: [{ group: 'g', patterns: ['content.#'] }], logger: silent });
     received = [];
-    await bus.subscribe({ group: 'g', patterns: ['thing.#'] }, async ({ event }) => {
+    await bus.subscribe({ group: 'g', patterns: ['content.#'] }, async ({ event }) => {
       received.push(event);
     });
   });
@@ -43,8 +44,8 @@ describe('OutboxRelay', () => {
 
   it("publishes a write's events in order and clears them after the confirm", async () => {
     const relay = new OutboxRelay(docs, bus, silent);
-    const first = newEvent('thing.added', { n: 1 });
-    const second = newEvent('thing.modified', { n: 2 });
+    const first = validEvent('content.added');
+    const second = validEvent('content.modified');
     await docs.insertOne({ _id: 'a', _outbox: [first], _pending: true });
     await docs.updateOne({ _id: 'a' }, withEvents({ $set: { title: 't' } }, [second]));
     await relay.flush('a');
@@ -56,7 +57,7 @@ describe('OutboxRelay', () => {
   });
 
   it('a sweep after a crash publishes what a write committed but nobody relayed', async () => {
-    const orphan = newEvent('thing.added', { n: 3 });
+    const orphan = validEvent('content.added');
     await docs.insertOne({ _id: 'b', _outbox: [orphan], _pending: true });
     await new OutboxRelay(docs, bus, silent).sweep();
     await drained();
@@ -65,7 +66,7 @@ describe('OutboxRelay', () => {
 
   it('keeps events whose publish failed, and a later sweep delivers them', async () => {
     const failing: EventBus = { ...bus, publish: () => Promise.reject(new Error('broker down')) };
-    const event = newEvent('thing.added', { n: 4 });
+    const event = validEvent('content.added');
     await docs.insertOne({ _id: 'c', _outbox: [event], _pending: true });
     await expect(new OutboxRelay(docs, failing, silent).flush('c')).rejects.toThrow('broker down');
     expect(await docs.findOne({ _id: 'c', _pending: true })).not.toBeNull();
@@ -80,7 +81,7 @@ describe('OutboxRelay', () => {
       beforeTombstoneRemoval: async (doc) => void removed.push(doc._id as string),
     });
     await docs.insertOne({ _id: 'd', title: 'x' });
-    await docs.updateOne({ _id: 'd' }, withEvents({ $set: { _deleted: true } }, [newEvent('thing.removed', {})]));
+    await docs.updateOne({ _id: 'd' }, withEvents({ $set: { _deleted: true } }, [validEvent('content.removed')]));
     await relay.flush('d');
     expect(removed).toEqual(['d']);
     expect(await docs.findOne({ _id: 'd' })).toBeNull();

@@ -2,7 +2,7 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
-import type { ContentRecord as _cms_content_v1_ContentRecord, ContentRecord__Output as _cms_content_v1_ContentRecord__Output } from '../../../cms/content/v1/ContentRecord';
+import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from '../../../cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
@@ -10,23 +10,23 @@ import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output 
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from '../../../cms/content/v1/ScanRequest';
 
 export interface ContentServiceClient extends grpc.Client {
-  GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByPath(argument: _cms_content_v1_GetByPathRequest, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByPath(argument: _cms_content_v1_GetByPathRequest, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
+  GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByPath(argument: _cms_content_v1_GetByPathRequest, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByPath(argument: _cms_content_v1_GetByPathRequest, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   
-  GetByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByUid(argument: _cms_content_v1_GetByUidRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  GetByUid(argument: _cms_content_v1_GetByUidRequest, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByUid(argument: _cms_content_v1_GetByUidRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
-  getByUid(argument: _cms_content_v1_GetByUidRequest, callback: grpc.requestCallback<_cms_content_v1_ContentRecord__Output>): grpc.ClientUnaryCall;
+  GetByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByUid(argument: _cms_content_v1_GetByUidRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  GetByUid(argument: _cms_content_v1_GetByUidRequest, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByUid(argument: _cms_content_v1_GetByUidRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByUid(argument: _cms_content_v1_GetByUidRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
+  getByUid(argument: _cms_content_v1_GetByUidRequest, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   
   Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
@@ -37,27 +37,27 @@ export interface ContentServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
-  Scan(argument: _cms_content_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ContentRecord__Output>;
-  Scan(argument: _cms_content_v1_ScanRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ContentRecord__Output>;
-  scan(argument: _cms_content_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ContentRecord__Output>;
-  scan(argument: _cms_content_v1_ScanRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ContentRecord__Output>;
+  Scan(argument: _cms_content_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
+  Scan(argument: _cms_content_v1_ScanRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
+  scan(argument: _cms_content_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
+  scan(argument: _cms_content_v1_ScanRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
   
 }
 
 export interface ContentServiceHandlers extends grpc.UntypedServiceImplementation {
-  GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_content_v1_ContentRecord>;
+  GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot>;
   
-  GetByUid: grpc.handleUnaryCall<_cms_content_v1_GetByUidRequest__Output, _cms_content_v1_ContentRecord>;
+  GetByUid: grpc.handleUnaryCall<_cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot>;
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
-  Scan: grpc.handleServerStreamingCall<_cms_content_v1_ScanRequest__Output, _cms_content_v1_ContentRecord>;
+  Scan: grpc.handleServerStreamingCall<_cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot>;
   
 }
 
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
-  GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_content_v1_ContentRecord, _cms_content_v1_GetByPathRequest__Output, _cms_content_v1_ContentRecord__Output>
-  GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_content_v1_ContentRecord, _cms_content_v1_GetByUidRequest__Output, _cms_content_v1_ContentRecord__Output>
+  GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
+  GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
-  Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_content_v1_ContentRecord, _cms_content_v1_ScanRequest__Output, _cms_content_v1_ContentRecord__Output>
+  Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>
 }

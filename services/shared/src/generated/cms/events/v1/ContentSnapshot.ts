@@ -1,7 +1,7 @@
-// Original file: proto/cms/content/v1/content.proto
+// Original file: proto/cms/events/v1/content_snapshot.proto
 
 
-export interface ContentRecord {
+export interface ContentSnapshot {
   'uid'?: (string);
   'path'?: (string);
   'id'?: (string);
@@ -29,7 +29,7 @@ export interface ContentRecord {
   '_expires'?: "expires";
 }
 
-export interface ContentRecord__Output {
+export interface ContentSnapshot__Output {
   'uid': (string);
   'path': (string);
   'id': (string);
