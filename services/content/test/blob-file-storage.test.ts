@@ -1,7 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createLogger, openEmbeddedBlobStore, type BlobStore } from '@cms/shared';
+import { createLogger } from '@cms/shared';
+import { openEmbeddedBlobStore } from '../src/store/blobs/embedded';
+import type { BlobStore } from '../src/store/blobs/port';
 import { BlobFileStorage } from '../src/store/blob-file-storage';
 import { png, upload } from '../../../test/support/images';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEvent, openEmbeddedStore, type DocumentStore, type Principal__Output } from '@cms/shared';
+import { newEvent, type DocumentStore, type Principal__Output } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
 import { accessFields } from '../src/domain/access';
 import { actions } from '../src/domain/components/actions';
 import { breadcrumbs } from '../src/domain/components/breadcrumbs';
@@ -10,6 +11,7 @@ import { navigation } from '../src/domain/components/navigation';
 import { ComponentScope } from '../src/domain/components/scope';
 import { typeList } from '../src/domain/components/type-list';
 import type { ContentDoc } from '../src/domain/model';
+import { builtinTypeRegistry } from '../src/domain/types';
 import { StoreContentRepository } from '../src/store/content-repository';
 
 const URL = 'http://cms.test';
@@ -60,13 +62,14 @@ describe('expansion components over the repository', () => {
       local_roles: [{ principal: 'admin', roles: ['Owner'] }],
       ...(fields ? { fields } : {}),
     };
-    Object.assign(doc, accessFields(doc, parent?.effective_local_roles ?? []));
-    await repo.insertNew(doc, newEvent('content.added', { uid: doc._id }));
+    Object.assign(doc, accessFields(doc, parent));
+    await repo.insertNew(doc, [newEvent('content.added', { uid: doc._id })]);
     docs.set(path, doc);
   }
 
+  const types = builtinTypeRegistry();
   const scope = (path: string, principal: Principal__Output | null, repository = repo) =>
-    new ComponentScope(repository, docs.get(path)!, principal, URL);
+    new ComponentScope(repository, types, docs.get(path)!, principal, URL);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cms-components-'));

@@ -1,15 +1,14 @@
 import {
   BEHAVIORS,
-  CONTENT_TYPES,
-  contentType,
-  createSchema,
+  BUILTIN_TYPES,
+  builtinTypeRegistry,
   fieldSchema,
   KIND_INFO,
   parseInstant,
-  patchSchema,
+  typeRegistryOf,
   type FieldDef,
   type FieldKind,
-} from '@cms/shared';
+} from '../src/domain/types';
 
 function field(kind: FieldKind, extra: Partial<FieldDef> = {}): FieldDef {
   return { name: 'f', kind, title: 'F', description: '', fieldset: 'default', ...extra };
@@ -168,21 +167,22 @@ describe('field kinds', () => {
 });
 
 describe('type schemas', () => {
-  const document = contentType('Document');
+  const types = builtinTypeRegistry();
+  const document = types.get('Document');
 
   it('every type is built from known behaviors, without a field defined twice', () => {
-    for (const type of Object.values(CONTENT_TYPES)) {
+    for (const type of types.list()) {
       for (const behavior of type.behaviors) expect(BEHAVIORS[behavior]).toBeDefined();
       expect(new Set(type.fields.map((f) => f.name)).size).toBe(type.fields.length);
     }
-    expect(contentType('File').field('title')?.required).toBe(false);
+    expect(types.get('File').field('title')?.required).toBe(false);
     expect(document.field('title')?.required).toBe(true);
-    expect(contentType('File').workflow).toBe(false);
-    expect(contentType('Image').workflow).toBe(false);
+    expect(types.get('File').workflow).toBe(false);
+    expect(types.get('Image').workflow).toBe(false);
   });
 
   it('create: required fields enforced, unknown fields refused with their name, values normalized', () => {
-    const create = createSchema(document);
+    const create = types.createSchema(document);
     const missing = create.safeParse({ '@type': 'Document' });
     expect(missing.success).toBe(false);
     expect(missing.error?.issues.map((i) => i.path.join('.'))).toEqual(['title']);
@@ -193,17 +193,48 @@ describe('type schemas', () => {
     const parsed = create.parse({ '@type': 'Document', title: 'x', effective: '2024-01-01T10:00:00+02:00' });
     expect(parsed).toEqual({ '@type': 'Document', title: 'x', effective: '2024-01-01T08:00:00.000Z' });
 
-    expect(createSchema(contentType('Link')).safeParse({ '@type': 'Link', title: 'l' }).success).toBe(false);
-    expect(createSchema(contentType('File')).safeParse({ '@type': 'File', file: upload }).success).toBe(true);
+    expect(types.createSchema(types.get('Link')).safeParse({ '@type': 'Link', title: 'l' }).success).toBe(false);
+    expect(types.createSchema(types.get('File')).safeParse({ '@type': 'File', file: upload }).success).toBe(true);
     expect(create.safeParse({ '@type': 'Document', title: 'x', layout: 'listing_view' }).success).toBe(false);
   });
 
   it('patch: every field optional, the own @type tolerated, another refused, required fields not unset', () => {
-    const patch = patchSchema(document);
+    const patch = types.patchSchema(document);
     expect(patch.parse({})).toEqual({});
     expect(patch.parse({ '@type': 'Document', description: null })).toEqual({ '@type': 'Document', description: null });
     expect(patch.safeParse({ '@type': 'Folder' }).error?.issues[0].path).toEqual(['@type']);
     expect(patch.safeParse({ title: null }).error?.issues[0].path).toEqual(['title']);
     expect(patch.safeParse({ exclude_from_nav: 'yes' }).error?.issues[0].path).toEqual(['exclude_from_nav']);
+  });
+});
+
+describe('the type registry', () => {
+  const types = builtinTypeRegistry();
+
+  it('finds types by name; get throws for a name that is none, find answers undefined', () => {
+    expect(types.list().map((t) => t.name)).toEqual(BUILTIN_TYPES.map((d) => d.name));
+    expect(types.find('Folder')?.folderish).toBe(true);
+    expect(types.find('toString')).toBeUndefined();
+    expect(() => types.get('Nope')).toThrow('unknown content type Nope');
+  });
+
+  it('allows every addable type in a folderish container and nothing elsewhere', () => {
+    const inFolder = types.allowedIn(types.get('Folder')).map((t) => t.name);
+    expect(inFolder).toContain('Document');
+    expect(inFolder).not.toContain('Site Root');
+    expect(types.allowedIn(types.get('Document'))).toEqual([]);
+  });
+
+  it('builds the schemas once per type object: a changed definition is a new type with its own schemas', () => {
+    expect(types.patchSchema(types.get('Document'))).toBe(types.patchSchema(types.get('Document')));
+    const edited = typeRegistryOf(
+      BUILTIN_TYPES.map((def) => (def.name === 'Document' ? { ...def, title: 'Article' } : def)),
+    );
+    expect(edited.get('Document').title).toBe('Article');
+    expect(edited.createSchema(edited.get('Document'))).not.toBe(types.createSchema(types.get('Document')));
+  });
+
+  it('refuses a definition naming an unknown behavior', () => {
+    expect(() => typeRegistryOf([{ ...BUILTIN_TYPES[1], behaviors: ['cms.nope'] }])).toThrow(/unknown behavior/);
   });
 });

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEvent, openEmbeddedStore, type DocumentStore, type EventEnvelope } from '@cms/shared';
+import { newEvent, type DocumentStore, type EventEnvelope } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
+import { FolderOrdering } from '../src/domain/folder-order';
 import type { ContentDoc } from '../src/domain/model';
 import { STALE_GRACE_MS, SubtreeFollower } from '../src/domain/subtree';
-import { TreeCommands } from '../src/domain/tree-commands';
+import { ContentWriter } from '../src/domain/write-path';
 import { StoreContentRepository } from '../src/store/content-repository';
 
 /**
@@ -17,12 +19,7 @@ describe('finishing interrupted tree operations', () => {
   let store: DocumentStore;
   let repo: StoreContentRepository;
   const relay = { flush: async () => undefined };
-  const noFiles = {
-    duplicate: async () => {
-      throw new Error('no files in these tests');
-    },
-    release: async () => undefined,
-  };
+  let writer: ContentWriter;
 
   function doc(uid: string, path: string, parent: ContentDoc | null, position = 0): ContentDoc {
     return {
@@ -48,7 +45,7 @@ describe('finishing interrupted tree operations', () => {
   }
 
   async function insert(d: ContentDoc): Promise<void> {
-    await repo.insertNew(d, newEvent('content.added', { uid: d._id }));
+    await repo.insertNew(d, [newEvent('content.added', { uid: d._id })]);
   }
 
   function outboxOf(uid: string): Promise<EventEnvelope[]> {
@@ -60,6 +57,7 @@ describe('finishing interrupted tree operations', () => {
     store = await openEmbeddedStore(dir);
     repo = new StoreContentRepository(store);
     await repo.ensureIndexes();
+    writer = new ContentWriter(repo, relay);
   });
   afterEach(async () => {
     await store.close();
@@ -76,13 +74,13 @@ describe('finishing interrupted tree operations', () => {
 
     // The first write of a move: the folder itself, marked stale. Then the "crash".
     const movedAt = '2026-01-01T00:00:00.000Z';
-    await repo.setFields(
+    await repo.applyChange(
       'box',
       1,
-      { path: '/b/box', parent_uid: 'b', ancestors: ['root', 'b'], subtree_stale: movedAt, version: 2 },
-      newEvent('content.moved', { uid: 'box' }),
+      { set: { path: '/b/box', parent_uid: 'b', ancestors: ['root', 'b'], subtree_stale: movedAt, version: 2 } },
+      [newEvent('content.moved', { uid: 'box' })],
     );
-    const follower = new SubtreeFollower(repo, relay);
+    const follower = new SubtreeFollower(repo, writer);
 
     // Too fresh: the request that set it may still be walking.
     expect(await follower.sweep(new Date(Date.parse(movedAt) + STALE_GRACE_MS / 2), 'sweep')).toBe(0);
@@ -108,15 +106,16 @@ describe('finishing interrupted tree operations', () => {
     const folder = doc('f', '/f', root);
     const children = ['x', 'y', 'z'].map((id, i) => doc(id, `/f/${id}`, folder, i));
     for (const d of [root, folder, ...children]) await insert(d);
-    await repo.setOrderPending('f', ['z', 'x', 'y']);
+    // The folder's own write of a re-ordering, then the "crash" before any child was written.
+    await repo.applyChange('f', 1, { set: { order_pending: ['z', 'x', 'y'], version: 2 } }, []);
 
-    const tree = new TreeCommands(repo, relay, new SubtreeFollower(repo, relay), noFiles);
-    expect(await tree.sweepOrders('sweep')).toBe(1);
+    const ordering = new FolderOrdering(repo, writer);
+    expect(await ordering.sweep('sweep')).toBe(1);
     expect((await repo.allChildren('f')).map((c) => c.id)).toEqual(['z', 'x', 'y']);
     expect((await repo.byUid('f'))?.order_pending).toBeUndefined();
     const events = await outboxOf('z');
     expect(events.map((e) => e.type)).toEqual(['content.added', 'content.ordered']);
     expect(events[1].payload).toMatchObject({ position: 0, parent_uid: 'f' });
-    expect(await tree.sweepOrders('sweep')).toBe(0);
+    expect(await ordering.sweep('sweep')).toBe(0);
   });
 });

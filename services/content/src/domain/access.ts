@@ -1,11 +1,4 @@
-import {
-  allowedHere,
-  effectiveLocalRoles,
-  requireHere,
-  viewTokens,
-  type Permission,
-  type Principal__Output,
-} from '@cms/shared';
+import { effectiveLocalRoles, viewTokens, type AccessScope } from '@cms/shared';
 import type { ContentDoc } from './model';
 
 type Governed = Pick<ContentDoc, 'review_state' | 'acquired_state' | 'effective_local_roles'>;
@@ -19,14 +12,9 @@ export function governingState(doc: Pick<ContentDoc, 'review_state' | 'acquired_
   return doc.review_state ?? doc.acquired_state ?? null;
 }
 
-/** Raises 401/403 unless the caller has the permission on this object. */
-export function authorize(principal: Principal__Output | null, permission: Permission, doc: Governed): void {
-  requireHere(principal, permission, governingState(doc), doc.effective_local_roles ?? []);
-}
-
-/** Whether the caller has the permission on this object. */
-export function mayHere(principal: Principal__Output | null, permission: Permission, doc: Governed): boolean {
-  return allowedHere(principal, permission, governingState(doc), doc.effective_local_roles ?? []);
+/** Where permissions on this object are checked: its governing state and the local roles in force on it. */
+export function accessOf(doc: Governed): AccessScope {
+  return { state: governingState(doc), localRoles: doc.effective_local_roles ?? [] };
 }
 
 /**

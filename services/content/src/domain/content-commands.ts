@@ -1,41 +1,63 @@
 import { randomUUID } from 'node:crypto';
+import { AppError, badRequest, conflict, DuplicateKeyError, urlOf, type FieldError } from '@cms/shared';
+import { accessFields } from './access';
+import type { Caller } from './caller';
+import { addedEvent, modifiedEvent, movedEvent, removedEvent } from './content-events';
 import {
-  AppError,
-  badRequest,
-  conflict,
-  newEvent,
-  notFound,
-  type ContentSnapshot,
-  type FieldError,
-  type Principal__Output,
-  type Upload,
-  urlOf,
-} from '@cms/shared';
-import { accessFields, authorize } from './access';
-import { CORE_FIELDS, fileValuesOf, searchableText, storedValue, valuesAfter } from './field-values';
+  changesSchemaFields,
+  checkInvariants,
+  coreChanges,
+  fieldsAfter,
+  invalid,
+  pick,
+  replacedFiles,
+  storedNames,
+  type FieldValues,
+} from './field-changes';
+import { fileValuesOf, storedValue, valuesAfter } from './field-values';
 import type { FileStorage, FileValue } from './files';
-import { childPath, MAX_WRITE_ATTEMPTS, parentPathOf, type ContentDoc } from './model';
+import type { FolderOrdering, OrderInput } from './folder-order';
+import { childPath, parentPathOf, type ContentDoc } from './model';
 import { checkId, idCandidates, idFromTitle } from './naming';
-import type { ContentRepository, EventRelay } from './repository';
-import { allowedTypesIn, contentType, INITIAL_STATE, SITE_ROOT_TYPE, type ContentType } from './types';
+import type { ContentRepository } from './repository';
+import type { SubtreeFollower } from './subtree';
+import { INITIAL_STATE, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from './types';
+import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './write-path';
 
-/** Validated, normalized field values of a write (output of the type's create or patch schema). */
-export type FieldValues = Readonly<Record<string, unknown>>;
+// Look-ups (gRPC) read the snapshot from here.
+export { snapshot } from './snapshot';
 
-export interface Caller {
-  principal: Principal__Output | null;
-  requestId: string;
-  publicUrl: string;
+/** A PATCH of an object, checked against its type's patch schema (the API layer does that). */
+export interface ContentUpdate {
+  /** Field values (without `id`, which is the member below). */
+  values: FieldValues;
+  /** A new id: the object is renamed, its subtree follows. */
+  id?: string;
+  /** Re-ordering of a folder's items. */
+  ordering?: OrderInput['ordering'];
+  sort?: OrderInput['sort'];
 }
 
-/** Members of a write body that are not stored as fields. */
-const NOT_STORED = new Set(['@type', 'id']);
+/** An update checked in full, ready to be written: what it changes of the object. */
+interface PlannedUpdate {
+  type: ContentType;
+  /** Names of the stored fields it sets, and their values (relations resolved, uploads not yet stored). */
+  names: string[];
+  changes: Record<string, unknown>;
+  newId?: string;
+  /** The children's UIDs in their new order. */
+  order?: string[];
+}
 
+/** The objects of the tree: create, read, update (fields, rename, order of items), delete. */
 export class ContentCommands {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly relay: EventRelay,
+    private readonly writer: ContentWriter,
     private readonly files: FileStorage,
+    private readonly types: TypeRegistry,
+    private readonly follower: SubtreeFollower,
+    private readonly ordering: FolderOrdering,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -65,34 +87,26 @@ export class ContentCommands {
     };
     Object.assign(root, accessFields(root, null));
     // A concurrent start of another replica may win; either root is fine.
-    await this.repo.insertNew(root, newEvent('content.added', { uid: root._id, version: 1, snapshot: snapshot(root) }));
-    await this.relay.flush(root._id);
-  }
-
-  /** The object at a path, or 404 naming the nearest existing ancestor as `context`. */
-  async find(path: string, publicUrl: string): Promise<ContentDoc> {
-    const doc = await this.repo.byPath(path);
-    if (doc) return doc;
-    let ancestor = parentPathOf(path);
-    while (ancestor !== '/' && !(await this.repo.byPath(ancestor))) ancestor = parentPathOf(ancestor);
-    throw notFound(`Resource not found: ${urlOf(publicUrl, path)}`, { context: urlOf(publicUrl, ancestor) });
+    await this.writer.insert(
+      { kind: 'site-root', doc: root, events: [addedEvent(root)], container: null },
+      SYSTEM_WRITE,
+    );
   }
 
   async parentOf(doc: ContentDoc): Promise<ContentDoc | null> {
     return doc.parent_uid ? this.repo.byUid(doc.parent_uid) : null;
   }
 
-  /** Adds an object of `type` with the given (schema-checked) values inside the folder at `containerPath`. */
+  /** Adds an object of `type` with the given (schema-checked) values inside `parent`. */
   async create(
-    containerPath: string,
+    parent: ContentDoc,
     type: ContentType,
     values: FieldValues,
     caller: Caller,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
-    const parent = await this.find(containerPath, caller.publicUrl);
-    authorize(caller.principal, 'Add portal content', parent);
-    const parentType = contentType(parent.portal_type);
-    if (!allowedTypesIn(parentType).includes(type)) {
+    this.writer.checkPermission(parent, 'Add portal content', caller);
+    const parentType = this.types.get(parent.portal_type);
+    if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
       const reason = parentType.folderish
         ? `not addable in a ${parentType.title}`
         : `a ${parentType.title} is not a folder`;
@@ -102,16 +116,13 @@ export class ContentCommands {
     const changes = await this.resolveRelations(type, values, caller);
     checkInvariants(type, valuesAfter(null, type, changes));
     const ingested = await this.ingestFiles(type, changes);
-    let doc: ContentDoc;
     try {
-      doc = await this.insert(parent, type, explicitId, changes, ingested, caller);
+      return { doc: await this.insert(parent, type, explicitId, changes, ingested, caller), parent };
     } catch (error) {
       // Nothing refers to the new blobs: the object was not added.
       await this.files.release([...ingested.values()]);
       throw error;
     }
-    await this.relay.flush(doc._id);
-    return { doc, parent };
   }
 
   /** Inserts the new object under the first free id (or the explicit one, 409 when taken). */
@@ -150,15 +161,15 @@ export class ContentCommands {
         version: 1,
         effective: (changes.effective as string | null | undefined) ?? null,
         expires: (changes.expires as string | null | undefined) ?? null,
-        fields: nextFields(type, {}, changes, ingested),
+        fields: fieldsAfter(type, {}, changes, ingested),
         local_roles: caller.principal ? [{ principal: caller.principal.id, roles: ['Owner'] }] : [],
         workflow_history: type.workflow
           ? [{ action: null, actor: caller.principal?.id ?? '', comments: '', review_state: INITIAL_STATE, time: at }]
           : [],
       };
       Object.assign(doc, accessFields(doc, parent));
-      const event = newEvent('content.added', { uid, version: 1, snapshot: snapshot(doc) }, caller.requestId);
-      if (await this.repo.insertNew(doc, event)) return doc;
+      const events = [addedEvent(doc, caller.requestId)];
+      if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;
       if (explicitId !== undefined)
         throw conflict(`An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
     }
@@ -166,91 +177,131 @@ export class ContentCommands {
   }
 
   /**
-   * Writes changed field values (schema-checked, without `id`: a rename is the tree's) to an object;
-   * returns it as stored afterwards. A body that changes nothing writes nothing.
+   * A PATCH: changed field values, a new id, a new order of the items — all checked first (400 or 409 and
+   * nothing changed), then written as one atomic write of the object with its events. After that commit
+   * come the follow-ups, each finished by a sweep when cut short: the subtree of a renamed object follows
+   * it, and the items take their new positions. A body that changes nothing writes nothing. Returns the
+   * object as stored after its write.
    */
-  async update(initial: ContentDoc, values: FieldValues, caller: Caller): Promise<ContentDoc> {
-    authorize(caller.principal, 'Modify portal content', initial);
-    const type = contentType(initial.portal_type);
-    const names = Object.keys(values).filter(
-      (name) => values[name] !== undefined && !NOT_STORED.has(name) && !type.field(name)?.transient,
-    );
-    if (!names.length) return initial;
-    const changes = await this.resolveRelations(type, pick(values, names), caller);
-    checkInvariants(type, valuesAfter(initial, type, changes));
-    const ingested = await this.ingestFiles(type, changes);
-    let written: { before: ContentDoc; after: ContentDoc };
+  async update(doc: ContentDoc, input: ContentUpdate, caller: Caller): Promise<ContentDoc> {
+    this.writer.checkPermission(doc, 'Modify portal content', caller);
+    const planned = await this.planUpdate(doc, input, caller);
+    if (!planned) return doc;
+    const ingested = await this.ingestFiles(planned.type, planned.changes);
+    let written: Written;
     try {
-      written = await this.writeChanges(initial, type, names, changes, ingested, caller);
+      written = await this.writer.write(
+        doc,
+        {
+          kind: 'update',
+          permission: 'Modify portal content',
+          plan: (current) => this.updateOf(current, planned, ingested, caller),
+        },
+        caller,
+      );
     } catch (error) {
       // Nothing refers to the new blobs: the write did not happen.
       await this.files.release([...ingested.values()]);
+      if (error instanceof DuplicateKeyError) throw this.idTaken(doc, planned.newId ?? '', caller);
       throw error;
     }
-    await this.relay.flush(initial._id);
+    if (!written.changed) {
+      // Nothing left to change once re-read (a concurrent write did it): the uploads are not needed.
+      await this.files.release([...ingested.values()]);
+      return written.after;
+    }
+    if (written.after.id !== written.before.id) await this.follower.follow(written.after, caller.requestId);
+    if (planned.order) await this.ordering.apply(doc._id, caller.requestId);
     // The replaced blobs go only now that nothing refers to them.
-    await this.files.release(replacedFiles(written.before, written.after));
+    await this.files.release(replacedFiles(written.before, written.after, this.types));
     return written.after;
   }
 
-  /** One optimistic write of `changes`, re-applied on a newer version when another write got in first. */
-  private async writeChanges(
-    initial: ContentDoc,
-    type: ContentType,
-    names: string[],
-    changes: Record<string, unknown>,
-    ingested: Map<string, FileValue>,
-    caller: Caller,
-  ): Promise<{ before: ContentDoc; after: ContentDoc }> {
-    let doc: ContentDoc | null = initial;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && doc; attempt++) {
-      if (attempt > 0) {
-        authorize(caller.principal, 'Modify portal content', doc);
-        checkInvariants(type, valuesAfter(doc, type, changes));
-      }
-      const set: Partial<ContentDoc> = {};
-      for (const name of names) {
-        if (CORE_FIELDS.has(name)) (set as Record<string, unknown>)[name] = changes[name] ?? coreDefault(name);
-      }
-      if (names.some((name) => !CORE_FIELDS.has(name))) {
-        set.fields = nextFields(type, doc.fields ?? {}, changes, ingested);
-      }
-      set.modified = this.now().toISOString();
-      set.version = doc.version + 1;
-      const next: ContentDoc = { ...doc, ...set };
-      const event = newEvent(
-        'content.modified',
-        { uid: doc._id, version: next.version, changed: names, snapshot: snapshot(next) },
-        caller.requestId,
-      );
-      const after = await this.repo.updateFields(doc._id, doc.version, set, event);
-      if (after) return { before: doc, after };
-      doc = await this.repo.byUid(initial._id);
+  /** Checks every part of an update against the object as it is; null when it changes nothing. Writes nothing. */
+  private async planUpdate(doc: ContentDoc, input: ContentUpdate, caller: Caller): Promise<PlannedUpdate | null> {
+    const type = this.types.get(doc.portal_type);
+    let newId: string | undefined;
+    if (input.id !== undefined && input.id !== doc.id) {
+      if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be renamed');
+      newId = checkId(input.id);
     }
-    if (!doc) throw notFound(`Resource not found: ${urlOf(caller.publicUrl, initial.path ?? '/')}`);
-    throw conflict('The object is being changed by others; try again');
+    const order =
+      input.ordering || input.sort
+        ? await this.ordering.plan(doc, type, { ordering: input.ordering, sort: input.sort })
+        : null;
+    const names = storedNames(type, input.values);
+    const changes = names.length ? await this.resolveRelations(type, pick(input.values, names), caller) : {};
+    if (names.length) checkInvariants(type, valuesAfter(doc, type, changes));
+    if (!names.length && newId === undefined && !order) return null;
+    return { type, names, changes, newId, order: order ?? undefined };
   }
 
-  async remove(path: string, caller: Caller): Promise<void> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const doc = await this.find(path, caller.publicUrl);
-      if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be deleted');
-      authorize(caller.principal, 'Delete objects', doc);
-      const below = await this.repo.descendants(doc._id);
-      const removed = [doc._id, ...below.map((d) => d._id)];
-      const event = newEvent(
-        'content.removed',
-        { uid: doc._id, version: doc.version + 1, path, removed_uids: removed },
-        caller.requestId,
-      );
-      if (await this.repo.tombstone(doc._id, doc.version, event)) {
-        await this.repo.deleteDescendants(doc._id);
-        await this.relay.flush(doc._id);
-        await this.files.release([doc, ...below].flatMap(fileValuesOf));
-        return;
-      }
+  /** The change an update makes to the object's current version (re-checked on it). */
+  private updateOf(
+    current: ContentDoc,
+    { type, names, changes, newId, order }: PlannedUpdate,
+    ingested: Map<string, FileValue>,
+    caller: Caller,
+  ): Change | null {
+    const renamed = newId !== undefined && newId !== current.id;
+    if (!names.length && !renamed && !order) return null;
+    if (names.length) checkInvariants(type, valuesAfter(current, type, changes));
+    const stamp = this.now().toISOString();
+    const set: Partial<ContentDoc> = coreChanges(names, changes);
+    if (changesSchemaFields(names)) set.fields = fieldsAfter(type, current.fields ?? {}, changes, ingested);
+    if (renamed) {
+      const oldPath = current.path ?? '/';
+      set.id = newId;
+      set.path = childPath(parentPathOf(oldPath), newId);
+      set.aliases = [...new Set([...(current.aliases ?? []), oldPath])];
+      // The subtree follows after the commit; the mark lets the sweep finish that after a crash.
+      set.subtree_stale = stamp;
     }
-    throw conflict('The object is being changed by others; try again');
+    if (names.length || renamed) set.modified = stamp;
+    // The items take these positions after the commit (or the sweep does it).
+    if (order) set.order_pending = order;
+    return {
+      set,
+      events: (next) => [
+        ...(renamed ? [movedEvent(current, next, caller.requestId)] : []),
+        ...(names.length ? [modifiedEvent(next, names, caller.requestId)] : []),
+      ],
+    };
+  }
+
+  private idTaken(doc: ContentDoc, id: string, caller: Caller): AppError {
+    return conflict(
+      `An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parentPathOf(doc.path ?? '/'))}`,
+    );
+  }
+
+  async remove(doc: ContentDoc, caller: Caller): Promise<void> {
+    if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be deleted');
+    let below: ContentDoc[] = [];
+    // The events go out once what was inside is gone too (as the relay would finish it).
+    const flushes = this.writer.deferFlushes();
+    const written = await this.writer.write(
+      doc,
+      {
+        kind: 'delete',
+        permission: 'Delete objects',
+        plan: async (current) => {
+          below = await this.repo.descendants(current._id);
+          const removed = [current._id, ...below.map((d) => d._id)];
+          return {
+            // The commit point: a tombstone, whose path is free at once; the relay removes it once published.
+            set: { _deleted: true },
+            unset: ['path', 'parent_uid'],
+            events: (next) => [removedEvent(current, next.version, removed, caller.requestId)],
+          };
+        },
+      },
+      caller,
+      flushes,
+    );
+    await this.repo.deleteDescendants(doc._id);
+    await flushes.flush();
+    await this.files.release([written.before, ...below].flatMap((d) => fileValuesOf(d, this.types)));
   }
 
   /** The objects a relation list refers to, in its order, skipping those gone since. */
@@ -291,14 +342,14 @@ export class ContentCommands {
     return /^[0-9a-f]{32}$/i.test(ref) ? this.repo.byUid(ref) : null;
   }
 
-  /** Stores the uploads of a write, before the write; keyed by field name. */
+  /** Decodes and stores the uploads of a write as blobs, before the write; keyed by field name. */
   private async ingestFiles(type: ContentType, changes: Record<string, unknown>): Promise<Map<string, FileValue>> {
     const ingested = new Map<string, FileValue>();
     try {
       for (const field of type.fields) {
         const upload = changes[field.name];
         if ((field.kind === 'file' || field.kind === 'image') && upload) {
-          ingested.set(field.name, await this.files.ingest(field.kind, field.name, upload as Upload));
+          ingested.set(field.name, await this.files.ingest(field.kind, field.name, upload));
         }
       }
     } catch (error) {
@@ -307,53 +358,6 @@ export class ContentCommands {
     }
     return ingested;
   }
-}
-
-function pick(values: FieldValues, names: string[]): Record<string, unknown> {
-  return Object.fromEntries(names.map((n) => [n, values[n]]));
-}
-
-function coreDefault(name: string): unknown {
-  if (name === 'title' || name === 'description') return '';
-  if (name === 'creators') return [];
-  return null;
-}
-
-/** `doc.fields` after a write: set values replace, null unsets, uploads become their stored FileValue. */
-function nextFields(
-  type: ContentType,
-  current: Record<string, unknown>,
-  changes: Record<string, unknown>,
-  ingested: Map<string, FileValue>,
-): Record<string, unknown> {
-  const fields = { ...current };
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined || CORE_FIELDS.has(name) || NOT_STORED.has(name)) continue;
-    const field = type.field(name);
-    if (field?.transient) continue;
-    if (value === null) delete fields[name];
-    else if (ingested.has(name)) fields[name] = ingested.get(name);
-    // JSON values may hold keys the store does not allow (`$x`, `a.b`): kept as text.
-    else if (field?.kind === 'json') fields[name] = JSON.stringify(value);
-    else fields[name] = value;
-  }
-  return fields;
-}
-
-/** Blobs the old version held that the new one no longer does. */
-function replacedFiles(before: ContentDoc, after: ContentDoc): FileValue[] {
-  const kept = new Set(fileValuesOf(after).map((v) => v.blob_id));
-  return fileValuesOf(before).filter((v) => !kept.has(v.blob_id));
-}
-
-function checkInvariants(type: ContentType, values: Record<string, unknown>): void {
-  const errors = type.invariants?.(values) ?? [];
-  if (errors.length) throw invalid(errors);
-}
-
-/** 400 with per-field errors, worded like a schema mismatch. */
-function invalid(errors: FieldError[]): AppError {
-  return badRequest(`Invalid request: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, errors);
 }
 
 /**
@@ -387,35 +391,4 @@ function* filenameIds(filename: string, fallback: string): Generator<string> {
   for (const base of idCandidates(idFromTitle(dot > 0 ? filename.slice(0, dot) : filename, fallback))) {
     yield base + suffix;
   }
-}
-
-/** What events and look-ups carry of an object. */
-export function snapshot(doc: ContentDoc): ContentSnapshot {
-  const type = contentType(doc.portal_type);
-  const subjects = doc.fields?.subjects;
-  const language = doc.fields?.language;
-  return {
-    uid: doc._id,
-    path: doc.path ?? '',
-    id: doc.id,
-    portal_type: doc.portal_type,
-    type_title: type.title,
-    title: doc.title,
-    description: doc.description,
-    review_state: doc.review_state,
-    version: doc.version,
-    created: doc.created,
-    modified: doc.modified,
-    creators: doc.creators,
-    parent_uid: doc.parent_uid ?? '',
-    is_folderish: type.folderish,
-    position: doc.position,
-    searchable_text: searchableText(doc, type),
-    allowed_roles_and_users: doc.allowed ?? [],
-    subjects: Array.isArray(subjects) ? (subjects as string[]) : [],
-    effective: doc.effective ?? null,
-    expires: doc.expires ?? null,
-    exclude_from_nav: doc.fields?.exclude_from_nav === true,
-    language: typeof language === 'string' ? language : '',
-  };
 }

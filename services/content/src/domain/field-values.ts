@@ -3,9 +3,9 @@
  * convention): a few core fields top-level on the document, every other one
  * in `doc.fields`, unset fields absent (they show their default).
  */
-import { findContentType, type ContentType, type TypeField } from '@cms/shared';
 import type { FileValue } from './files';
 import type { ContentDoc } from './model';
+import type { ContentType, TypeField, TypeRegistry } from './types';
 
 /** Fields kept top-level on ContentDoc (indexed, and read by every listing). */
 export const CORE_FIELDS = new Set(['id', 'title', 'description', 'creators', 'effective', 'expires']);
@@ -40,8 +40,8 @@ export function valuesAfter(
 }
 
 /** The file and image values an object holds (their blobs are released when it goes). */
-export function fileValuesOf(doc: ContentDoc): FileValue[] {
-  const type = findContentType(doc.portal_type);
+export function fileValuesOf(doc: ContentDoc, types: TypeRegistry): FileValue[] {
+  const type = types.find(doc.portal_type);
   if (!type) return [];
   return type.fields
     .filter((f) => f.kind === 'file' || f.kind === 'image')

@@ -62,8 +62,11 @@ export interface ContentDoc extends Document, OutboxFields {
   order_pending?: string[];
 }
 
-/** How often a write is re-applied when another write to the same object got in first. */
-export const MAX_WRITE_ATTEMPTS = 5;
+/** What navigation listings read of an object. */
+export type NavDoc = Pick<
+  ContentDoc,
+  '_id' | 'path' | 'id' | 'title' | 'description' | 'review_state' | 'portal_type' | 'parent_uid' | 'position'
+> & { fields?: { exclude_from_nav?: unknown; remoteUrl?: unknown } };
 
 export function childPath(parentPath: string, id: string): string {
   return parentPath === '/' ? `/${id}` : `${parentPath}/${id}`;

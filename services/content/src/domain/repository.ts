@@ -1,8 +1,10 @@
 import type { EventEnvelope } from '@cms/shared';
-import type { NavDoc } from './components/tree';
-import type { ContentDoc } from './model';
+import type { ContentDoc, NavDoc } from './model';
 
-/** What the content rules need of persistence; implemented in store/ over the store port. */
+/**
+ * What the content rules read of persistence, and the bookkeeping marks of follow-ups; implemented in store/
+ * over the store port. Objects themselves are only written through the write path (ContentWriteStore).
+ */
 export interface ContentRepository {
   byPath(path: string): Promise<ContentDoc | null>;
   byUid(uid: string): Promise<ContentDoc | null>;
@@ -20,25 +22,9 @@ export interface ContentRepository {
   grantedTo(principal: string): Promise<ContentDoc[]>;
   /** Everything below an object, parents before their children. */
   descendants(uid: string): Promise<ContentDoc[]>;
-  /** Sets fields with an event if the object is still at `expectedVersion`; false on a conflict. */
-  setFields(uid: string, expectedVersion: number, fields: Partial<ContentDoc>, event: EventEnvelope): Promise<boolean>;
-  descendantUids(uid: string): Promise<string[]>;
   /** Takes the next child position of a folder atomically. */
   takeChildPosition(parentUid: string): Promise<number>;
-  /** Inserts with its creation event; false when the path is taken. */
-  insertNew(doc: ContentDoc, event: EventEnvelope): Promise<boolean>;
-  /**
-   * Applies `changes` with the event if the object is still at `expectedVersion`
-   * (optimistic concurrency); returns the updated object, or null on a conflict.
-   */
-  updateFields(
-    uid: string,
-    expectedVersion: number,
-    changes: Partial<ContentDoc>,
-    event: EventEnvelope,
-  ): Promise<ContentDoc | null>;
-  /** Marks an object removed with its event (the commit point of a delete); false on a version conflict. */
-  tombstone(uid: string, expectedVersion: number, event: EventEnvelope): Promise<boolean>;
+  /** Removes everything below a removed object (after its tombstone committed; the relay finishes it otherwise). */
   deleteDescendants(uid: string): Promise<void>;
   /** Every child of a folder, whoever may see it, in folder order (re-ordering works on all of them). */
   allChildren(parentUid: string): Promise<ContentDoc[]>;
@@ -46,8 +32,8 @@ export interface ContentRepository {
   staleSubtrees(before: string): Promise<ContentDoc[]>;
   /** Clears the stale mark if it is still the one set at `stamp`. */
   clearStale(uid: string, stamp: string): Promise<void>;
-  /** Records (or, with null, clears) the order a folder's children are being given. */
-  setOrderPending(folderUid: string, order: string[] | null): Promise<void>;
+  /** Clears a folder's recorded re-ordering if the folder is still at `version` (no newer order was recorded). */
+  clearOrderPending(folderUid: string, version: number): Promise<void>;
   /** Folders with a re-ordering that did not finish. */
   pendingOrders(): Promise<ContentDoc[]>;
   /** Live objects by UID (an object's ancestors), in no particular order. */
@@ -57,6 +43,24 @@ export interface ContentRepository {
    * in folder order, with the navigation fields only (one query per level of a navigation tree).
    */
   visibleChildrenOf(parentUids: string[], viewerTokens: string[]): Promise<NavDoc[]>;
+}
+
+/** One atomic change of a stored object: members to set and members to remove. */
+export interface StoredChange {
+  set: Partial<ContentDoc>;
+  unset?: readonly (keyof ContentDoc)[];
+}
+
+/** The writes of content objects, each one atomic with its events (the outbox); used by the write path only. */
+export interface ContentWriteStore {
+  byUid(uid: string): Promise<ContentDoc | null>;
+  /** Inserts with its events; false when the path is taken. */
+  insertNew(doc: ContentDoc, events: EventEnvelope[]): Promise<boolean>;
+  /**
+   * Applies `change` with its events if the object is live and still at `expectedVersion` (optimistic
+   * concurrency); false on a conflict. Throws DuplicateKeyError when the change gives it a path that is taken.
+   */
+  applyChange(uid: string, expectedVersion: number, change: StoredChange, events: EventEnvelope[]): Promise<boolean>;
 }
 
 /** Hands committed events to the bus; resolves when they are confirmed (or gives up quietly after a bound). */

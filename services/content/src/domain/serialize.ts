@@ -1,27 +1,9 @@
-import { urlOf, type TypeField } from '@cms/shared';
+import { urlOf } from '@cms/shared';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
 import type { ContentDoc } from './model';
-import { contentType, SITE_ROOT_TYPE } from './types';
-
-/** The summary form used in `items`, `relatedItems` and search results. */
-export function summary(doc: ContentDoc, publicUrl: string) {
-  return {
-    '@id': urlOf(publicUrl, doc.path ?? '/'),
-    '@type': doc.portal_type,
-    description: doc.description,
-    review_state: doc.review_state,
-    title: doc.title,
-    type_title: contentType(doc.portal_type).title,
-  };
-}
-
-/** `parent`: a summary, with `review_state` only when the parent has a workflow (as recorded). */
-function parentSummary(doc: ContentDoc, publicUrl: string) {
-  const { review_state, ...rest } = summary(doc, publicUrl);
-  return review_state === null ? rest : { ...rest, review_state };
-}
+import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
 
 /** `next_item` / `previous_item`. */
 function neighbourSummary(doc: ContentDoc | null, publicUrl: string) {
@@ -35,12 +17,12 @@ function neighbourSummary(doc: ContentDoc | null, publicUrl: string) {
 }
 
 /** Catalog columns a listing adds to each item when asked with `metadata_fields`. */
-const METADATA: Record<string, (doc: ContentDoc) => unknown> = {
+const METADATA: Record<string, (doc: ContentDoc, type: ContentType) => unknown> = {
   UID: (d) => d._id,
   Creator: (d) => d.creators[0] ?? '',
   Title: (d) => d.title,
   Description: (d) => d.description,
-  Type: (d) => contentType(d.portal_type).title,
+  Type: (_d, type) => type.title,
   Subject: (d) => storedValue(d, 'subjects') ?? [],
   id: (d) => d.id,
   getId: (d) => d.id,
@@ -55,21 +37,13 @@ const METADATA: Record<string, (doc: ContentDoc) => unknown> = {
   expires: (d) => (d.expires ? contentDate(d.expires) : null),
   ExpirationDate: (d) => (d.expires ? contentDate(d.expires) : null),
   exclude_from_nav: (d) => storedValue(d, 'exclude_from_nav') === true,
-  is_folderish: (d) => contentType(d.portal_type).folderish,
+  is_folderish: (_d, type) => type.folderish,
   getObjPositionInParent: (d) => d.position,
   getRemoteUrl: (d) => storedValue(d, 'remoteUrl') ?? null,
   location: (d) => storedValue(d, 'location') ?? null,
   start: (d) => dateOrNull(storedValue(d, 'start')),
   end: (d) => dateOrNull(storedValue(d, 'end')),
 };
-
-/** A listing item: the summary plus the requested catalog columns (unknown ones are left out). */
-export function itemSummary(doc: ContentDoc, publicUrl: string, metadataFields: readonly string[] = []) {
-  const item: Record<string, unknown> = summary(doc, publicUrl);
-  const columns = metadataFields.includes('_all') ? Object.keys(METADATA) : metadataFields;
-  for (const column of columns) if (METADATA[column]) item[column] = METADATA[column](doc);
-  return item;
-}
 
 export interface Listing {
   items: ContentDoc[];
@@ -91,45 +65,105 @@ export interface SerializeInput {
   related?: Readonly<Record<string, ContentDoc[]>>;
 }
 
-/** The full serialized form of the specification's Content object table, plus the type's own fields. */
-export function serialize(doc: ContentDoc, input: SerializeInput): Record<string, unknown> {
-  const { publicUrl, parent } = input;
-  const type = contentType(doc.portal_type);
-  const isRoot = doc.portal_type === SITE_ROOT_TYPE;
-  const url = urlOf(publicUrl, doc.path ?? '/');
-  const body: Record<string, unknown> = {
-    '@id': url,
-    '@type': doc.portal_type,
-    UID: doc._id,
-    id: doc.id,
-    is_folderish: type.folderish,
-    layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
-    // Unlocked form until locking lands.
-    lock: { locked: false, stealable: true },
-    parent: parent ? parentSummary(parent, publicUrl) : {},
-    review_state: doc.review_state,
-    type_title: type.title,
-    working_copy: null,
-    working_copy_of: null,
-  };
-  for (const field of type.fields) {
-    if (field.name !== 'id') body[field.name] = fieldJson(doc, field, url, input);
+/** The JSON forms of content objects, with their types from the registry. */
+export class ContentSerializer {
+  constructor(private readonly types: TypeRegistry) {}
+
+  /** The summary form used in `items`, `relatedItems` and search results. */
+  summary(doc: ContentDoc, publicUrl: string) {
+    return {
+      '@id': urlOf(publicUrl, doc.path ?? '/'),
+      '@type': doc.portal_type,
+      description: doc.description,
+      review_state: doc.review_state,
+      title: doc.title,
+      type_title: this.types.get(doc.portal_type).title,
+    };
   }
-  // The recorded site root has neither dates of its own nor a version or neighbours.
-  if (!isRoot) {
-    body.created = contentDate(doc.created);
-    body.modified = contentDate(doc.modified);
-    body.version = 'current';
-    body.next_item = neighbourSummary(input.neighbours?.next ?? null, publicUrl);
-    body.previous_item = neighbourSummary(input.neighbours?.previous ?? null, publicUrl);
+
+  /** A listing item: the summary plus the requested catalog columns (unknown ones are left out). */
+  itemSummary(doc: ContentDoc, publicUrl: string, metadataFields: readonly string[] = []) {
+    const item: Record<string, unknown> = this.summary(doc, publicUrl);
+    const columns = metadataFields.includes('_all') ? Object.keys(METADATA) : metadataFields;
+    const type = this.types.get(doc.portal_type);
+    for (const column of columns) if (METADATA[column]) item[column] = METADATA[column](doc, type);
+    return item;
   }
-  if (input.listing) {
-    const { items, total, batching, metadataFields } = input.listing;
-    body.items = items.map((item) => itemSummary(item, publicUrl, metadataFields));
-    body.items_total = total;
-    if (batching) body.batching = batching;
+
+  /** The full serialized form of the specification's Content object table, plus the type's own fields. */
+  serialize(doc: ContentDoc, input: SerializeInput): Record<string, unknown> {
+    const { publicUrl, parent } = input;
+    const type = this.types.get(doc.portal_type);
+    const isRoot = doc.portal_type === SITE_ROOT_TYPE;
+    const url = urlOf(publicUrl, doc.path ?? '/');
+    const body: Record<string, unknown> = {
+      '@id': url,
+      '@type': doc.portal_type,
+      UID: doc._id,
+      id: doc.id,
+      is_folderish: type.folderish,
+      layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
+      // Unlocked form until locking lands.
+      lock: { locked: false, stealable: true },
+      parent: parent ? this.parentSummary(parent, publicUrl) : {},
+      review_state: doc.review_state,
+      type_title: type.title,
+      working_copy: null,
+      working_copy_of: null,
+    };
+    for (const field of type.fields) {
+      if (field.name !== 'id') body[field.name] = this.fieldJson(doc, field, url, input);
+    }
+    // The recorded site root has neither dates of its own nor a version or neighbours.
+    if (!isRoot) {
+      body.created = contentDate(doc.created);
+      body.modified = contentDate(doc.modified);
+      body.version = 'current';
+      body.next_item = neighbourSummary(input.neighbours?.next ?? null, publicUrl);
+      body.previous_item = neighbourSummary(input.neighbours?.previous ?? null, publicUrl);
+    }
+    if (input.listing) {
+      const { items, total, batching, metadataFields } = input.listing;
+      body.items = items.map((item) => this.itemSummary(item, publicUrl, metadataFields));
+      body.items_total = total;
+      if (batching) body.batching = batching;
+    }
+    return body;
   }
-  return body;
+
+  /** `parent`: a summary, with `review_state` only when the parent has a workflow (as recorded). */
+  private parentSummary(doc: ContentDoc, publicUrl: string) {
+    const { review_state, ...rest } = this.summary(doc, publicUrl);
+    return review_state === null ? rest : { ...rest, review_state };
+  }
+
+  /** One field's value in a response; unset fields show their default. */
+  private fieldJson(doc: ContentDoc, field: TypeField, objectUrl: string, input: SerializeInput): unknown {
+    const stored = storedValue(doc, field.name);
+    if (field.transient) return field.default ?? null;
+    if (stored === undefined || stored === null) {
+      if (field.kind === 'relationlist') return [];
+      if (field.kind === 'multichoice' && Array.isArray(field.default)) return field.default.map((t) => term(field, t));
+      return field.default ?? null;
+    }
+    switch (field.kind) {
+      case 'datetime':
+        return dateOrNull(stored);
+      case 'choice':
+        return term(field, stored);
+      case 'multichoice':
+        return Array.isArray(stored) ? stored.map((t) => term(field, t)) : [];
+      case 'file':
+      case 'image':
+        return fileJson(field.kind, stored as FileValue, objectUrl, field.name);
+      case 'relationlist':
+        return (input.related?.[field.name] ?? []).map((d) => this.summary(d, input.publicUrl));
+      case 'json':
+        return typeof stored === 'string' ? JSON.parse(stored) : stored;
+      default:
+        return stored;
+    }
+  }
 }
 
 function dateOrNull(value: unknown): string | null {
@@ -140,32 +174,4 @@ function dateOrNull(value: unknown): string | null {
 function term(field: TypeField, token: unknown) {
   const choice = field.choices?.find(([t]) => t === token);
   return choice ? { title: choice[1], token: choice[0] } : token;
-}
-
-/** One field's value in a response; unset fields show their default. */
-function fieldJson(doc: ContentDoc, field: TypeField, objectUrl: string, input: SerializeInput): unknown {
-  const stored = storedValue(doc, field.name);
-  if (field.transient) return field.default ?? null;
-  if (stored === undefined || stored === null) {
-    if (field.kind === 'relationlist') return [];
-    if (field.kind === 'multichoice' && Array.isArray(field.default)) return field.default.map((t) => term(field, t));
-    return field.default ?? null;
-  }
-  switch (field.kind) {
-    case 'datetime':
-      return dateOrNull(stored);
-    case 'choice':
-      return term(field, stored);
-    case 'multichoice':
-      return Array.isArray(stored) ? stored.map((t) => term(field, t)) : [];
-    case 'file':
-    case 'image':
-      return fileJson(field.kind, stored as FileValue, objectUrl, field.name);
-    case 'relationlist':
-      return (input.related?.[field.name] ?? []).map((d) => summary(d, input.publicUrl));
-    case 'json':
-      return typeof stored === 'string' ? JSON.parse(stored) : stored;
-    default:
-      return stored;
-  }
 }

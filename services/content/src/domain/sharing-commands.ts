@@ -2,16 +2,18 @@ import {
   AUTHENTICATED_GROUP,
   badRequest,
   DELEGABLE_ROLES,
-  newEvent,
+  requirePermission,
   rolesOf,
   type LocalRoles,
   type Principal__Output,
 } from '@cms/shared';
-import { accessFields, authorize } from './access';
-import { snapshot, type Caller } from './content-commands';
-import { MAX_WRITE_ATTEMPTS, type ContentDoc } from './model';
-import type { ContentRepository, EventRelay } from './repository';
+import { accessFields, accessOf } from './access';
+import type { Caller } from './caller';
+import { modifiedEvent } from './content-events';
+import type { ContentDoc } from './model';
+import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
+import { SYSTEM_WRITE, type ContentWriter, type WriteAuthor } from './write-path';
 
 export interface PrincipalSummary {
   id: string;
@@ -32,6 +34,9 @@ export interface SharingUpdate {
   inherit?: boolean;
 }
 
+/** An object's own local roles and whether it inherits, as a change makes them from its current version. */
+type OwnRoles = (current: ContentDoc) => Pick<ContentDoc, 'local_roles' | 'block_local_roles'>;
+
 const DELEGABLE = new Set<string>(DELEGABLE_ROLES.map((r) => r.id));
 const AUTHENTICATED_TITLE = 'Logged-in users';
 
@@ -39,14 +44,14 @@ const AUTHENTICATED_TITLE = 'Logged-in users';
 export class SharingCommands {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly relay: EventRelay,
+    private readonly writer: ContentWriter,
     private readonly directory: PrincipalDirectory,
     private readonly follower: SubtreeFollower,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async read(doc: ContentDoc, search: string | undefined, caller: Caller) {
-    authorize(caller.principal, 'Change local roles', doc);
+    requirePermission(caller.principal, 'Change local roles', accessOf(doc));
     const own = doc.local_roles ?? [];
     const inherited = doc.block_local_roles ? [] : ((await this.parentOf(doc))?.effective_local_roles ?? []);
     const holders = [...new Set([...own, ...inherited].map((g) => g.principal))].filter((id) =>
@@ -74,7 +79,7 @@ export class SharingCommands {
 
   /** Grants and revokes delegable local roles; everything below follows (inheritance), each with its event. */
   async update(doc: ContentDoc, input: SharingUpdate, caller: Caller): Promise<void> {
-    authorize(caller.principal, 'Change local roles', doc);
+    this.writer.checkPermission(doc, 'Change local roles', caller);
     for (const [i, entry] of input.entries.entries()) {
       const unknown = Object.keys(entry.roles).filter((role) => !DELEGABLE.has(role));
       if (unknown.length) {
@@ -91,69 +96,61 @@ export class SharingCommands {
         { field: 'entries', message: 'unknown principal' },
       ]);
 
-    const ownRoles = applyEntries(doc.local_roles ?? [], input.entries);
-    const blocked = input.inherit === undefined ? (doc.block_local_roles ?? false) : !input.inherit;
-    await this.regrant(doc, { local_roles: ownRoles, block_local_roles: blocked }, caller);
+    await this.regrant(
+      doc,
+      (current) => ({
+        local_roles: applyEntries(current.local_roles ?? [], input.entries),
+        block_local_roles: input.inherit === undefined ? (current.block_local_roles ?? false) : !input.inherit,
+      }),
+      caller,
+      caller.requestId,
+    );
   }
 
   /** A removed user or group keeps no local role anywhere (identity.user.removed / identity.group.removed). */
   async dropPrincipal(principal: string, requestId: string): Promise<void> {
-    const caller: Caller = { principal: null, requestId, publicUrl: '' };
     for (const held of await this.repo.grantedTo(principal)) {
       // Re-read: an earlier regrant in this loop may have rewritten it as a descendant.
       const doc = await this.repo.byUid(held._id);
       if (!doc) continue;
-      const own = (doc.local_roles ?? []).filter((g) => g.principal !== principal);
-      await this.regrant(doc, { local_roles: own }, caller);
+      const without = (current: ContentDoc) => ({
+        local_roles: (current.local_roles ?? []).filter((g) => g.principal !== principal),
+        block_local_roles: current.block_local_roles,
+      });
+      await this.regrant(doc, without, SYSTEM_WRITE, requestId);
     }
   }
 
-  /** Writes new own local roles on an object (marking its subtree stale in the same write); everything below follows. */
-  private async regrant(
-    doc: ContentDoc,
-    change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
-    caller: Caller,
-  ) {
-    const changed = await this.writeAccess(doc, change, await this.parentOf(doc), caller);
-    await this.relay.flush(doc._id);
-    await this.follower.follow(changed, caller.requestId);
+  /**
+   * Writes new own local roles on an object with its recomputed access fields, marking its subtree stale in
+   * the same write; then everything below follows.
+   */
+  private async regrant(doc: ContentDoc, ownRoles: OwnRoles, author: WriteAuthor, requestId: string): Promise<void> {
+    const parent = await this.parentOf(doc);
+    const written = await this.writer.write(
+      doc,
+      {
+        kind: 'sharing',
+        permission: 'Change local roles',
+        plan: (current) => {
+          const own = ownRoles(current);
+          const access = accessFields({ ...current, ...own }, parent);
+          const set: Partial<ContentDoc> = {
+            local_roles: own.local_roles ?? [],
+            block_local_roles: own.block_local_roles ?? false,
+            ...access,
+            subtree_stale: this.now().toISOString(),
+          };
+          return { set, events: (next) => [modifiedEvent(next, ['local_roles'], requestId)] };
+        },
+      },
+      author,
+    );
+    if (written) await this.follower.follow(written.after, requestId);
   }
 
   private async parentOf(doc: ContentDoc): Promise<ContentDoc | null> {
     return doc.parent_uid ? this.repo.byUid(doc.parent_uid) : null;
-  }
-
-  /** Writes own-role changes and the recomputed access fields of one object, retrying on concurrent writes. */
-  private async writeAccess(
-    initial: ContentDoc,
-    change: Pick<ContentDoc, 'local_roles' | 'block_local_roles'>,
-    parent: ContentDoc | null,
-    caller: Caller,
-  ): Promise<ContentDoc> {
-    let doc = initial;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const next: ContentDoc = { ...doc, ...change, version: doc.version + 1 };
-      Object.assign(next, accessFields(next, parent));
-      const fields: Partial<ContentDoc> = {
-        local_roles: next.local_roles ?? [],
-        block_local_roles: next.block_local_roles ?? false,
-        effective_local_roles: next.effective_local_roles,
-        acquired_state: next.acquired_state,
-        allowed: next.allowed,
-        version: next.version,
-        subtree_stale: this.now().toISOString(),
-      };
-      const event = newEvent(
-        'content.modified',
-        { uid: doc._id, version: next.version, changed: ['local_roles'], snapshot: snapshot(next) },
-        caller.requestId,
-      );
-      if (await this.repo.setFields(doc._id, doc.version, fields, event)) return next;
-      const reread = await this.repo.byUid(doc._id);
-      if (!reread) return next;
-      doc = reread;
-    }
-    throw badRequest('The object is being changed by others; try again');
   }
 }
 

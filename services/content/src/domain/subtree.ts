@@ -1,8 +1,8 @@
-import { newEvent } from '@cms/shared';
 import { accessFields } from './access';
-import { snapshot } from './content-commands';
-import { childPath, MAX_WRITE_ATTEMPTS, type ContentDoc } from './model';
-import type { ContentRepository, EventRelay } from './repository';
+import { modifiedEvent, movedEvent } from './content-events';
+import { childPath, type ContentDoc } from './model';
+import type { ContentRepository } from './repository';
+import { SYSTEM_WRITE, type ContentWriter, type DeferredFlushes } from './write-path';
 
 /** How old a stale mark must be before the sweep takes it over from the request that set it. */
 export const STALE_GRACE_MS = 30_000;
@@ -12,30 +12,29 @@ export const STALE_GRACE_MS = 30_000;
  * inherited local roles and who may view them — in step after a write to an
  * ancestor (move, rename, sharing). The ancestor's write sets `subtree_stale`
  * in the same atomic operation; this walk rewrites each descendant that
- * differs, each with its own event, then clears the mark. Every step is
- * idempotent, so a walk cut short by a crash is simply run again by the sweep.
+ * differs, each with its own event (system writes: the anchor's write was the
+ * one allowed), then clears the mark. Every step is idempotent, so a walk cut
+ * short by a crash is simply run again by the sweep.
  */
 export class SubtreeFollower {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly relay: EventRelay,
+    private readonly writer: ContentWriter,
   ) {}
 
   /** Brings everything below `anchor` (as now stored) in line with it. */
   async follow(anchor: ContentDoc, requestId: string): Promise<void> {
     const current = (await this.repo.byUid(anchor._id)) ?? anchor;
     const derived = new Map<string, ContentDoc>([[current._id, current]]);
-    const written: string[] = [];
+    const flushes = this.writer.deferFlushes();
     for (const child of await this.repo.descendants(current._id)) {
       const parent = derived.get(child.parent_uid ?? '');
       // A child whose parent is not in the walk was moved out meanwhile; its own move keeps it current.
       if (!parent) continue;
-      const next = await this.rederive(child, parent, requestId);
-      if (next !== child) written.push(child._id);
-      derived.set(child._id, next);
+      derived.set(child._id, await this.rederive(child, parent, requestId, flushes));
     }
     if (current.subtree_stale) await this.repo.clearStale(current._id, current.subtree_stale);
-    await Promise.all(written.map((uid) => this.relay.flush(uid)));
+    await flushes.flush();
   }
 
   /**
@@ -45,13 +44,12 @@ export class SubtreeFollower {
    */
   async followChildren(anchor: ContentDoc, requestId: string): Promise<void> {
     const current = (await this.repo.byUid(anchor._id)) ?? anchor;
-    const written: string[] = [];
+    const flushes = this.writer.deferFlushes();
     for (const child of await this.repo.allChildren(current._id)) {
-      if (child.review_state !== null) continue;
-      if ((await this.rederive(child, current, requestId)) !== child) written.push(child._id);
+      if (child.review_state === null) await this.rederive(child, current, requestId, flushes);
     }
     if (current.subtree_stale) await this.repo.clearStale(current._id, current.subtree_stale);
-    await Promise.all(written.map((uid) => this.relay.flush(uid)));
+    await flushes.flush();
   }
 
   /** Finishes walks that a crash or a failed request left behind. */
@@ -64,39 +62,35 @@ export class SubtreeFollower {
     return stale.length;
   }
 
-  /** Rewrites one descendant from its (already current) parent; returns it unchanged when nothing differs. */
-  private async rederive(initial: ContentDoc, parent: ContentDoc, requestId: string): Promise<ContentDoc> {
-    let doc = initial;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const derived = derivedFields(doc, parent);
-      if (!differs(doc, derived)) return doc;
-      const next: ContentDoc = { ...doc, ...derived, version: doc.version + 1 };
-      const moved = derived.path !== doc.path;
-      const event = moved
-        ? newEvent(
-            'content.moved',
-            {
-              uid: doc._id,
-              version: next.version,
-              old_path: doc.path ?? '',
-              new_path: next.path ?? '',
-              old_parent_uid: doc.parent_uid ?? '',
-              new_parent_uid: next.parent_uid ?? '',
-              snapshot: snapshot(next),
-            },
-            requestId,
-          )
-        : newEvent(
-            'content.modified',
-            { uid: doc._id, version: next.version, changed: ['local_roles'], snapshot: snapshot(next) },
-            requestId,
-          );
-      if (await this.repo.setFields(doc._id, doc.version, { ...derived, version: next.version }, event)) return next;
-      const reread = await this.repo.byUid(doc._id);
-      if (!reread) return doc;
-      doc = reread;
-    }
-    throw new Error(`descendant ${initial._id} kept changing while its subtree was being followed`);
+  /** Rewrites one descendant from its (already current) parent; returns it as stored afterwards. */
+  private async rederive(
+    child: ContentDoc,
+    parent: ContentDoc,
+    requestId: string,
+    flushes: DeferredFlushes,
+  ): Promise<ContentDoc> {
+    const written = await this.writer.write(
+      child,
+      {
+        kind: 'subtree',
+        plan: (current) => {
+          const derived = derivedFields(current, parent);
+          if (!differs(current, derived)) return null;
+          return {
+            set: derived,
+            events: (next) => [
+              next.path !== current.path
+                ? movedEvent(current, next, requestId)
+                : modifiedEvent(next, ['local_roles'], requestId),
+            ],
+          };
+        },
+      },
+      SYSTEM_WRITE,
+      flushes,
+    );
+    // Removed meanwhile: it has nothing below it to pass on either.
+    return written?.after ?? child;
   }
 }
 

@@ -1,34 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, DuplicateKeyError, newEvent, urlOf, type FieldError } from '@cms/shared';
-import { z } from 'zod';
-import { accessFields, authorize } from './access';
-import { snapshot, type Caller } from './content-commands';
+import { badRequest, conflict, DuplicateKeyError, requirePermission, urlOf, type FieldError } from '@cms/shared';
+import { accessFields, accessOf } from './access';
+import type { Caller } from './caller';
+import { addedEvent, movedEvent } from './content-events';
 import type { FileStorage, FileValue } from './files';
-import { childPath, MAX_WRITE_ATTEMPTS, type ContentDoc } from './model';
-import { checkId } from './naming';
-import type { ContentRepository, EventRelay } from './repository';
+import { childPath, type ContentDoc } from './model';
+import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
-import { contentType, INITIAL_STATE, SITE_ROOT_TYPE } from './types';
+import { INITIAL_STATE, SITE_ROOT_TYPE, type TypeRegistry } from './types';
+import { SYSTEM_WRITE, type ContentWriter, type DeferredFlushes, type WriteAuthor } from './write-path';
 
-/** `ordering` of a folder PATCH: move one child by `delta` places (or to the top/bottom) among `subset_ids`. */
-export const orderingSchema = z
-  .object({
-    obj_id: z.string().min(1),
-    delta: z.union([z.literal('top'), z.literal('bottom'), z.number().int()]),
-    subset_ids: z.array(z.string().min(1)).optional(),
-  })
-  .strict();
-
-/** `sort` of a folder PATCH: re-sort every child by one field. */
-export const sortSchema = z
-  .object({
-    on: z.string().min(1),
-    order: z.enum(['ascending', 'descending', 'reverse']).default('ascending'),
-  })
-  .strict();
-
-export type OrderingInput = z.infer<typeof orderingSchema>;
-export type SortInput = z.infer<typeof sortSchema>;
+/** What the objects of one copied tree share. */
+interface CopyRun {
+  at: string;
+  caller: Caller;
+  flushes: DeferredFlushes;
+}
 
 /** One line of a `@copy` / `@move` answer. */
 export interface Relocation {
@@ -36,112 +23,16 @@ export interface Relocation {
   target: string;
 }
 
-/** Fields a folder can be re-sorted on; anything else is 400. */
-const SORTABLE: Record<string, (doc: ContentDoc) => string | number> = {
-  id: (d) => d.id,
-  title: (d) => d.title.toLowerCase(),
-  sortable_title: (d) => d.title.toLowerCase(),
-  description: (d) => d.description,
-  created: (d) => d.created,
-  modified: (d) => d.modified,
-  effective: (d) => d.effective ?? '',
-  expires: (d) => d.expires ?? '',
-  portal_type: (d) => d.portal_type,
-  review_state: (d) => d.review_state ?? '',
-  getObjPositionInParent: (d) => d.position,
-};
-
-/** Operations on the shape of the tree: order within a folder, rename, copy, move. */
+/** Operations on the shape of the tree: copy and move (a rename is an update: ContentCommands.update). */
 export class TreeCommands {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly relay: EventRelay,
+    private readonly writer: ContentWriter,
     private readonly follower: SubtreeFollower,
     private readonly files: Pick<FileStorage, 'duplicate' | 'release'>,
+    private readonly types: TypeRegistry,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  /** Applies a folder PATCH's `ordering` and/or `sort` to the children of `folder`. */
-  async order(folder: ContentDoc, input: { ordering?: OrderingInput; sort?: SortInput }, caller: Caller) {
-    authorize(caller.principal, 'Modify portal content', folder);
-    if (!contentType(folder.portal_type).folderish) {
-      throw badRequest(`${folder.portal_type} "${folder.id}" is not a folder: it has no items to order`, [
-        { field: input.ordering ? 'ordering' : 'sort', message: 'not a folder' },
-      ]);
-    }
-    let children = await this.repo.allChildren(folder._id);
-    if (input.sort) children = sorted(children, input.sort);
-    if (input.ordering) children = reordered(children, input.ordering);
-    if (children.length === 0) return; // nothing to order (and an empty pending order could not be found again)
-    await this.repo.setOrderPending(
-      folder._id,
-      children.map((c) => c._id),
-    );
-    await this.applyOrder(folder._id, caller.requestId);
-  }
-
-  /** Finishes re-orderings a crash left half written. */
-  async sweepOrders(requestId: string): Promise<number> {
-    const pending = await this.repo.pendingOrders();
-    for (const folder of pending) await this.applyOrder(folder._id, requestId);
-    return pending.length;
-  }
-
-  /**
-   * Gives the children the order recorded in the folder's `order_pending`,
-   * re-using the positions they hold now (so the folder's next free position
-   * stays free) and writing only the children whose position changes.
-   */
-  private async applyOrder(folderUid: string, requestId: string): Promise<void> {
-    const folder = await this.repo.byUid(folderUid);
-    if (!folder?.order_pending) return;
-    const children = await this.repo.allChildren(folderUid);
-    const byUid = new Map(children.map((c) => [c._id, c]));
-    // Children added or removed since the order was recorded keep their place after the ordered ones.
-    const ordered = [
-      ...folder.order_pending.flatMap((uid) => byUid.get(uid) ?? []),
-      ...children.filter((c) => !folder.order_pending?.includes(c._id)),
-    ];
-    const positions = children.map((c) => c.position).sort((a, b) => a - b);
-    const written: string[] = [];
-    for (const [index, child] of ordered.entries()) {
-      if (child.position === positions[index]) continue;
-      await this.writePosition(child, positions[index], requestId);
-      written.push(child._id);
-    }
-    await this.repo.setOrderPending(folderUid, null);
-    await Promise.all(written.map((uid) => this.relay.flush(uid)));
-  }
-
-  private async writePosition(initial: ContentDoc, position: number, requestId: string): Promise<void> {
-    let doc = initial;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const next: ContentDoc = { ...doc, position, version: doc.version + 1 };
-      const event = newEvent(
-        'content.ordered',
-        { uid: doc._id, version: next.version, parent_uid: doc.parent_uid ?? '', position, snapshot: snapshot(next) },
-        requestId,
-      );
-      if (await this.repo.setFields(doc._id, doc.version, { position, version: next.version }, event)) return;
-      const reread = await this.repo.byUid(doc._id);
-      if (!reread) return;
-      doc = reread;
-    }
-    throw conflict('The folder is being changed by others; try again');
-  }
-
-  /** Changes an object's id (PATCH with `id`); its subtree moves with it. */
-  async rename(doc: ContentDoc, newId: string, caller: Caller): Promise<ContentDoc> {
-    if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be renamed');
-    authorize(caller.principal, 'Modify portal content', doc);
-    checkId(newId);
-    if (newId === doc.id) return doc;
-    const parent = await this.parentOf(doc);
-    const moved = await this.relocate(doc, parent, [newId], caller);
-    if (!moved)
-      throw conflict(`An object with id "${newId}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
-    return moved;
-  }
 
   /** `@move`: moves each source into `target`, keeping its id unless that is taken there. */
   async move(target: ContentDoc, sources: string[], caller: Caller): Promise<Relocation[]> {
@@ -152,7 +43,7 @@ export class TreeCommands {
       if (doc._id === target._id || target.ancestors.includes(doc._id)) {
         throw badRequest(`Cannot move ${doc.path} into itself`, sourceError(index));
       }
-      authorize(caller.principal, 'Delete objects', doc);
+      this.writer.checkPermission(doc, 'Delete objects', caller);
     }
     const result: Relocation[] = [];
     for (const doc of docs) {
@@ -193,18 +84,18 @@ export class TreeCommands {
       const path = sitePath(source, caller.publicUrl);
       const doc = path ? await this.repo.byPath(path) : await this.repo.byUid(source);
       if (!doc) throw badRequest(`Source does not exist: ${source}`, sourceError(index));
-      authorize(caller.principal, 'View', doc);
+      requirePermission(caller.principal, 'View', accessOf(doc));
       docs.push(doc);
     }
     return docs;
   }
 
   private checkContainer(target: ContentDoc, docs: ContentDoc[], caller: Caller): void {
-    const container = contentType(target.portal_type);
+    const container = this.types.get(target.portal_type);
     if (!container.folderish) throw badRequest(`${target.portal_type} "${target.id}" is not a folder`);
-    authorize(caller.principal, 'Add portal content', target);
+    this.writer.checkPermission(target, 'Add portal content', caller);
     for (const [index, doc] of docs.entries()) {
-      if (!contentType(doc.portal_type).addable) {
+      if (!this.types.get(doc.portal_type).addable) {
         throw badRequest(`A ${doc.portal_type} cannot be added to ${target.path}`, sourceError(index));
       }
     }
@@ -217,62 +108,58 @@ export class TreeCommands {
    * Null when every id was taken.
    */
   private async relocate(
-    initial: ContentDoc,
+    doc: ContentDoc,
     parent: ContentDoc,
     ids: Iterable<string>,
     caller: Caller,
   ): Promise<ContentDoc | null> {
-    let doc = initial;
-    const sameParent = doc.parent_uid === parent._id;
-    const position = sameParent ? doc.position : await this.repo.takeChildPosition(parent._id);
+    const position = doc.parent_uid === parent._id ? doc.position : await this.repo.takeChildPosition(parent._id);
     for (const id of ids) {
-      for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-        const stamp = this.now().toISOString();
-        const oldPath = doc.path ?? '/';
-        const changes: Partial<ContentDoc> = {
-          id,
-          path: childPath(parent.path ?? '/', id),
-          parent_uid: parent._id,
-          ancestors: [...parent.ancestors, parent._id],
-          position,
-          aliases: [...new Set([...(doc.aliases ?? []), oldPath])],
-          subtree_stale: stamp,
-          modified: stamp,
-          version: doc.version + 1,
-          ...accessFields(doc, parent),
-        };
-        const next: ContentDoc = { ...doc, ...changes };
-        const event = newEvent(
-          'content.moved',
-          {
-            uid: doc._id,
-            version: next.version,
-            old_path: oldPath,
-            new_path: next.path ?? '',
-            old_parent_uid: doc.parent_uid ?? '',
-            new_parent_uid: parent._id,
-            snapshot: snapshot(next),
-          },
-          caller.requestId,
-        );
-        let updated: ContentDoc | null;
-        try {
-          updated = await this.repo.updateFields(doc._id, doc.version, changes, event);
-        } catch (error) {
-          if (error instanceof DuplicateKeyError) break; // id taken there: next candidate
-          throw error;
-        }
-        if (updated) {
-          await this.relay.flush(doc._id);
-          await this.follower.follow(updated, caller.requestId);
-          return updated;
-        }
-        const reread = await this.repo.byUid(doc._id);
-        if (!reread) throw badRequest(`${oldPath} was removed meanwhile`);
-        doc = reread;
-      }
+      const moved = await this.relocateAs(doc, parent, id, position, caller);
+      if (!moved) continue; // id taken there: next candidate
+      await this.follower.follow(moved, caller.requestId);
+      return moved;
     }
     return null;
+  }
+
+  /** The object's own write of a move to `id` under `parent`; null when that id is taken there. */
+  private async relocateAs(
+    doc: ContentDoc,
+    parent: ContentDoc,
+    id: string,
+    position: number,
+    caller: Caller,
+  ): Promise<ContentDoc | null> {
+    try {
+      const written = await this.writer.write(
+        doc,
+        {
+          kind: 'relocate',
+          permission: 'Delete objects',
+          plan: (current) => {
+            const stamp = this.now().toISOString();
+            const set: Partial<ContentDoc> = {
+              id,
+              path: childPath(parent.path ?? '/', id),
+              parent_uid: parent._id,
+              ancestors: [...parent.ancestors, parent._id],
+              position,
+              aliases: [...new Set([...(current.aliases ?? []), current.path ?? '/'])],
+              subtree_stale: stamp,
+              modified: stamp,
+              ...accessFields(current, parent),
+            };
+            return { set, events: (next) => [movedEvent(current, next, caller.requestId)] };
+          },
+        },
+        caller,
+      );
+      return written.after;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return null;
+      throw error;
+    }
   }
 
   /**
@@ -283,12 +170,12 @@ export class TreeCommands {
   private async copyTree(source: ContentDoc, target: ContentDoc, caller: Caller): Promise<ContentDoc> {
     // Read the subtree first: a copy into the source's own subtree must not copy itself.
     const descendants = await this.repo.descendants(source._id);
-    const at = this.now().toISOString();
+    const run: CopyRun = { at: this.now().toISOString(), caller, flushes: this.writer.deferFlushes() };
     const copies = new Map<string, ContentDoc>();
     const rootPosition = await this.repo.takeChildPosition(target._id);
     let root: ContentDoc | null = null;
     for (const id of copyIds(source.id)) {
-      root = await this.insertCopy(source, target, id, rootPosition, at, caller);
+      root = await this.insertCopy(source, target, id, rootPosition, run, caller);
       if (root) break;
     }
     if (!root) throw conflict('No free id for the copy');
@@ -296,10 +183,11 @@ export class TreeCommands {
     for (const original of descendants) {
       const parent = copies.get(original.parent_uid ?? '');
       if (!parent) continue;
-      const copy = await this.insertCopy(original, parent, original.id, original.position, at, caller);
+      // Inside the copy just made (the caller owns it): adding the copy to the target was the write allowed.
+      const copy = await this.insertCopy(original, parent, original.id, original.position, run, SYSTEM_WRITE);
       if (copy) copies.set(original._id, copy);
     }
-    await Promise.all([...copies.values()].map((c) => this.relay.flush(c._id)));
+    await run.flushes.flush();
     return root;
   }
 
@@ -308,10 +196,10 @@ export class TreeCommands {
     parent: ContentDoc,
     id: string,
     position: number,
-    at: string,
-    caller: Caller,
+    { at, caller, flushes }: CopyRun,
+    author: WriteAuthor,
   ): Promise<ContentDoc | null> {
-    const type = contentType(original.portal_type);
+    const type = this.types.get(original.portal_type);
     const owner = caller.principal?.id;
     const doc: ContentDoc = {
       ...withoutInternals(original),
@@ -336,8 +224,12 @@ export class TreeCommands {
       fields: await this.duplicateFiles(original.fields),
     };
     Object.assign(doc, accessFields(doc, parent));
-    const event = newEvent('content.added', { uid: doc._id, version: 1, snapshot: snapshot(doc) }, caller.requestId);
-    if (await this.repo.insertNew(doc, event)) return doc;
+    const added = await this.writer.insert(
+      { kind: 'copy', doc, events: [addedEvent(doc, caller.requestId)], container: parent },
+      author,
+      flushes,
+    );
+    if (added) return doc;
     // The id was taken: nothing refers to the duplicated blobs.
     await this.files.release(Object.values(doc.fields ?? {}).filter(isFileValue));
     return null;
@@ -350,12 +242,6 @@ export class TreeCommands {
       copied[name] = isFileValue(value) ? await this.files.duplicate(value) : value;
     }
     return copied;
-  }
-
-  private async parentOf(doc: ContentDoc): Promise<ContentDoc> {
-    const parent = doc.parent_uid ? await this.repo.byUid(doc.parent_uid) : null;
-    if (!parent) throw badRequest(`The parent of ${doc.path} is gone`);
-    return parent;
   }
 }
 
@@ -395,66 +281,4 @@ function withoutInternals(doc: ContentDoc): ContentDoc {
   delete copy.subtree_stale;
   delete copy.order_pending;
   return copy;
-}
-
-function sorted(children: ContentDoc[], sort: SortInput): ContentDoc[] {
-  const key = SORTABLE[sort.on];
-  if (!key) {
-    throw badRequest(`Cannot sort on "${sort.on}"; use one of ${Object.keys(SORTABLE).join(', ')}`, [
-      { field: 'sort.on', message: 'unknown sort field' },
-    ]);
-  }
-  const direction = sort.order === 'ascending' ? 1 : -1;
-  return [...children].sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    return (x < y ? -1 : x > y ? 1 : 0) * direction;
-  });
-}
-
-/**
- * Moves `obj_id` by `delta` places: `top`/`bottom` among all children, a
- * number among `subset_ids` (the ids the client saw, in the order it saw
- * them), or among all children when there is no subset.
- */
-function reordered(children: ContentDoc[], ordering: OrderingInput): ContentDoc[] {
-  const ids = children.map((c) => c.id);
-  if (!ids.includes(ordering.obj_id)) {
-    throw badRequest(`No item "${ordering.obj_id}" in this folder`, [
-      { field: 'ordering.obj_id', message: 'not in this folder' },
-    ]);
-  }
-  const subset = ordering.subset_ids ?? ids;
-  const missing = subset.filter((id) => !ids.includes(id));
-  if (missing.length) {
-    throw badRequest(`Not in this folder: ${missing.join(', ')}`, [
-      { field: 'ordering.subset_ids', message: 'unknown ids' },
-    ]);
-  }
-  if (!subset.includes(ordering.obj_id)) {
-    throw badRequest(`"${ordering.obj_id}" is not in subset_ids`, [
-      { field: 'ordering.subset_ids', message: 'must contain obj_id' },
-    ]);
-  }
-  const current = ids.filter((id) => subset.includes(id));
-  if (current.join('/') !== subset.join('/')) {
-    throw badRequest('Client/server ordering mismatch: the folder changed since it was read', [
-      { field: 'ordering.subset_ids', message: 'not the current order' },
-    ]);
-  }
-  let order: string[];
-  if (ordering.delta === 'top' || ordering.delta === 'bottom') {
-    order = ids.filter((id) => id !== ordering.obj_id);
-    if (ordering.delta === 'top') order.unshift(ordering.obj_id);
-    else order.push(ordering.obj_id);
-  } else {
-    const within = current.filter((id) => id !== ordering.obj_id);
-    const from = current.indexOf(ordering.obj_id);
-    const to = Math.max(0, Math.min(within.length, from + ordering.delta));
-    within.splice(to, 0, ordering.obj_id);
-    // The subset's slots in the whole list take the subset's new order.
-    let next = 0;
-    order = ids.map((id) => (subset.includes(id) ? within[next++] : id));
-  }
-  const byId = new Map(children.map((c) => [c.id, c]));
-  return order.map((id) => byId.get(id) as ContentDoc);
 }

@@ -1,23 +1,24 @@
 import {
   badRequest,
   findTransition,
-  newEvent,
-  requireHere,
+  hasPermission,
+  requirePermission,
   transitionsFrom,
   urlOf,
-  workflowState,
-  allowedHere,
   viewTokens,
+  workflowState,
   type Principal__Output,
+  type WorkflowTransition,
 } from '@cms/shared';
-import { authorize } from './access';
-import type { Caller } from './content-commands';
-import { snapshot } from './content-commands';
+import { accessOf } from './access';
+import type { Caller } from './caller';
+import { modifiedEvent } from './content-events';
 import { contentDate } from './dates';
-import { MAX_WRITE_ATTEMPTS, type ContentDoc, type WorkflowEntry } from './model';
-import type { ContentRepository, EventRelay } from './repository';
+import type { ContentDoc, WorkflowEntry } from './model';
+import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
-import { contentType } from './types';
+import type { TypeRegistry } from './types';
+import type { ContentWriter } from './write-path';
 
 export interface TransitionInput {
   comment?: string;
@@ -30,13 +31,14 @@ export interface TransitionInput {
 export class WorkflowCommands {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly relay: EventRelay,
+    private readonly writer: ContentWriter,
     private readonly follower: SubtreeFollower,
+    private readonly types: TypeRegistry,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   status(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string) {
-    authorize(principal, 'View', doc);
+    requirePermission(principal, 'View', accessOf(doc));
     const self = `${urlOf(publicUrl, doc.path ?? '/')}/@workflow`;
     if (!doc.review_state) return { '@id': self, history: [], transitions: [] };
     const state = workflowState(doc.review_state);
@@ -53,77 +55,72 @@ export class WorkflowCommands {
     if (!doc.review_state) throw badRequest(`${doc.portal_type} "${doc.id}" has no workflow`);
     const transition = findTransition(transitionId);
     if (!transition) throw badRequest(`Unknown transition "${transitionId}"`);
-    if (!transition.from.includes(doc.review_state)) {
-      throw badRequest(`Transition "${transitionId}" is not available from state "${doc.review_state}"`);
-    }
-    requireHere(caller.principal, transition.guard, doc.review_state, doc.effective_local_roles ?? []);
-    const entry = await this.apply(doc, transitionId, input, caller);
+    checkAvailable(transition, doc);
+    this.writer.checkPermission(doc, transition.guard, caller);
+    const entry = await this.apply(doc, transition, input, caller);
     if (input.include_children) {
       for (const child of await this.repo.descendants(doc._id)) {
         const available =
           child.review_state &&
           transition.from.includes(child.review_state) &&
-          allowedHere(caller.principal, transition.guard, child.review_state, child.effective_local_roles ?? []);
-        if (available) await this.apply(child, transitionId, input, caller);
+          hasPermission(caller.principal, transition.guard, accessOf(child));
+        if (available) await this.apply(child, transition, input, caller);
       }
     }
     return serializeEntry(entry);
   }
 
   private available(doc: ContentDoc, principal: Principal__Output | null) {
-    return transitionsFrom(doc.review_state!).filter((t) =>
-      allowedHere(principal, t.guard, doc.review_state, doc.effective_local_roles ?? []),
-    );
+    return transitionsFrom(doc.review_state!).filter((t) => hasPermission(principal, t.guard, accessOf(doc)));
   }
 
   private async apply(
-    initial: ContentDoc,
-    transitionId: string,
+    doc: ContentDoc,
+    transition: WorkflowTransition,
     input: TransitionInput,
     caller: Caller,
   ): Promise<WorkflowEntry> {
-    const transition = findTransition(transitionId)!;
-    let doc = initial;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const at = this.now().toISOString();
-      const entry: WorkflowEntry = {
-        action: transition.id,
-        actor: caller.principal?.id ?? '',
-        comments: input.comment ?? '',
-        review_state: transition.to,
-        time: at,
-      };
-      const next: ContentDoc = {
-        ...doc,
-        review_state: transition.to,
-        workflow_history: [...(doc.workflow_history ?? []), entry],
-        // Publishing sets the effective date when none was given.
-        effective: input.effective ?? doc.effective ?? (transition.to === 'published' ? at : null),
-        expires: input.expires ?? doc.expires ?? null,
-        version: doc.version + 1,
-        // The state decides who may view; the local roles stay as they are.
-        allowed: viewTokens(transition.to, doc.effective_local_roles ?? []),
-      };
-      const event = newEvent(
-        'content.modified',
-        { uid: doc._id, version: next.version, changed: ['review_state'], snapshot: snapshot(next) },
-        caller.requestId,
-      );
-      const { review_state, workflow_history, effective, expires, version, allowed } = next;
-      const fields: Partial<ContentDoc> = { review_state, workflow_history, effective, expires, version, allowed };
-      // Files and images in a folder follow its state; the mark lets the sweep finish that after a crash.
-      const folderish = contentType(doc.portal_type).folderish;
-      if (folderish) fields.subtree_stale = at;
-      if (await this.repo.setFields(doc._id, doc.version, fields, event)) {
-        await this.relay.flush(doc._id);
-        if (folderish) await this.follower.followChildren({ ...next, subtree_stale: at }, caller.requestId);
-        return entry;
-      }
-      const reread = await this.repo.byUid(doc._id);
-      if (!reread) throw badRequest('The object was removed meanwhile');
-      doc = reread;
-    }
-    throw badRequest('The object is being changed by others; try again');
+    // Files and images in a folder follow its state; the stale mark lets the sweep finish that after a crash.
+    const folderish = this.types.get(doc.portal_type).folderish;
+    let entry: WorkflowEntry | undefined;
+    const written = await this.writer.write(
+      doc,
+      {
+        kind: 'transition',
+        permission: transition.guard,
+        plan: (current) => {
+          checkAvailable(transition, current);
+          const at = this.now().toISOString();
+          entry = {
+            action: transition.id,
+            actor: caller.principal?.id ?? '',
+            comments: input.comment ?? '',
+            review_state: transition.to,
+            time: at,
+          };
+          const set: Partial<ContentDoc> = {
+            review_state: transition.to,
+            workflow_history: [...(current.workflow_history ?? []), entry],
+            // Publishing sets the effective date when none was given.
+            effective: input.effective ?? current.effective ?? (transition.to === 'published' ? at : null),
+            expires: input.expires ?? current.expires ?? null,
+            // The state decides who may view; the local roles stay as they are.
+            allowed: viewTokens(transition.to, current.effective_local_roles ?? []),
+          };
+          if (folderish) set.subtree_stale = at;
+          return { set, events: (next) => [modifiedEvent(next, ['review_state'], caller.requestId)] };
+        },
+      },
+      caller,
+    );
+    if (folderish) await this.follower.followChildren(written.after, caller.requestId);
+    return entry!;
+  }
+}
+
+function checkAvailable(transition: WorkflowTransition, doc: ContentDoc): void {
+  if (!doc.review_state || !transition.from.includes(doc.review_state)) {
+    throw badRequest(`Transition "${transition.id}" is not available from state "${doc.review_state}"`);
   }
 }
 

@@ -2,7 +2,8 @@
  * File fields over the blob store port: every FileValue owns one blob (a copy
  * of an object gets blobs of its own), so releasing a value deletes its blob.
  */
-import { AppError, type BlobStore, type Logger } from '@cms/shared';
+import { AppError, type Logger } from '@cms/shared';
+import type { BlobStore } from './blobs/port';
 import type { FileBytes, FileKind, FileStorage, FileValue } from '../domain/files';
 import { decodeUpload } from '../domain/uploads';
 

@@ -1,12 +1,18 @@
-import { DuplicateKeyError, withEvents, type Collection, type DocumentStore, type EventEnvelope } from '@cms/shared';
-import type { ContentDoc } from '../domain/model';
-import type { ContentRepository } from '../domain/repository';
-import type { NavDoc } from '../domain/components/tree';
+import {
+  DuplicateKeyError,
+  withEvents,
+  type Collection,
+  type DocumentStore,
+  type EventEnvelope,
+  type Update,
+} from '@cms/shared';
+import type { ContentDoc, NavDoc } from '../domain/model';
+import type { ContentRepository, ContentWriteStore, StoredChange } from '../domain/repository';
 
 /** Writes only apply to live objects. Reads need no such filter: tombstones have no path and no parent. */
 const LIVE = { _deleted: { $ne: true } };
 
-export class StoreContentRepository implements ContentRepository {
+export class StoreContentRepository implements ContentRepository, ContentWriteStore {
   readonly docs: Collection<ContentDoc>;
 
   constructor(store: DocumentStore) {
@@ -72,24 +78,6 @@ export class StoreContentRepository implements ContentRepository {
     return found.filter((d) => !d._deleted).sort((a, b) => a.ancestors.length - b.ancestors.length);
   }
 
-  async setFields(
-    uid: string,
-    expectedVersion: number,
-    fields: Partial<ContentDoc>,
-    event: EventEnvelope,
-  ): Promise<boolean> {
-    const result = await this.docs.updateOne(
-      { _id: uid, version: expectedVersion, ...LIVE },
-      withEvents({ $set: fields }, [event]),
-    );
-    return result.matchedCount === 1;
-  }
-
-  async descendantUids(uid: string): Promise<string[]> {
-    const found = await this.docs.find({ ancestors: uid }, { projection: { _id: 1 } });
-    return found.map((d) => d._id);
-  }
-
   async takeChildPosition(parentUid: string): Promise<number> {
     const before = await this.docs.findOneAndUpdate(
       { _id: parentUid },
@@ -99,9 +87,9 @@ export class StoreContentRepository implements ContentRepository {
     return before?.next_position ?? 0;
   }
 
-  async insertNew(doc: ContentDoc, event: EventEnvelope): Promise<boolean> {
+  async insertNew(doc: ContentDoc, events: EventEnvelope[]): Promise<boolean> {
     try {
-      await this.docs.insertOne({ ...doc, _outbox: [event], _pending: true });
+      await this.docs.insertOne({ ...doc, _outbox: events, _pending: true });
       return true;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return false;
@@ -109,20 +97,17 @@ export class StoreContentRepository implements ContentRepository {
     }
   }
 
-  updateFields(uid: string, expectedVersion: number, changes: Partial<ContentDoc>, event: EventEnvelope) {
-    return this.docs.findOneAndUpdate(
-      { _id: uid, version: expectedVersion, ...LIVE },
-      withEvents({ $set: changes }, [event]),
-      { returnDocument: 'after', projection: { _outbox: 0 } },
-    );
-  }
-
-  async tombstone(uid: string, expectedVersion: number, event: EventEnvelope): Promise<boolean> {
+  async applyChange(
+    uid: string,
+    expectedVersion: number,
+    change: StoredChange,
+    events: EventEnvelope[],
+  ): Promise<boolean> {
+    const update: Update = { $set: change.set };
+    if (change.unset?.length) update.$unset = Object.fromEntries(change.unset.map((name) => [name, '']));
     const result = await this.docs.updateOne(
       { _id: uid, version: expectedVersion, ...LIVE },
-      withEvents({ $set: { _deleted: true, version: expectedVersion + 1 }, $unset: { path: '', parent_uid: '' } }, [
-        event,
-      ]),
+      events.length ? withEvents(update, events) : update,
     );
     return result.matchedCount === 1;
   }
@@ -144,11 +129,8 @@ export class StoreContentRepository implements ContentRepository {
     await this.docs.updateOne({ _id: uid, subtree_stale: stamp }, { $unset: { subtree_stale: '' } });
   }
 
-  async setOrderPending(folderUid: string, order: string[] | null): Promise<void> {
-    await this.docs.updateOne(
-      { _id: folderUid },
-      order ? { $set: { order_pending: order } } : { $unset: { order_pending: '' } },
-    );
+  async clearOrderPending(folderUid: string, version: number): Promise<void> {
+    await this.docs.updateOne({ _id: folderUid, version }, { $unset: { order_pending: '' } });
   }
 
   async pendingOrders(): Promise<ContentDoc[]> {

@@ -1,7 +1,6 @@
 import { hasPermission } from '@cms/shared';
 import { SITE_ROOT_TYPE } from '../types';
 import type { ComponentScope } from './scope';
-import { isFolderish } from './tree';
 
 export interface Action {
   icon: string;
@@ -159,7 +158,7 @@ const USER: ActionRule[] = [
 export async function actions(scope: ComponentScope): Promise<Record<string, Action[]>> {
   const doc = scope.doc;
   const [parent, root] = await Promise.all([scope.parent(), scope.root()]);
-  const folder = isFolderish(doc) ? doc : (parent ?? doc);
+  const folder = scope.isFolderish(doc) ? doc : (parent ?? doc);
   const facts: Facts = {
     loggedIn: scope.principal !== null,
     isRoot: doc.portal_type === SITE_ROOT_TYPE,

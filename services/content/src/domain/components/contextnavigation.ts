@@ -1,7 +1,7 @@
-import type { ContentDoc } from '../model';
+import type { ContentDoc, NavDoc } from '../model';
 import { SITE_ROOT_TYPE } from '../types';
 import type { ComponentScope } from './scope';
-import { excludedFromNav, isFolderish, loadTree, MAX_TREE_LEVELS, type NavDoc } from './tree';
+import { excludedFromNav, loadTree, MAX_TREE_LEVELS } from './tree';
 
 /** The settings of the reference's navigation portlet, given as `expand.contextnavigation.<name>` parameters. */
 export interface ContextNavigationOptions {
@@ -57,7 +57,7 @@ export async function contextNavigation(scope: ComponentScope, options: ContextN
 
   const inPath = new Set(chain.map((doc) => doc._id));
   const levels = options.bottomLevel === 0 ? MAX_TREE_LEVELS : Math.max(options.bottomLevel, 0);
-  const tree = await loadTree(scope.repo, [start._id], scope.tokens, levels, (doc) => {
+  const tree = await loadTree(scope, [start._id], levels, (doc) => {
     return !excludedFromNav(doc) || inPath.has(doc._id);
   });
 
@@ -70,7 +70,7 @@ export async function contextNavigation(scope: ComponentScope, options: ContextN
       href: typeof remote === 'string' && remote ? remote : url,
       icon: '',
       is_current: doc._id === scope.doc._id,
-      is_folderish: isFolderish(doc),
+      is_folderish: scope.isFolderish(doc),
       is_in_path: doc._id !== scope.doc._id && inPath.has(doc._id),
       items: (tree.get(doc._id) ?? []).map(item),
       normalized_id: doc.id,
@@ -96,7 +96,7 @@ async function startFolder(
   options: ContextNavigationOptions,
 ): Promise<ContentDoc | null> {
   if (options.currentFolderOnly) {
-    return isFolderish(scope.doc) || chain.length < 2 ? scope.doc : chain[chain.length - 2];
+    return scope.isFolderish(scope.doc) || chain.length < 2 ? scope.doc : chain[chain.length - 2];
   }
   let base = chain[0];
   if (options.root_path !== undefined && options.root_path !== '' && options.root_path !== '/') {

@@ -1,5 +1,6 @@
+import type { NavDoc } from '../model';
 import type { ComponentScope } from './scope';
-import { excludedFromNav, isFolderish, loadTree, MAX_TREE_LEVELS, type NavDoc } from './tree';
+import { excludedFromNav, loadTree, MAX_TREE_LEVELS } from './tree';
 
 /** Deepest `expand.navigation.depth` accepted: each level is one query over every folder of the level above. */
 export const MAX_NAVIGATION_DEPTH = MAX_TREE_LEVELS;
@@ -19,9 +20,8 @@ export async function navigation(scope: ComponentScope, depth: number) {
   const below =
     depth > 1
       ? await loadTree(
-          scope.repo,
-          tabs.filter(isFolderish).map((doc) => doc._id),
-          scope.tokens,
+          scope,
+          tabs.filter((doc) => scope.isFolderish(doc)).map((doc) => doc._id),
           depth - 1,
           shown,
         )

@@ -1,9 +1,8 @@
 import { callerTokens, rolesHere, rolesWith, urlOf, type Permission, type Principal__Output } from '@cms/shared';
 import { governingState } from '../access';
-import type { ContentDoc } from '../model';
+import type { ContentDoc, NavDoc } from '../model';
 import type { ContentRepository } from '../repository';
-import { SITE_ROOT_TYPE } from '../types';
-import type { NavDoc } from './tree';
+import { SITE_ROOT_TYPE, type TypeRegistry } from '../types';
 
 /**
  * What the components of one request share: the context, the caller, and the look-ups several components
@@ -18,6 +17,7 @@ export class ComponentScope {
 
   constructor(
     readonly repo: ContentRepository,
+    readonly types: TypeRegistry,
     readonly doc: ContentDoc,
     readonly principal: Principal__Output | null,
     readonly publicUrl: string,
@@ -34,7 +34,7 @@ export class ComponentScope {
     return (doc.allowed ?? []).some((token) => this.tokens.includes(token));
   }
 
-  /** Whether the caller has `permission` on `doc` (its governing workflow state and local roles), as `mayHere` decides. */
+  /** Whether the caller has `permission` on `doc` (its governing workflow state and local roles), as `hasPermission` decides. */
   may(permission: Permission, doc: ContentDoc = this.doc): boolean {
     let roles = this.roles.get(doc._id);
     if (!roles) {
@@ -43,6 +43,11 @@ export class ComponentScope {
       this.roles.set(doc._id, roles);
     }
     return rolesWith(permission, governingState(doc)).some((role) => roles.has(role));
+  }
+
+  isFolderish(doc: Pick<ContentDoc, 'portal_type'>): boolean {
+    // A type removed from the site is shown as a plain item rather than failing the whole listing.
+    return this.types.find(doc.portal_type)?.folderish ?? false;
   }
 
   /** The objects above the context, the site root first, whether the caller may see them or not. */

@@ -1,20 +1,8 @@
-import type { ContentDoc } from '../model';
-import type { ContentRepository } from '../repository';
-import { CONTENT_TYPES } from '../types';
-
-/** What navigation listings read of an object. */
-export type NavDoc = Pick<
-  ContentDoc,
-  '_id' | 'path' | 'id' | 'title' | 'description' | 'review_state' | 'portal_type' | 'parent_uid' | 'position'
-> & { fields?: { exclude_from_nav?: unknown; remoteUrl?: unknown } };
+import type { NavDoc } from '../model';
+import type { ComponentScope } from './scope';
 
 /** Levels walked when a tree is asked for without a limit; one query per level, so this bounds the cost. */
 export const MAX_TREE_LEVELS = 10;
-
-export function isFolderish(doc: Pick<ContentDoc, 'portal_type'>): boolean {
-  // A type removed from the site is shown as a plain item rather than failing the whole listing.
-  return CONTENT_TYPES[doc.portal_type]?.folderish ?? false;
-}
 
 /** `exclude_from_nav` (behavior cms.excludefromnavigation), stored with the other schema fields. */
 export function excludedFromNav(doc: { fields?: unknown }): boolean {
@@ -23,13 +11,12 @@ export function excludedFromNav(doc: { fields?: unknown }): boolean {
 }
 
 /**
- * The visible objects below `parentUids`, `levels` deep, by parent UID in folder order. One query per level
+ * The objects the caller may see below `parentUids`, `levels` deep, by parent UID in folder order. One query per level
  * for all the folders of that level; `keep` drops children (with everything below them).
  */
 export async function loadTree(
-  repo: ContentRepository,
+  scope: ComponentScope,
   parentUids: string[],
-  viewerTokens: string[],
   levels: number,
   keep: (doc: NavDoc) => boolean,
 ): Promise<Map<string, NavDoc[]>> {
@@ -37,12 +24,12 @@ export async function loadTree(
   let parents = parentUids;
   for (let level = 0; level < levels && parents.length > 0; level++) {
     const next: string[] = [];
-    for (const child of await repo.visibleChildrenOf(parents, viewerTokens)) {
+    for (const child of await scope.repo.visibleChildrenOf(parents, scope.tokens)) {
       if (!child.parent_uid || !keep(child)) continue;
       const siblings = byParent.get(child.parent_uid);
       if (siblings) siblings.push(child);
       else byParent.set(child.parent_uid, [child]);
-      if (isFolderish(child)) next.push(child._id);
+      if (scope.isFolderish(child)) next.push(child._id);
     }
     parents = next;
   }

@@ -7,10 +7,10 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { openEmbeddedBlobStore } from '../../src/blobs/embedded';
-import { openGridFsBlobStore } from '../../src/blobs/gridfs';
-import { openBlobStoreAt } from '../../src/blobs/open';
-import { isBlobId, type BlobStore } from '../../src/blobs/port';
+import { openEmbeddedBlobStore } from '../src/store/blobs/embedded';
+import { openGridFsBlobStore } from '../src/store/blobs/gridfs';
+import { openBlobStoreAt } from '../src/store/blobs/open';
+import { isBlobId, type BlobStore } from '../src/store/blobs/port';
 
 interface Adapter {
   name: string;

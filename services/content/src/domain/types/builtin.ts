@@ -1,40 +1,6 @@
-import type { FieldError } from '../errors/app-error';
-import { BEHAVIORS } from './behaviors';
-import type { FieldDef } from './fields';
-
-/** A field as a type has it: with the behavior (or `cms`, the base schema) that defines it. */
-export interface TypeField extends FieldDef {
-  behavior: string;
-}
-
-export interface ContentTypeDef {
-  name: string;
-  /** Human-readable name (`type_title`). */
-  title: string;
-  description: string;
-  folderish: boolean;
-  /** Default view name (`layout`). */
-  layout: string;
-  /** Views that may be chosen (`layout` in a PATCH). */
-  layouts: readonly string[];
-  /** Whether the type has a workflow (`review_state` null otherwise). */
-  workflow: boolean;
-  /** Whether users may add it (the site root is created by the system). */
-  addable: boolean;
-  behaviors: readonly string[];
-  /** Fields of the type's own schema. */
-  schema: readonly FieldDef[];
-  /** Changes the type makes to behavior fields (a File's title is optional). */
-  overrides?: Readonly<Record<string, Partial<FieldDef>>>;
-  /** Rules across fields, checked on the values an object would have after a write. */
-  invariants?: (values: Readonly<Record<string, unknown>>) => FieldError[];
-}
-
-export interface ContentType extends ContentTypeDef {
-  /** Every field of the type: its own schema, then the behaviors' fields in behavior order. */
-  fields: readonly TypeField[];
-  field(name: string): TypeField | undefined;
-}
+/** The content types every site has, as definitions (the registry builds the types from them). */
+import type { FieldError } from '@cms/shared';
+import type { ContentTypeDef } from './content-type';
 
 export const SITE_ROOT_TYPE = 'Site Root';
 
@@ -67,7 +33,8 @@ function eventDates(values: Readonly<Record<string, unknown>>): FieldError[] {
   return Date.parse(end) < Date.parse(start) ? [{ field: 'end', message: 'the event ends before it starts' }] : [];
 }
 
-const definitions: ContentTypeDef[] = [
+/** The nine built-in types (addendum §2), in the order they are listed. */
+export const BUILTIN_TYPES: readonly ContentTypeDef[] = [
   {
     name: SITE_ROOT_TYPE,
     title: 'Site Root',
@@ -211,49 +178,3 @@ const definitions: ContentTypeDef[] = [
     schema: [],
   },
 ];
-
-function build(def: ContentTypeDef): ContentType {
-  const fields: TypeField[] = [
-    ...def.schema.map((f) => ({ ...f, behavior: 'cms' })),
-    ...def.behaviors.flatMap((name) => {
-      const behavior = BEHAVIORS[name];
-      if (!behavior) throw new Error(`type ${def.name}: unknown behavior ${name}`);
-      return behavior.fields.map((f) => ({ ...f, ...def.overrides?.[f.name], behavior: name }));
-    }),
-  ];
-  const byName = new Map(fields.map((f) => [f.name, f]));
-  if (byName.size !== fields.length) throw new Error(`type ${def.name}: a field is defined twice`);
-  return { ...def, fields, field: (name) => byName.get(name) };
-}
-
-/** Every content type of the site, by name. */
-export const CONTENT_TYPES: Readonly<Record<string, ContentType>> = Object.fromEntries(
-  definitions.map((d) => [d.name, build(d)]),
-);
-
-/** Names of the types users may add. */
-export const ADDABLE_TYPES = Object.values(CONTENT_TYPES)
-  .filter((t) => t.addable)
-  .map((t) => t.name) as [string, ...string[]];
-
-/** The type of that name; throws for a name that is not one (stored objects always have a known type). */
-export function contentType(name: string): ContentType {
-  const type = Object.prototype.hasOwnProperty.call(CONTENT_TYPES, name) ? CONTENT_TYPES[name] : undefined;
-  if (!type) throw new Error(`unknown content type ${name}`);
-  return type;
-}
-
-/** The type of that name, or undefined. */
-export function findContentType(name: string): ContentType | undefined {
-  return Object.prototype.hasOwnProperty.call(CONTENT_TYPES, name) ? CONTENT_TYPES[name] : undefined;
-}
-
-/** The types that may be added inside an object of `container` type: every addable type in a folderish one. */
-export function allowedTypesIn(container: ContentType): ContentType[] {
-  return container.folderish ? Object.values(CONTENT_TYPES).filter((t) => t.addable) : [];
-}
-
-/** Whether the type has the behavior switched on. */
-export function hasBehavior(type: ContentTypeDef, behavior: string): boolean {
-  return type.behaviors.includes(behavior);
-}

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { FieldDef } from './fields';
-import type { ContentType } from './types';
+import type { ContentType } from './content-type';
 
 /** A file or image upload inside a JSON body (addendum §8); the file storage checks the bytes. */
 export const uploadSchema = z
@@ -246,12 +246,16 @@ function objectSchema(type: ContentType, shape: Shape) {
     ) as z.ZodType<Record<string, unknown>>;
 }
 
-const createCache = new Map<string, z.ZodType<Record<string, unknown>>>();
-const patchCache = new Map<string, z.ZodType<Record<string, unknown>>>();
+/**
+ * Built once per type object: a type whose definition changes is a new object, so its schemas are built again
+ * (and the old ones go with the old type).
+ */
+const createCache = new WeakMap<ContentType, z.ZodType<Record<string, unknown>>>();
+const patchCache = new WeakMap<ContentType, z.ZodType<Record<string, unknown>>>();
 
 /** The body of a POST creating an object of this type. */
 export function createSchema(type: ContentType): z.ZodType<Record<string, unknown>> {
-  let schema = createCache.get(type.name);
+  let schema = createCache.get(type);
   if (!schema) {
     const shape: Shape = {
       '@type': z.literal(type.name),
@@ -260,14 +264,14 @@ export function createSchema(type: ContentType): z.ZodType<Record<string, unknow
     for (const field of type.fields)
       shape[field.name] = field.required ? fieldSchema(field) : fieldSchema(field).optional();
     schema = objectSchema(type, shape);
-    createCache.set(type.name, schema);
+    createCache.set(type, schema);
   }
   return schema;
 }
 
 /** The body of a PATCH of an object of this type; `@type` may be sent when it is the object's own. */
 export function patchSchema(type: ContentType): z.ZodType<Record<string, unknown>> {
-  let schema = patchCache.get(type.name);
+  let schema = patchCache.get(type);
   if (!schema) {
     const shape: Shape = {
       '@type': z
@@ -277,7 +281,7 @@ export function patchSchema(type: ContentType): z.ZodType<Record<string, unknown
     };
     for (const field of type.fields) shape[field.name] = fieldSchema(field).optional();
     schema = objectSchema(type, shape);
-    patchCache.set(type.name, schema);
+    patchCache.set(type, schema);
   }
   return schema;
 }

@@ -1,0 +1,265 @@
+/**
+ * The one way content objects are written. Every write — a new object, a change of one object's document,
+ * a removal (tombstone) — goes through ContentWriter, which owns, once for all of them:
+ *
+ * - the optimistic retry: each attempt plans the change from the object's current version and commits it
+ *   only if the object is still at that version; on a conflict it re-reads and tries again after a short
+ *   randomized backoff, a bounded number of times (then 409);
+ * - the caller's permission, checked on the current version at every attempt (not for system writes: the
+ *   follow-ups of a write already allowed);
+ * - the lock check (LockGuard) and the version record (VersionRecorder), extension points;
+ * - the events, committed in the same atomic operation as the write (the outbox), and their flush after it.
+ */
+import { conflict, notFound, requirePermission, urlOf, type EventEnvelope, type Permission } from '@cms/shared';
+import { accessOf } from './access';
+import type { Caller } from './caller';
+import type { ContentDoc } from './model';
+import type { ContentWriteStore, EventRelay, StoredChange } from './repository';
+
+/** A write the system makes to finish one already allowed (a subtree following its anchor): nothing is checked. */
+export interface SystemWrite {
+  readonly system: true;
+}
+
+export const SYSTEM_WRITE: SystemWrite = { system: true };
+
+/** Who a write is made for. */
+export type WriteAuthor = Caller | SystemWrite;
+
+function isSystemWrite(author: WriteAuthor): author is SystemWrite {
+  return 'system' in author;
+}
+
+/** What a write does, for the extension points. */
+export type WriteKind =
+  | 'site-root'
+  | 'create'
+  | 'copy'
+  | 'update'
+  | 'delete'
+  | 'relocate'
+  | 'position'
+  | 'subtree'
+  | 'transition'
+  | 'sharing';
+
+/** Whether a caller may write to a locked object. No locks exist yet: NO_LOCKS lets every write through. */
+export interface LockGuard {
+  /** Throws (423 Locked) unless the caller may write to `doc` as it is stored now (`caller.lockToken`). */
+  check(doc: ContentDoc, caller: Caller): void | Promise<void>;
+}
+
+export const NO_LOCKS: LockGuard = { check: () => undefined };
+
+/** Keeps versions of objects (the history). Nothing is kept yet: NO_VERSIONS records nothing. */
+export interface VersionRecorder {
+  /** After a committed write: `before` is null for a new object; `after` of a removal is its tombstone. */
+  record(write: { kind: WriteKind; before: ContentDoc | null; after: ContentDoc; author: WriteAuthor }): Promise<void>;
+}
+
+export const NO_VERSIONS: VersionRecorder = { record: async () => undefined };
+
+/** A change of one object's document, planned from its current version. */
+export interface Change {
+  /** Members to set; `version` is the writer's. */
+  set: Partial<ContentDoc>;
+  unset?: readonly (keyof ContentDoc)[];
+  /** The events committed with the change, given the object before and as it will be stored. */
+  events(next: ContentDoc, current: ContentDoc): EventEnvelope[];
+}
+
+/** A write to one existing object. */
+export interface ObjectWrite {
+  kind: WriteKind;
+  /** What a caller needs on the object's current version (a caller's write must name one). */
+  permission?: Permission;
+  /**
+   * The change to make to `current`, or null when there is nothing to change. Called at every attempt, with
+   * the object as stored then; throws when a rule no longer holds (nothing is written then).
+   */
+  plan(current: ContentDoc): Change | null | Promise<Change | null>;
+}
+
+/** A new object. */
+export interface NewObject {
+  kind: WriteKind;
+  doc: ContentDoc;
+  events: EventEnvelope[];
+  /** The folder it goes into, where a caller needs `Add portal content`; null for the site root. */
+  container: ContentDoc | null;
+}
+
+/** The object before and after a write; `changed` is false when its plan found nothing to change. */
+export interface Written {
+  before: ContentDoc;
+  after: ContentDoc;
+  changed: boolean;
+}
+
+export interface WriteRetry {
+  /** Attempts of one write before it gives up with 409. */
+  attempts: number;
+  /** The wait after the first conflict; it doubles after each further one, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  sleep(ms: number): Promise<void>;
+  /** In [0, 1): each wait is a random time between half of it and all of it, so writers that collided part. */
+  random(): number;
+}
+
+export const DEFAULT_RETRY: WriteRetry = {
+  attempts: 5,
+  firstDelayMs: 4,
+  maxDelayMs: 20,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+export interface WriterOptions {
+  locks?: LockGuard;
+  versions?: VersionRecorder;
+  retry?: Partial<WriteRetry>;
+}
+
+/** Writes whose events are flushed together once they are all done (a subtree walk, a copied tree). */
+export class DeferredFlushes {
+  private readonly uids = new Set<string>();
+
+  constructor(private readonly relay: EventRelay) {}
+
+  add(uid: string): void {
+    this.uids.add(uid);
+  }
+
+  async flush(): Promise<void> {
+    const uids = [...this.uids];
+    this.uids.clear();
+    await Promise.all(uids.map((uid) => this.relay.flush(uid)));
+  }
+}
+
+export class ContentWriter {
+  private readonly locks: LockGuard;
+  private readonly versions: VersionRecorder;
+  private readonly retry: WriteRetry;
+
+  constructor(
+    private readonly store: ContentWriteStore,
+    private readonly relay: EventRelay,
+    options: WriterOptions = {},
+  ) {
+    this.locks = options.locks ?? NO_LOCKS;
+    this.versions = options.versions ?? NO_VERSIONS;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** Raises 401/403 unless the author has `permission` on `doc` as given: a check before costly validation. */
+  checkPermission(doc: ContentDoc, permission: Permission, author: WriteAuthor): void {
+    if (!isSystemWrite(author)) requirePermission(author.principal, permission, accessOf(doc));
+  }
+
+  /** A batch whose events are flushed by its own `flush()` rather than after each write. */
+  deferFlushes(): DeferredFlushes {
+    return new DeferredFlushes(this.relay);
+  }
+
+  /** Adds a new object with its events; false when its path is taken (nothing was written). */
+  async insert(object: NewObject, author: WriteAuthor, flushes?: DeferredFlushes): Promise<boolean> {
+    if (object.container) this.checkPermission(object.container, 'Add portal content', author);
+    if (!(await this.store.insertNew(object.doc, object.events))) return false;
+    await this.committed(object.kind, null, object.doc, author, object.events.length > 0, flushes);
+    return true;
+  }
+
+  /**
+   * Writes one change to an existing object, planned from its current version, as one atomic conditional
+   * write with its events. A caller's write to an object that is gone is 404; a system write's is null.
+   * A change that makes the object's path one that is taken throws DuplicateKeyError (nothing was written).
+   */
+  write(
+    initial: ContentDoc,
+    write: ObjectWrite,
+    author: SystemWrite,
+    flushes?: DeferredFlushes,
+  ): Promise<Written | null>;
+  write(initial: ContentDoc, write: ObjectWrite, author: Caller, flushes?: DeferredFlushes): Promise<Written>;
+  write(
+    initial: ContentDoc,
+    write: ObjectWrite,
+    author: WriteAuthor,
+    flushes?: DeferredFlushes,
+  ): Promise<Written | null>;
+  async write(
+    initial: ContentDoc,
+    write: ObjectWrite,
+    author: WriteAuthor,
+    flushes?: DeferredFlushes,
+  ): Promise<Written | null> {
+    let current = initial;
+    for (let attempt = 0; attempt < this.retry.attempts; attempt++) {
+      if (attempt > 0) {
+        await this.retry.sleep(this.backoff(attempt));
+        const reread = await this.store.byUid(initial._id);
+        if (!reread) return this.gone(initial, author);
+        current = reread;
+      }
+      await this.check(current, write, author);
+      const change = await write.plan(current);
+      if (!change) return { before: current, after: current, changed: false };
+      const stored = storedChange(current, change);
+      const next = applied(current, stored);
+      const events = change.events(next, current);
+      if (await this.store.applyChange(current._id, current.version, stored, events)) {
+        await this.committed(write.kind, current, next, author, events.length > 0, flushes);
+        return { before: current, after: next, changed: true };
+      }
+    }
+    throw conflict('The object is being changed by others; try again');
+  }
+
+  /** The wait before attempt `attempt` (1 for the first retry), jittered. */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (attempt - 1));
+    return (ceiling / 2) * (1 + this.retry.random());
+  }
+
+  private async check(current: ContentDoc, write: ObjectWrite, author: WriteAuthor): Promise<void> {
+    if (isSystemWrite(author)) return;
+    if (!write.permission) throw new Error(`a caller's ${write.kind} write must name its permission`);
+    this.checkPermission(current, write.permission, author);
+    await this.locks.check(current, author);
+  }
+
+  private gone(initial: ContentDoc, author: WriteAuthor): null {
+    if (isSystemWrite(author)) return null;
+    throw notFound(`Resource not found: ${urlOf(author.publicUrl, initial.path ?? '/')}`);
+  }
+
+  /** After the commit: the version record, then the events out (bounded by the relay), unless deferred. */
+  private async committed(
+    kind: WriteKind,
+    before: ContentDoc | null,
+    after: ContentDoc,
+    author: WriteAuthor,
+    hasEvents: boolean,
+    flushes: DeferredFlushes | undefined,
+  ): Promise<void> {
+    await this.versions.record({ kind, before, after, author });
+    if (!hasEvents) return;
+    if (flushes) flushes.add(after._id);
+    else await this.relay.flush(after._id);
+  }
+}
+
+/** The change as stored: members left undefined are dropped (the store would not keep them), the version bumped. */
+function storedChange(current: ContentDoc, change: Change): StoredChange {
+  const set = Object.fromEntries(Object.entries(change.set).filter(([, value]) => value !== undefined));
+  return { set: { ...set, version: current.version + 1 }, unset: change.unset };
+}
+
+/** The object as the store holds it after `change` (without its outbox). */
+function applied(current: ContentDoc, change: StoredChange): ContentDoc {
+  const next: Record<string, unknown> = { ...current, ...change.set };
+  for (const name of ['_outbox', '_pending', ...(change.unset ?? [])]) delete next[name];
+  return next as ContentDoc;
+}

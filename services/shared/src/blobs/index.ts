@@ -1,4 +1,0 @@
-export * from './port';
-export * from './embedded';
-export * from './gridfs';
-export * from './open';
