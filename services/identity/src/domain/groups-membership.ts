@@ -1,5 +1,4 @@
-import type { GroupDoc } from './groups';
-import { AUTHENTICATED_USERS } from './groups';
+import { AUTHENTICATED_USERS, type GroupDoc } from './group';
 import type { GroupStore } from './groups-repository';
 import type { Membership } from './user';
 

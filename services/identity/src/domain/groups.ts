@@ -1,36 +1,24 @@
 import {
   badRequest,
   conflict,
-  effectiveRoles,
+  rolesHere,
   forbidden,
   newEvent,
   notFound,
   requirePermission,
   type FieldError,
-  type Document,
   type IdentityGroupRemoved,
-  type OutboxFields,
   type Principal__Output,
 } from '@cms/shared';
+import { AUTHENTICATED_USERS, type GroupDoc } from './group';
 import type { GroupStore } from './groups-repository';
 import { Memberships, compareIds } from './groups-membership';
 import { checkAssignable } from './roles';
-import type { PrincipalChanges, UserStore } from './users-repository';
+import type { UserStore } from './users-repository';
+import { WritePath, type EventFlusher, type PrincipalChanges, type WriteRetry } from './write-path';
 
-/** The virtual group of every logged-in user: it has no stored members and cannot be changed. */
-export const AUTHENTICATED_USERS = 'AuthenticatedUsers';
-
-/** A group as stored. `_id` is the group id; `members` holds user and group ids. */
-export interface GroupDoc extends Document, OutboxFields {
-  _id: string;
-  title: string;
-  description: string;
-  email: string;
-  /** The global roles the group gives its members (never the implicit `Authenticated`). */
-  roles: string[];
-  members: string[];
-  version: number;
-}
+/** The group record is defined in ./group (which membership resolution imports); its users find it here too. */
+export type { GroupDoc } from './group';
 
 /** Addendum §2: the groups of a new site. They cannot be deleted. */
 export const BUILTIN_GROUPS: readonly GroupDoc[] = [
@@ -48,9 +36,6 @@ const AUTHENTICATED_USERS_VIEW = {
   title: 'Authenticated Users (Virtual Group)',
   description: 'Automatic Group Provider',
 };
-
-/** Its title where principals are described for people (sharing, vocabularies). */
-export const AUTHENTICATED_USERS_TITLE = 'Logged-in users';
 
 /** Letters, digits, space and `._@+-`, starting with a letter or digit. */
 export const GROUP_ID = /^[A-Za-z0-9](?:[A-Za-z0-9 ._@+-]{0,98}[A-Za-z0-9._@+-])?$/;
@@ -93,22 +78,26 @@ export interface GroupView {
   members: string[];
 }
 
-const MAX_WRITE_ATTEMPTS = 5;
-
 /** The `@groups` rules: listing, creation, changes of members and roles, removal. */
 export class GroupCommands {
+  private readonly writes: WritePath<GroupDoc>;
+
   constructor(
     private readonly groups: GroupStore,
     private readonly users: UserStore,
     private readonly memberships: Memberships,
-    private readonly relay: { flushGroup(id: string): Promise<void> },
-    private readonly changes: PrincipalChanges,
-  ) {}
+    relay: Pick<EventFlusher, 'flushGroup'>,
+    changes: PrincipalChanges,
+    /** How conflicting writes are retried (tests give their own sleep). */
+    retry?: Partial<WriteRetry>,
+  ) {
+    this.writes = new WritePath(groups, { kind: 'group', flush: (id) => relay.flushGroup(id), changes, retry });
+  }
 
   /** Writes the built-in groups that are missing (a new site, or an older one). */
   async ensureBuiltins(): Promise<void> {
     for (const group of BUILTIN_GROUPS) {
-      if (!(await this.groups.byId(group._id))) await this.groups.insert({ ...group, members: [] });
+      if (!(await this.groups.byId(group._id))) await this.writes.insert({ ...group, members: [] });
     }
   }
 
@@ -165,8 +154,9 @@ export class GroupCommands {
       members: [...memberGroups, ...users],
       version: 1,
     };
-    if (!(await this.groups.insert(group))) throw conflict(`A group "${id}" already exists`);
-    if (group.members.length > 0) await this.changes.allChanged();
+    if (!(await this.writes.insert(group, group.members.length > 0 ? 'all' : undefined))) {
+      throw conflict(`A group "${id}" already exists`);
+    }
     return viewOf(group);
   }
 
@@ -179,50 +169,41 @@ export class GroupCommands {
     const added = unique([...(input.groups ?? []), ...toggles.filter(([, on]) => on).map(([member]) => member)]);
     const removed = toggles.filter(([, on]) => !on).map(([member]) => member);
 
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const group = await this.groups.byId(id);
-      if (!group) throw notFound(`No group ${id}`);
+    await this.writes.change(id, async (group) => {
       await this.checkManagerGuard(caller, group, roles, added.length + removed.length > 0);
       const newMembers = added.filter((m) => !group.members.includes(m));
       const errors = await this.unknownMembers(newMembers, id);
       if (errors.length) throw badRequest(`Unknown members: ${errors.map((e) => e.field).join(', ')}`, errors);
 
       const members = [...group.members.filter((m) => !removed.includes(m)), ...newMembers];
-      const next: Partial<GroupDoc> = {
-        ...definedText({ title: input.title, description: input.description, email: input.email }),
-        ...(roles ? { roles } : {}),
-        members,
-        version: group.version + 1,
+      const membersChanged = members.length !== group.members.length || newMembers.length > 0;
+      const rolesChanged = roles !== undefined && !sameSet(roles, group.roles);
+      return {
+        set: {
+          ...definedText({ title: input.title, description: input.description, email: input.email }),
+          ...(roles ? { roles } : {}),
+          members,
+        },
+        announce: membersChanged || rolesChanged ? 'all' : undefined,
       };
-      if (await this.groups.update(id, group.version, next)) {
-        const membersChanged = members.length !== group.members.length || newMembers.length > 0;
-        if (membersChanged || (roles && !sameSet(roles, group.roles))) await this.changes.allChanged();
-        return;
-      }
-    }
-    throw conflict('The group is being changed by others; try again');
+    });
   }
 
   async remove(caller: GroupCaller, id: string): Promise<void> {
     requirePermission(caller.principal, 'Manage users');
     if (isBuiltinGroup(id)) throw badRequest(`The built-in group ${id} cannot be deleted`);
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const group = await this.groups.byId(id);
-      if (!group) throw notFound(`No group ${id}`);
+    const payload: IdentityGroupRemoved = { group_id: id };
+    await this.writes.change(id, async (group) => {
       if (!isManager(caller) && (await this.memberships.rolesOfGroup(group)).includes('Manager')) {
         throw forbidden('Only a Manager may delete a group with the role Manager');
       }
-      const payload: IdentityGroupRemoved = { group_id: id };
-      if (
-        await this.groups.tombstone(id, group.version, newEvent('identity.group.removed', payload, caller.requestId))
-      ) {
-        await this.groups.removeMemberEverywhere(id);
-        await this.changes.allChanged();
-        await this.relay.flushGroup(id);
-        return;
-      }
-    }
-    throw conflict('The group is being changed by others; try again');
+      return {
+        remove: true,
+        events: [newEvent('identity.group.removed', payload, caller.requestId)],
+        followUp: () => this.groups.removeMemberEverywhere(id),
+        announce: 'all',
+      };
+    });
   }
 
   /** As the reference platform: only a Manager may give or take the role Manager, or change who has it. */
@@ -293,7 +274,7 @@ function ownRoles(roles: string[], field: string): string[] {
 }
 
 function isManager(caller: GroupCaller): boolean {
-  return effectiveRoles(caller.principal).has('Manager');
+  return rolesHere(caller.principal).has('Manager');
 }
 
 function unique(values: string[]): string[] {

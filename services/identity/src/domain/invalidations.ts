@@ -23,7 +23,7 @@ export type InvalidationListener = (invalidation: Invalidation) => void;
  * Whoever changes what a credential stands for calls it and awaits it before
  * answering: `tokenRevoked(jti)` (logout, renew), `userChanged(id)` (a user's
  * password, roles or groups changed, or the user was removed) and
- * `allChanged()` (e.g. a group's roles changed); it implements the user rules'
+ * `allChanged()` (e.g. a group's roles changed); it implements the write path's
  * `PrincipalChanges`. `publish` resolves once
  * every open stream has taken the message; a stream that does not take it
  * within `writeTimeoutMs` is cut off, and its gateway, disconnected, stops

@@ -32,6 +32,12 @@ export function throttleSettingsOf(config: {
   };
 }
 
+/** The throttle's time: tests pass a fake clock and a sleep that records the delays asked for. */
+export interface ThrottleClock {
+  now?: () => number;
+  sleep?: (ms: number) => Promise<unknown>;
+}
+
 /** Attempts on one login name, in the identity store so that every identity replica counts the same. */
 interface AttemptsDoc extends Document {
   _id: string;
@@ -62,7 +68,7 @@ export class LoginThrottle {
   constructor(
     store: DocumentStore,
     private readonly settings: ThrottleSettings,
-    private readonly clock: { now?: () => number; sleep?: (ms: number) => Promise<unknown> } = {},
+    private readonly clock: ThrottleClock = {},
   ) {
     this.attempts = store.collection<AttemptsDoc>('login_attempts');
   }

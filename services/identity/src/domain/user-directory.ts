@@ -1,5 +1,5 @@
 import type { Principal } from '@cms/shared';
-import { AUTHENTICATED_USERS, AUTHENTICATED_USERS_TITLE, type GroupDoc } from './groups';
+import { AUTHENTICATED_USERS, AUTHENTICATED_USERS_TITLE, type GroupDoc } from './group';
 import type { GroupStore } from './groups-repository';
 import { InMemoryGroups, Memberships } from './groups-membership';
 import { principalOf, type UserDoc } from './user';

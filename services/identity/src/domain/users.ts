@@ -1,21 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import {
   badRequest,
   conflict,
-  effectiveRoles,
+  rolesHere,
   newEvent,
   notFound,
+  type EventEnvelope,
   type FieldError,
   type IdentityUserRemoved,
   type Principal__Output,
 } from '@cms/shared';
-import { AUTHENTICATED_USERS, type GroupDoc } from './groups';
+import { AUTHENTICATED_USERS, type GroupDoc } from './group';
 import type { GroupStore } from './groups-repository';
 import { InMemoryGroups, Memberships, compareIds } from './groups-membership';
 import { hashPassword, verifyPassword } from './passwords';
 import { parsePortrait, type Portrait, type PortraitUpload } from './portrait';
 import { checkAssignable, displayRoles } from './roles';
 import type { UserDoc } from './user';
-import type { EventFlusher, LoginSettings, PrincipalChanges, UserStore } from './users-repository';
+import type { LoginSettings, StoredPortrait, UserStore } from './users-repository';
+import { WritePath, type EventFlusher, type PrincipalChanges, type WriteRetry, type SideWrite } from './write-path';
 
 /**
  * Spec, authentication rule 4: on the user endpoints a refusal is 401 with the
@@ -87,19 +90,26 @@ export interface UserListQuery {
 }
 
 const PROFILE_FIELDS = ['email', 'fullname', 'description', 'home_page', 'location'] as const;
-const MAX_WRITE_ATTEMPTS = 5;
 
 /** The `@users` and `@portrait` rules. */
 export class UserCommands {
+  private readonly userWrites: WritePath<UserDoc>;
+  private readonly groupWrites: WritePath<GroupDoc>;
+
   constructor(
     private readonly users: UserStore,
     private readonly groups: GroupStore,
     private readonly memberships: Memberships,
-    private readonly relay: EventFlusher,
+    relay: EventFlusher,
     private readonly settings: LoginSettings,
-    private readonly changes: PrincipalChanges,
+    changes: PrincipalChanges,
     private readonly portraitMaxBytes: number,
-  ) {}
+    /** How conflicting writes are retried (tests give their own sleep). */
+    retry?: Partial<WriteRetry>,
+  ) {
+    this.userWrites = new WritePath(users, { kind: 'user', flush: (id) => relay.flushUser(id), changes, retry });
+    this.groupWrites = new WritePath(groups, { kind: 'group', flush: (id) => relay.flushGroup(id), changes, retry });
+  }
 
   async list(caller: UserCaller, query: UserListQuery): Promise<{ items: UserView[]; total: number }> {
     requireManager(caller);
@@ -172,11 +182,18 @@ export class UserCommands {
       password_hash: await hashPassword(data.password!),
       version: 1,
     };
-    if (!(await this.users.insert(user))) throw conflict(`A user "${id}" already exists`);
-    for (const group of groups) await this.addMember(group, id);
+    if (!(await this.userWrites.insert(user))) throw conflict(`A user "${id}" already exists`);
+    try {
+      for (const group of groups) await this.join(group._id, id);
+    } catch (error) {
+      // A user who could not join every group asked for is taken back: a failed request creates nothing.
+      await this.removeUser(id, []).catch(() => undefined);
+      throw error;
+    }
     return (await this.views([user]))[0];
   }
 
+  /** Everything is checked before the first write; a new portrait is stored beside the user's record, or not at all. */
   async update(caller: UserCaller, id: string, input: () => UserChanges): Promise<void> {
     requireSelfOrManager(caller, id);
     const manager = isManager(caller);
@@ -194,37 +211,28 @@ export class UserCommands {
           { field: 'email', message: 'required: the e-mail address is the login name' },
         ]);
     }
+    const profile: Partial<UserDoc> = {};
+    for (const field of PROFILE_FIELDS) if (data[field] !== undefined) profile[field] = data[field] ?? '';
+    const passwordHash = data.password === undefined ? undefined : await hashPassword(data.password);
 
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const user = await this.users.byId(id);
-      if (!user) throw notFound(`No user ${id}`);
-      const next: Partial<UserDoc> = {};
-      for (const field of PROFILE_FIELDS) if (data[field] !== undefined) next[field] = data[field] ?? '';
-      if (data.roles) next.roles = applyToggles(user.roles, data.roles);
-      if (data.password !== undefined) {
-        if (!manager) await checkOldPassword(user, data.old_password);
-        next.password_hash = await hashPassword(data.password);
-      }
-      next.version = (user.version ?? 0) + 1;
-      if (await this.users.update(id, user.version, next)) {
-        await this.writePortrait(id, portrait);
-        if (next.password_hash || (next.roles && !sameSet(next.roles, user.roles))) await this.changes.userChanged(id);
-        return;
-      }
-    }
-    throw conflict('The user is being changed by others; try again');
+    await this.userWrites.change(
+      id,
+      async (user) => {
+        if (passwordHash !== undefined && !manager) await checkOldPassword(user, data.old_password);
+        const set: Partial<UserDoc> = { ...profile };
+        if (data.roles) set.roles = applyToggles(user.roles, data.roles);
+        if (passwordHash !== undefined) set.password_hash = passwordHash;
+        const rolesChanged = set.roles !== undefined && !sameSet(set.roles, user.roles);
+        return { set, announce: passwordHash !== undefined || rolesChanged ? { user: id } : undefined };
+      },
+      { alongside: portrait === undefined ? undefined : portraitWrite(this.users, id, portrait) },
+    );
   }
 
   async remove(caller: UserCaller, id: string): Promise<void> {
     requireManager(caller);
     const payload: IdentityUserRemoved = { user_id: id };
-    if (!(await this.users.tombstone(id, newEvent('identity.user.removed', payload, caller.requestId)))) {
-      throw notFound(`No user ${id}`);
-    }
-    await this.users.removePortrait(id);
-    await this.groups.removeMemberEverywhere(id);
-    await this.changes.userChanged(id);
-    await this.relay.flushUser(id);
+    await this.removeUser(id, [newEvent('identity.user.removed', payload, caller.requestId)]);
   }
 
   /** A user's portrait (the caller's own without an id); anyone may see portraits. */
@@ -236,29 +244,29 @@ export class UserCommands {
     return { contentType: stored.content_type, bytes: Buffer.from(stored.data, 'base64') };
   }
 
-  private async writePortrait(id: string, portrait: Portrait | null | undefined): Promise<void> {
-    if (portrait === undefined) return;
-    if (portrait === null) return this.users.removePortrait(id);
-    await this.users.setPortrait({
-      _id: id,
-      content_type: portrait.contentType,
-      filename: portrait.filename,
-      data: portrait.bytes.toString('base64'),
-      size: portrait.bytes.length,
-    });
+  /** The user becomes a tombstone carrying `events`; its portrait and memberships go after it. */
+  private async removeUser(id: string, events: EventEnvelope[]): Promise<void> {
+    await this.userWrites.change(id, () => ({
+      remove: true,
+      events,
+      followUp: async () => {
+        await this.users.removePortrait(id);
+        await this.groups.removeMemberEverywhere(id);
+      },
+      announce: { user: id },
+    }));
   }
 
-  private async addMember(group: GroupDoc, member: string): Promise<void> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await this.groups.byId(group._id);
-      if (!current || current.members.includes(member)) return;
-      const members = [...current.members, member];
-      if (await this.groups.update(current._id, current.version, { members, version: current.version + 1 })) {
-        await this.changes.userChanged(member);
-        return;
-      }
-    }
-    throw conflict(`The group ${group._id} is being changed by others; try again`);
+  /** Adds a member to a group, unless it is there already or the group is gone. */
+  private async join(groupId: string, member: string): Promise<void> {
+    await this.groupWrites.change(
+      groupId,
+      (group) =>
+        group.members.includes(member)
+          ? null
+          : { set: { members: [...group.members, member] }, announce: { user: member } },
+      { ifMissing: 'skip' },
+    );
   }
 
   /** Users with their groups, roles and portrait flags; group data is read once for a listing. */
@@ -283,8 +291,35 @@ export class UserCommands {
   }
 }
 
+/**
+ * Stores (or removes) a user's portrait before the user's record is written,
+ * and puts the previous one back if that write does not commit; a user
+ * removed meanwhile is left without one.
+ */
+function portraitWrite(users: UserStore, id: string, portrait: Portrait | null): SideWrite {
+  const takeBack = (revision: string | null, previous: StoredPortrait | null) => async () => {
+    const live = await users.byId(id);
+    await users.restorePortrait(id, revision, live ? previous : null);
+  };
+  return {
+    async apply() {
+      if (portrait === null) return takeBack(null, await users.removePortrait(id));
+      const revision = randomUUID();
+      const previous = await users.replacePortrait({
+        _id: id,
+        content_type: portrait.contentType,
+        filename: portrait.filename,
+        data: portrait.bytes.toString('base64'),
+        size: portrait.bytes.length,
+        revision,
+      });
+      return takeBack(revision, previous);
+    },
+  };
+}
+
 function isManager(caller: UserCaller): boolean {
-  return effectiveRoles(caller.principal).has('Manager');
+  return rolesHere(caller.principal).has('Manager');
 }
 
 function requireManager(caller: UserCaller): void {

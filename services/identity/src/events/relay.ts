@@ -6,7 +6,7 @@ import {
   type Logger,
   type OutboxFields,
 } from '@cms/shared';
-import type { EventFlusher } from '../domain/users-repository';
+import type { EventFlusher } from '../domain/write-path';
 
 /**
  * Publishes identity events (documented in proto/EVENTS.md) from the outboxes

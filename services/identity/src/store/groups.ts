@@ -1,8 +1,7 @@
-import { insertOverTombstone } from './insert';
 import { withEvents, type Collection, type DocumentStore, type EventEnvelope, type Filter } from '@cms/shared';
-import type { GroupDoc } from '../domain/groups';
+import type { GroupDoc } from '../domain/group';
 import type { GroupStore } from '../domain/groups-repository';
-import { contains, LIVE } from './users';
+import { contains, insertOverTombstone, LIVE, updateAtVersion } from './records';
 
 export class GroupsRepository implements GroupStore {
   readonly groups: Collection<GroupDoc>;
@@ -40,23 +39,24 @@ export class GroupsRepository implements GroupStore {
     return insertOverTombstone(this.groups, group);
   }
 
-  update(id: string, expectedVersion: number, changes: Partial<GroupDoc>): Promise<GroupDoc | null> {
-    return this.groups.findOneAndUpdate(
-      { _id: id, version: expectedVersion, ...LIVE },
-      { $set: changes },
-      {
-        returnDocument: 'after',
-        projection: { _outbox: 0 },
-      },
-    );
+  updateAt(
+    id: string,
+    expectedVersion: number | undefined,
+    changes: Partial<GroupDoc>,
+    events: EventEnvelope[],
+  ): Promise<boolean> {
+    const update = { $set: changes };
+    return updateAtVersion(this.groups, id, expectedVersion, events.length ? withEvents(update, events) : update);
   }
 
-  async tombstone(id: string, expectedVersion: number, event: EventEnvelope): Promise<boolean> {
-    const result = await this.groups.updateOne(
-      { _id: id, version: expectedVersion, ...LIVE },
-      withEvents({ $set: { _deleted: true, members: [], version: expectedVersion + 1 } }, [event]),
+  /** The members go at once: a tombstone gives no roles. */
+  tombstoneAt(id: string, expectedVersion: number | undefined, events: EventEnvelope[]): Promise<boolean> {
+    return updateAtVersion(
+      this.groups,
+      id,
+      expectedVersion,
+      withEvents({ $set: { _deleted: true, members: [] } }, events),
     );
-    return result.matchedCount === 1;
   }
 
   async removeMemberEverywhere(memberId: string): Promise<void> {

@@ -1,10 +1,15 @@
-import { insertOverTombstone } from './insert';
-import { withEvents, type Collection, type DocumentStore, type EventEnvelope, type Filter } from '@cms/shared';
+import {
+  DuplicateKeyError,
+  withEvents,
+  type Collection,
+  type DocumentStore,
+  type EventEnvelope,
+  type Filter,
+  type Update,
+} from '@cms/shared';
 import type { UserDoc } from '../domain/user';
 import type { StoredPortrait, UserQuery, UserStore } from '../domain/users-repository';
-
-/** Tombstones (removed users whose event is not out yet) are invisible to every read and write. */
-export const LIVE = { _deleted: { $ne: true } };
+import { contains, insertOverTombstone, LIVE, updateAtVersion } from './records';
 
 export class UsersRepository implements UserStore {
   readonly users: Collection<UserDoc>;
@@ -50,24 +55,35 @@ export class UsersRepository implements UserStore {
     return { items, total };
   }
 
+  /**
+   * Inserts a new user; false when the id or login is taken by a live user. A
+   * tombstone of a removed user with the same id is replaced (its removal
+   * event stays queued in its outbox).
+   */
   insert(user: UserDoc): Promise<boolean> {
     return insertOverTombstone(this.users, user);
   }
 
-  update(id: string, expectedVersion: number | undefined, changes: Partial<UserDoc>): Promise<UserDoc | null> {
-    return this.users.findOneAndUpdate(
-      { _id: id, version: expectedVersion ?? { $exists: false }, ...LIVE },
-      { $set: changes },
-      { returnDocument: 'after', projection: { _outbox: 0 } },
-    );
+  updateAt(
+    id: string,
+    expectedVersion: number | undefined,
+    changes: Partial<UserDoc>,
+    events: EventEnvelope[],
+  ): Promise<boolean> {
+    const update = { $set: changes };
+    return updateAtVersion(this.users, id, expectedVersion, events.length ? withEvents(update, events) : update);
   }
 
+  /** The password hash goes at once: a tombstone can never be logged in to. */
+  tombstoneAt(id: string, expectedVersion: number | undefined, events: EventEnvelope[]): Promise<boolean> {
+    const update = withEvents({ $set: { _deleted: true }, $unset: { password_hash: '' } }, events);
+    return updateAtVersion(this.users, id, expectedVersion, update);
+  }
+
+  /** Removes a user at whatever version it is (the relay's tests make tombstones so); the rules use the write path. */
   async tombstone(id: string, event: EventEnvelope): Promise<boolean> {
-    const result = await this.users.updateOne(
-      { _id: id, ...LIVE },
-      withEvents({ $set: { _deleted: true }, $unset: { password_hash: '' }, $inc: { version: 1 } }, [event]),
-    );
-    return result.matchedCount === 1;
+    const user = await this.byId(id);
+    return user !== null && this.tombstoneAt(id, user.version, [event]);
   }
 
   portrait(id: string): Promise<StoredPortrait | null> {
@@ -80,17 +96,41 @@ export class UsersRepository implements UserStore {
     return new Set(found.map((p) => p._id));
   }
 
-  async setPortrait(portrait: StoredPortrait): Promise<void> {
-    const { _id, ...fields } = portrait;
-    await this.portraits.updateOne({ _id }, { $set: fields }, { upsert: true });
+  replacePortrait(portrait: StoredPortrait): Promise<StoredPortrait | null> {
+    return this.portraits.findOneAndUpdate({ _id: portrait._id }, portraitUpdate(portrait), {
+      upsert: true,
+      returnDocument: 'before',
+    });
   }
 
-  async removePortrait(id: string): Promise<void> {
-    await this.portraits.deleteOne({ _id: id });
+  async removePortrait(id: string): Promise<StoredPortrait | null> {
+    const current = await this.portraits.findOne({ _id: id });
+    if (current) await this.portraits.deleteOne({ _id: id });
+    return current;
+  }
+
+  async restorePortrait(id: string, current: string | null, previous: StoredPortrait | null): Promise<void> {
+    if (current === null) {
+      if (previous) await this.insertPortraitIfNone(previous);
+    } else if (previous) {
+      await this.portraits.updateOne({ _id: id, revision: current }, portraitUpdate(previous));
+    } else {
+      await this.portraits.deleteOne({ _id: id, revision: current });
+    }
+  }
+
+  private async insertPortraitIfNone(portrait: StoredPortrait): Promise<void> {
+    try {
+      await this.portraits.insertOne(portrait);
+    } catch (error) {
+      // Another upload came in meanwhile: it stays.
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
   }
 }
 
-/** A case-insensitive substring match, the text taken literally. */
-export function contains(text: string): { $regex: string; $options: string } {
-  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+/** Writes a portrait's fields over the stored one (a portrait without a revision leaves none). */
+function portraitUpdate(portrait: StoredPortrait): Update {
+  const { _id, revision, ...fields } = portrait;
+  return revision === undefined ? { $set: fields, $unset: { revision: '' } } : { $set: { ...fields, revision } };
 }
