@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, routeFor, type HttpMethod, type Logger, type QueryParam } from '@cms/shared';
+import { AppError, badRequest, type HttpMethod, type Logger, type QueryParam } from '@cms/shared';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { authenticate, CREDENTIAL_ENDPOINTS, UNAUTHENTICATED_ENDPOINTS } from './auth';
+import { authenticate } from './auth';
 import type { AuthCache } from './auth-cache';
 import type { Backends } from './backends';
 import type { GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { parsePath } from './path';
+import { routeFor } from './routes';
 
 /** Request headers passed on to services (lower-case). */
 const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language'] as const;
@@ -85,17 +86,14 @@ export function createGatewayApp(
       const body = Buffer.isBuffer(req.body) ? req.body : EMPTY;
       if (body.length > 0) checkJson(body);
       const authorization = req.headers.authorization;
-      const principal = UNAUTHENTICATED_ENDPOINTS.has(parsed.endpoint)
-        ? null
-        : await authenticate(authorization, backends, requestId, authCache);
+      const principal =
+        route.auth === 'ignore' ? null : await authenticate(authorization, backends, requestId, authCache);
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
-      if (authorization && route.service === 'identity' && CREDENTIAL_ENDPOINTS.has(parsed.endpoint)) {
-        headers.authorization = authorization;
-      }
+      if (authorization && route.auth === 'forward') headers.authorization = authorization;
       const response = await backends.handle(
         route.service,
         {

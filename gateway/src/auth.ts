@@ -2,12 +2,6 @@ import { AppError, unauthorized, BASIC_CHALLENGE, type Principal__Output } from 
 import { tokenHints, type AuthCache } from './auth-cache';
 import type { Backends } from './backends';
 
-/** `POST /@login` ignores any Authorization header (addendum §7): a stale token must not block a new login. */
-export const UNAUTHENTICATED_ENDPOINTS: ReadonlySet<string> = new Set(['login']);
-
-/** Endpoints that receive the (verified) Authorization header itself, to revoke the token it carries. */
-export const CREDENTIAL_ENDPOINTS: ReadonlySet<string> = new Set(['login-renew', 'logout']);
-
 /** RFC 6750: a refused token asks for a token, not for a password (no browser login dialog). */
 const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="CMS", error="invalid_token"' };
 

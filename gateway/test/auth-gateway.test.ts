@@ -17,23 +17,16 @@ import {
   type HttpRequest__Output,
   type RunningGrpcServer,
 } from '@cms/shared';
+import { pollUntil } from '../../test/support/poll';
 import { gatewayConfigSchema, startGateway, type RunningGateway } from '../src';
 
 const MAX = 4 * 1024 * 1024;
 const logger = createLogger('gateway', 'silent');
 const UNREACHABLE = '127.0.0.1:1';
 
-function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (predicate()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
-}
+/** A bounded wait for something the gateway does on its own (reconnecting, applying a push). */
+const until = <T>(check: () => Promise<T | undefined | false> | T | undefined | false, description: string) =>
+  pollUntil(check, 5000, { intervalMs: 5, description });
 
 function jwt(jti: string): string {
   const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -48,6 +41,10 @@ describe('gateway credential cache against a stand-in identity', () => {
   let authenticateCalls: AuthenticateRequest__Output[];
   let revoked: Set<string>;
   let watchers: Set<WatchCall>;
+  /** Streams identity holds without answering (no response headers): the gateway cannot trust its cache. */
+  let held: Set<WatchCall>;
+  let holdWatches: boolean;
+  let watchCalls: number;
   let identityRequests: HttpRequest__Output[];
   let contentRequests: HttpRequest__Output[];
 
@@ -75,9 +72,16 @@ describe('gateway credential cache against a stand-in identity', () => {
               return { status: 200, headers: {}, body: Buffer.from('{}') };
             }),
             WatchInvalidations: (call: WatchCall) => {
-              call.sendMetadata(call.metadata.clone());
-              watchers.add(call);
-              const drop = () => watchers.delete(call);
+              watchCalls++;
+              const drop = () => {
+                watchers.delete(call);
+                held.delete(call);
+              };
+              if (holdWatches) held.add(call);
+              else {
+                call.sendMetadata(call.metadata.clone());
+                watchers.add(call);
+              }
               call.on('cancelled', drop);
               call.on('close', drop);
               call.on('error', drop);
@@ -122,6 +126,9 @@ describe('gateway credential cache against a stand-in identity', () => {
     identityRequests = [];
     contentRequests = [];
     watchers ??= new Set();
+    held = new Set();
+    holdWatches = false;
+    watchCalls = 0;
   });
 
   async function gatewayWith(env: Record<string, string> = {}): Promise<RunningGateway> {
@@ -142,16 +149,34 @@ describe('gateway credential cache against a stand-in identity', () => {
   const get = (gateway: RunningGateway, authorization?: string) =>
     fetch(`http://127.0.0.1:${gateway.port}/doc`, { headers: authorization ? { Authorization: authorization } : {} });
 
-  /** The stream is open once identity has it and the gateway has had a moment to read the headers. */
-  const streamOpen = async () => {
-    await waitFor(() => watchers.size === 1);
-    await new Promise((r) => setTimeout(r, 50));
+  /**
+   * Waits until the gateway answers from its cache, which it does only while
+   * its invalidation stream is open: a second request with a probe token
+   * costs no call to identity. The calls of the probe are then forgotten.
+   */
+  const cacheInUse = async (gateway: RunningGateway) => {
+    const probe = `Bearer ${jwt('probe')}`;
+    await until(async () => {
+      await get(gateway, probe);
+      const calls = authenticateCalls.length;
+      await get(gateway, probe);
+      return authenticateCalls.length === calls;
+    }, 'the gateway to use its credential cache');
+    authenticateCalls = [];
   };
+
+  /** Requests until one asks identity (the gateway has applied what it was sent); that request's response. */
+  const nextAsking = (gateway: RunningGateway, authorization: string) =>
+    until(async () => {
+      const calls = authenticateCalls.length;
+      const response = await get(gateway, authorization);
+      return authenticateCalls.length > calls && response;
+    }, 'a request that asks identity');
 
   it('asks identity once per credential while the stream is open, and again after an invalidation', async () => {
     const gateway = await gatewayWith();
     try {
-      await streamOpen();
+      await cacheInUse(gateway);
       const token = jwt('t1');
       for (let i = 0; i < 5; i++) {
         const response = await get(gateway, `Bearer ${token}`);
@@ -160,27 +185,26 @@ describe('gateway credential cache against a stand-in identity', () => {
       }
       expect(authenticateCalls).toHaveLength(1);
 
-      // Logged out on identity: the push makes the very next request ask again, and be refused.
+      // Logged out on identity: once the push has arrived, the request asks again, and is refused.
       revoked.add('t1');
       for (const call of watchers) call.write({ token_id: 't1' });
-      await new Promise((r) => setTimeout(r, 20));
-      const refused = await get(gateway, `Bearer ${token}`);
+      const refused = await nextAsking(gateway, `Bearer ${token}`);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
       expect(authenticateCalls).toHaveLength(2);
 
       // A user invalidation drops that user's entries; `all` drops everything.
-      const other = jwt('t2');
-      await get(gateway, `Bearer ${other}`);
-      await get(gateway, `Bearer ${other}`);
+      const other = `Bearer ${jwt('t2')}`;
+      await get(gateway, other);
+      await get(gateway, other);
       expect(authenticateCalls).toHaveLength(3);
       for (const call of watchers) call.write({ user_id: 'jane' });
-      await new Promise((r) => setTimeout(r, 20));
-      await get(gateway, `Bearer ${other}`);
+      expect((await nextAsking(gateway, other)).status).toBe(200);
+      expect(authenticateCalls).toHaveLength(4);
+      await get(gateway, other);
       expect(authenticateCalls).toHaveLength(4);
       for (const call of watchers) call.write({ all: true });
-      await new Promise((r) => setTimeout(r, 20));
-      await get(gateway, `Bearer ${other}`);
+      expect((await nextAsking(gateway, other)).status).toBe(200);
       expect(authenticateCalls).toHaveLength(5);
     } finally {
       await gateway.stop();
@@ -190,37 +214,45 @@ describe('gateway credential cache against a stand-in identity', () => {
   it('asks identity on every request while the stream is down, and uses the cache again once it is back', async () => {
     const gateway = await gatewayWith();
     try {
-      await streamOpen();
-      const token = jwt('t3');
-      await get(gateway, `Bearer ${token}`);
-      await get(gateway, `Bearer ${token}`);
+      await cacheInUse(gateway);
+      const token = `Bearer ${jwt('t3')}`;
+      await get(gateway, token);
+      await get(gateway, token);
       expect(authenticateCalls).toHaveLength(1);
+
+      // The stream ends, and identity answers the gateway's reconnections with no headers (as while it is down).
+      holdWatches = true;
       for (const call of watchers) call.end();
-      await waitFor(() => watchers.size === 0);
-      await new Promise((r) => setTimeout(r, 10));
-      await get(gateway, `Bearer ${token}`);
-      await get(gateway, `Bearer ${token}`);
-      expect(authenticateCalls.length).toBeGreaterThanOrEqual(2);
-      // Reconnected after its backoff: cached again.
-      await streamOpen();
+      await nextAsking(gateway, token);
       const before = authenticateCalls.length;
-      await get(gateway, `Bearer ${token}`);
-      await get(gateway, `Bearer ${token}`);
-      await get(gateway, `Bearer ${token}`);
-      expect(authenticateCalls.length).toBe(before + 1);
+      for (let i = 1; i <= 3; i++) {
+        expect((await get(gateway, token)).status).toBe(200);
+        expect(authenticateCalls).toHaveLength(before + i);
+      }
+
+      // Identity answers again: cached again.
+      holdWatches = false;
+      for (const call of held) {
+        held.delete(call);
+        call.sendMetadata(call.metadata.clone());
+        watchers.add(call);
+      }
+      await cacheInUse(gateway);
+      for (let i = 0; i < 3; i++) await get(gateway, token);
+      expect(authenticateCalls).toHaveLength(1);
     } finally {
       await gateway.stop();
     }
-    await waitFor(() => watchers.size === 0);
+    await until(() => watchers.size === 0 && held.size === 0, 'the gateway to close its stream');
   });
 
   it('opens no stream and caches nothing with AUTH_CACHE_TTL_MS=0', async () => {
     const gateway = await gatewayWith({ AUTH_CACHE_TTL_MS: '0' });
     try {
-      await new Promise((r) => setTimeout(r, 100));
-      expect(watchers.size).toBe(0);
       for (let i = 0; i < 3; i++) await get(gateway, `Bearer ${jwt('t4')}`);
       expect(authenticateCalls).toHaveLength(3);
+      // A stream would have been opened at start, on the same connection as these calls and before them.
+      expect(watchCalls).toBe(0);
     } finally {
       await gateway.stop();
     }

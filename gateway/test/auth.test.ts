@@ -126,14 +126,26 @@ class FakeStream extends EventEmitter implements InvalidationStream {
 
 describe('watchInvalidations', () => {
   const logger = createLogger('gateway', 'silent');
+  // The backoff runs on a fake clock: each wait is checked against its bounds, not timed.
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
 
-  it('uses the cache only while the stream is open, and reconnects with backoff', async () => {
+  /** Fails `stream` and checks the reconnection comes after `backoffMs` less its jitter (at most a quarter), not sooner. */
+  function expectReconnectAfter(streams: FakeStream[], stream: FakeStream, backoffMs: number) {
+    const count = streams.length;
+    stream.emit('error', new Error('UNAVAILABLE'));
+    stream.emit('status', { code: 14 });
+    jest.advanceTimersByTime(Math.ceil(backoffMs * 0.75) - 1);
+    expect(streams).toHaveLength(count);
+    jest.advanceTimersByTime(backoffMs - Math.ceil(backoffMs * 0.75) + 1);
+    expect(streams).toHaveLength(count + 1);
+  }
+
+  it('uses the cache only while the stream is open, and reconnects with backoff', () => {
     const cache = new AuthCache(10_000);
     const streams: FakeStream[] = [];
-    const opened: number[] = [];
     const watcher = watchInvalidations(
       () => {
-        opened.push(Date.now());
         const s = new FakeStream();
         streams.push(s);
         return s;
@@ -153,28 +165,29 @@ describe('watchInvalidations', () => {
     expect(cache.get(key)).toBeUndefined();
 
     cache.set(key, cache.ticket(), JANE, { jti: 'ja' });
-    streams[0].emit('error', new Error('UNAVAILABLE'));
-    streams[0].emit('status', { code: 14 });
+    // Failing again and again: the waits double up to the cap.
+    expectReconnectAfter(streams, streams[0], 20);
     expect(cache.active).toBe(false);
     expect(cache.size).toBe(0);
-    // Failing again and again: the waits grow.
-    await new Promise((r) => setTimeout(r, 60));
-    expect(streams).toHaveLength(2);
-    streams[1].emit('error', new Error('UNAVAILABLE'));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(streams).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(streams).toHaveLength(3);
-    streams[2].emit('metadata');
+    expectReconnectAfter(streams, streams[1], 40);
+    expectReconnectAfter(streams, streams[2], 80);
+    expectReconnectAfter(streams, streams[3], 80);
+    // Open again: the cache is in use, and the next wait starts from the minimum.
+    streams[4].emit('metadata');
+    expect(cache.active).toBe(true);
+    expectReconnectAfter(streams, streams[4], 20);
+    streams[5].emit('metadata');
     expect(cache.active).toBe(true);
     // A late event of an old stream changes nothing.
+    cache.set(key, cache.ticket(), JANE, { jti: 'ja' });
     streams[0].emit('data', { target: 'all', all: true });
     streams[1].emit('metadata');
+    expect(cache.get(key)).toBe(JANE);
     watcher.stop();
-    expect(streams[2].cancelled).toBe(true);
+    expect(streams[5].cancelled).toBe(true);
     expect(cache.active).toBe(false);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(streams).toHaveLength(3);
+    jest.advanceTimersByTime(10_000);
+    expect(streams).toHaveLength(6);
   });
 });
 

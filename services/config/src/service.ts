@@ -1,13 +1,14 @@
 import {
-  envelopeHandler,
   protos,
+  serveEndpoints,
+  siteRootOnly,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
 import { configRpcs } from './api/grpc';
-import { configEndpoints } from './api/http';
+import { ENDPOINTS } from './api/endpoints';
 import type { ConfigConfig } from './config';
 import { Registry } from './domain/registry';
 import { StoreRegistryValues } from './store/registry-values';
@@ -31,7 +32,13 @@ export async function startConfigService({
         name: 'cms.config.v1.ConfigService',
         definition: protos().config.ConfigService.service,
         implementation: {
-          Handle: envelopeHandler('config', configEndpoints(registry), logger),
+          Handle: serveEndpoints({
+            service: 'config',
+            endpoints: ENDPOINTS,
+            deps: { registry },
+            contexts: siteRootOnly(),
+            logger,
+          }),
           ...configRpcs(registry, logger),
         },
       },

@@ -1,31 +1,31 @@
 import {
-  envelopeHandler,
-  openBlobStore,
   protos,
+  serveEndpoints,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
 import { contentLookups } from './api/grpc';
-import { contentEndpoints } from './api/http';
-import { componentEndpoints } from './api/component-endpoints';
-import { componentExpander } from './api/components';
-import { serialize } from './domain/serialize';
-import { sharingEndpoints } from './api/sharing';
-import { workflowEndpoints } from './api/workflow';
+import { contentContexts, contextRpcs } from './api/contexts';
+import { ENDPOINTS } from './api/endpoints';
+import { componentExpander } from './api/expansion';
 import { identityDirectory } from './clients/identity-directory';
+import { ContentSerializer } from './domain/serialize';
 import { SharingCommands } from './domain/sharing-commands';
 import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
+import { FolderOrdering } from './domain/folder-order';
+import { bindSnapshotTypes } from './domain/snapshot';
+import { builtinTypeRegistry } from './domain/types';
+import { ContentWriter } from './domain/write-path';
 import { ContentEventRelay } from './events/relay';
 import { subscribeToIdentity } from './events/identity-consumer';
+import { openBlobStore } from './store/blobs/open';
 import { StoreContentRepository } from './store/content-repository';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
-import { treeEndpoints } from './api/tree';
-import { downloadEndpoints } from './api/download';
 import { BlobFileStorage } from './store/blob-file-storage';
 
 /** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
@@ -40,31 +40,41 @@ export async function startContentService({
   const repo = new StoreContentRepository(store);
   await repo.ensureIndexes();
   // File and image bytes live beside the documents: GridFS on MongoDB, files under DATA_DIR when embedded.
-  const blobs = await openBlobStore('content', config);
+  const blobs = await openBlobStore(config);
   const fileStorage = new BlobFileStorage(blobs, config.MAX_UPLOAD_BYTES, logger);
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
-  const commands = new ContentCommands(repo, relay, fileStorage);
+  const types = builtinTypeRegistry();
+  bindSnapshotTypes(types);
+  const writer = new ContentWriter(repo, relay);
+  const follower = new SubtreeFollower(repo, writer);
+  const ordering = new FolderOrdering(repo, writer);
+  const commands = new ContentCommands(repo, writer, fileStorage, types, follower, ordering);
   const directory = identityDirectory(config.IDENTITY_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES);
-  const follower = new SubtreeFollower(repo, relay);
-  const sharing = new SharingCommands(repo, relay, directory, follower);
-  const tree = new TreeCommands(repo, relay, follower, fileStorage);
-  const workflow = new WorkflowCommands(repo, relay, follower);
+  const sharing = new SharingCommands(repo, writer, directory, follower);
+  const tree = new TreeCommands(repo, writer, follower, fileStorage, types);
+  const workflow = new WorkflowCommands(repo, writer, follower, types);
+  const serializer = new ContentSerializer(types);
   const components = componentExpander({
     repo,
+    types,
     workflow,
     // Below the caller's own deadline, so a slow component is a clear 504 rather than a cut-off call.
     deadlineMs: Math.max(1, Math.floor(config.CALL_TIMEOUT_MS * 0.9)),
     // The navigation root as GET renders it (it has no parent: it is the site root).
-    render: async (ctx, doc) => serialize(doc, { publicUrl: ctx.publicUrl, parent: await commands.parentOf(doc) }),
+    render: async (ctx, doc) =>
+      serializer.serialize(doc, { publicUrl: ctx.publicUrl, parent: await commands.parentOf(doc) }),
   });
-  const endpoints = {
-    ...contentEndpoints(commands, repo, tree, components),
-    ...treeEndpoints(commands, tree),
-    ...downloadEndpoints(commands, fileStorage),
-    ...workflowEndpoints(commands, workflow),
-    ...componentEndpoints(commands, components),
-    ...sharingEndpoints(commands, sharing),
+  const deps = {
+    commands,
+    repo,
+    types,
+    serializer,
+    expansion: components,
+    tree,
+    workflow,
+    sharing,
+    files: fileStorage,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
@@ -72,7 +82,7 @@ export async function startContentService({
   const sweepTree = async () => {
     try {
       const requestId = `sweep-${Date.now()}`;
-      const resumed = (await follower.sweep(new Date(), requestId)) + (await tree.sweepOrders(requestId));
+      const resumed = (await follower.sweep(new Date(), requestId)) + (await ordering.sweep(requestId));
       if (resumed) logger.info({ resumed }, 'finished interrupted tree operations');
     } catch (error) {
       logger.error({ err: error }, 'tree sweep failed');
@@ -89,9 +99,20 @@ export async function startContentService({
         name: 'cms.content.v1.ContentService',
         definition: protos().content.ContentService.service,
         implementation: {
-          Handle: envelopeHandler('content', endpoints, logger),
+          Handle: serveEndpoints({
+            service: 'content',
+            endpoints: ENDPOINTS,
+            deps,
+            contexts: contentContexts(repo),
+            logger,
+          }),
           ...contentLookups(repo, logger),
         },
+      },
+      {
+        name: 'cms.content.v1.ContextService',
+        definition: protos().contexts.ContextService.service,
+        implementation: contextRpcs(repo, logger),
       },
     ],
     healthCheck: async () => {

@@ -1,16 +1,18 @@
 import {
-  envelopeHandler,
   protos,
+  serveEndpoints,
+  siteRootOnly,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
+import { ENDPOINTS } from './api/endpoints';
 import type { DiscussionConfig } from './config';
 
 /**
- * The discussion service owns its area's endpoints; none is routed to it yet (its
- * rows of the routing table are empty), so it serves health only.
+ * The discussion service owns its area's endpoints; none is declared yet (api/endpoints.ts), so it serves
+ * health only.
  */
 export async function startDiscussionService({
   config,
@@ -24,7 +26,15 @@ export async function startDiscussionService({
       {
         name: 'cms.discussion.v1.DiscussionService',
         definition: protos().discussion.DiscussionService.service,
-        implementation: { Handle: envelopeHandler('discussion', {}, logger) },
+        implementation: {
+          Handle: serveEndpoints({
+            service: 'discussion',
+            endpoints: ENDPOINTS,
+            deps: {},
+            contexts: siteRootOnly(),
+            logger,
+          }),
+        },
       },
     ],
     healthCheck: storeAndBusReady(store, bus),

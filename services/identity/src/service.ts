@@ -1,24 +1,21 @@
 import {
-  envelopeHandler,
   protos,
+  serveEndpoints,
+  siteRootOnly,
   startGrpcServer,
   storeAndBusReady,
-  type EndpointTable,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
-import { groupEndpoints } from './api/groups';
+import { ENDPOINTS } from './api/endpoints';
 import { identityRpcs } from './api/grpc';
-import { loginEndpoints } from './api/login';
-import { principalEndpoints } from './api/principals';
 import { principalRpcs } from './api/principals-rpc';
-import { userEndpoints } from './api/users';
 import { registrySettings } from './clients/registry';
 import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
 import { InvalidationHub } from './domain/invalidations';
 import { hashPassword } from './domain/passwords';
-import { LoginThrottle, throttleSettingsOf } from './domain/throttle';
+import { LoginThrottle, throttleSettingsOf, type ThrottleClock } from './domain/throttle';
 import { TokenService } from './domain/tokens';
 import { GroupCommands } from './domain/groups';
 import { Memberships } from './domain/groups-membership';
@@ -29,12 +26,16 @@ import { IdentityEventRelay } from './events/relay';
 import { GroupsRepository } from './store/groups';
 import { UsersRepository } from './store/users';
 
-export async function startIdentityService({
-  config,
-  logger,
-  store,
-  bus,
-}: ServiceDeps<IdentityConfig>): Promise<RunningService> {
+/** What a test may put in place of the real thing. */
+export interface IdentityServiceOptions {
+  /** The login throttle's clock and sleep, so a test can record the delays asked for instead of timing them. */
+  throttleClock?: ThrottleClock;
+}
+
+export async function startIdentityService(
+  { config, logger, store, bus }: ServiceDeps<IdentityConfig>,
+  options: IdentityServiceOptions = {},
+): Promise<RunningService> {
   const users = new UsersRepository(store);
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
@@ -62,7 +63,7 @@ export async function startIdentityService({
   relay.start();
   // The principal of a verified user (Basic, @login, Bearer), built from the current records.
   const principalFor = (user: UserDoc) => directory.principalOf(user);
-  const throttle = new LoginThrottle(store, throttleSettingsOf(config));
+  const throttle = new LoginThrottle(store, throttleSettingsOf(config), options.throttleClock);
   await throttle.ensureIndexes();
   const tokens = new TokenService({
     secret: await TokenService.signingKey(store, config.JWT_SECRET),
@@ -79,12 +80,7 @@ export async function startIdentityService({
     invalidations,
     principalOf: principalFor,
   });
-  const endpoints: EndpointTable = {
-    ...loginEndpoints({ authenticator, tokens, users }),
-    ...userEndpoints(userCommands),
-    ...groupEndpoints(groupCommands),
-    ...principalEndpoints(userCommands, groupCommands),
-  };
+  const deps = { authenticator, tokens, accounts: users, users: userCommands, groups: groupCommands };
 
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,
@@ -93,8 +89,7 @@ export async function startIdentityService({
         name: 'cms.identity.v1.IdentityService',
         definition: protos().identity.IdentityService.service,
         implementation: {
-          // One endpoint table per area of identity (users, groups, login, …), merged here.
-          Handle: envelopeHandler('identity', { ...endpoints }, logger),
+          Handle: serveEndpoints({ service: 'identity', endpoints: ENDPOINTS, deps, contexts: siteRootOnly(), logger }),
           ...identityRpcs(authenticator, users, logger, invalidations),
           ...principalRpcs(directory, logger),
         },
@@ -123,7 +118,14 @@ async function bootstrapAdministrator(
   config: IdentityConfig,
   logger: ServiceDeps<IdentityConfig>['logger'],
 ) {
-  if (await users.byId(config.ADMIN_USER)) return;
+  if (await users.byId(config.ADMIN_USER)) {
+    // The password is set on the first start only; later changes go through @users.
+    if (config.ADMIN_PASSWORD)
+      logger.warn(
+        `ADMIN_PASSWORD is ignored: the administrator "${config.ADMIN_USER}" already exists, and the password applies on the first start only. Change it with PATCH /@users/${config.ADMIN_USER}, or reset the data.`,
+      );
+    return;
+  }
   if (!config.ADMIN_PASSWORD)
     logger.warn(
       `No ADMIN_PASSWORD given: the administrator "${config.ADMIN_USER}" gets the password "admin". Set ADMIN_PASSWORD outside development.`,

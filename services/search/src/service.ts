@@ -1,14 +1,16 @@
 import {
   createClient,
-  envelopeHandler,
   protos,
+  remoteContentContexts,
+  serveEndpoints,
   startGrpcServer,
   storeAndBusReady,
+  type ContentServiceClient,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
 import { searchRpcs } from './api/grpc';
-import { searchEndpoints } from './api/http';
+import { ENDPOINTS } from './api/endpoints';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
@@ -22,7 +24,14 @@ export async function startSearchService({
   const catalog = new Catalog(store);
   await catalog.ensureIndexes();
   const subscription = await subscribeToContent(bus, catalog, logger);
-  const content = createClient(protos().content.ContentService, config.CONTENT_ADDRESS, config.MAX_MESSAGE_BYTES);
+  // Made on first use, when requests arrive: the embedded suite starts search before content (so that search
+  // subscribes before content's first write) and knows content's address only then.
+  let content: ContentServiceClient | undefined;
+  const contentClient = () =>
+    (content ??= createClient(protos().content.ContentService, config.CONTENT_ADDRESS, config.MAX_MESSAGE_BYTES));
+  let contexts: ReturnType<typeof remoteContentContexts> | undefined;
+  const contentContexts = () =>
+    (contexts ??= remoteContentContexts(config.CONTENT_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES));
 
   const server = await startGrpcServer({
     address: config.SEARCH_GRPC_ADDRESS,
@@ -31,12 +40,14 @@ export async function startSearchService({
         name: 'cms.search.v1.SearchService',
         definition: protos().search.SearchService.service,
         implementation: {
-          Handle: envelopeHandler(
-            'search',
-            searchEndpoints(catalog, subscription, config.READ_YOUR_WRITES_TIMEOUT_MS),
+          Handle: serveEndpoints({
+            service: 'search',
+            endpoints: ENDPOINTS,
+            deps: { catalog, events: subscription, readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
+            contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
-          ),
-          ...searchRpcs(catalog, content, logger),
+          }),
+          ...searchRpcs(catalog, contentClient, logger),
         },
       },
     ],
@@ -50,7 +61,8 @@ export async function startSearchService({
     async stop() {
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await subscription.stop();
-      content.close();
+      content?.close();
+      contexts?.close();
     },
   };
 }

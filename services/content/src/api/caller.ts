@@ -1,6 +1,11 @@
-import type { RequestContext } from '@cms/shared';
-import type { Caller } from '../domain/content-commands';
+import type { EndpointCall } from '@cms/shared';
+import type { Caller } from '../domain/caller';
 
-export function callerOf(ctx: RequestContext): Caller {
-  return { principal: ctx.principal, requestId: ctx.requestId, publicUrl: ctx.publicUrl };
+export function callerOf(call: EndpointCall<unknown, unknown, unknown, unknown>): Caller {
+  return {
+    principal: call.principal,
+    requestId: call.requestId,
+    publicUrl: call.publicUrl,
+    lockToken: call.header('lock-token'),
+  };
 }

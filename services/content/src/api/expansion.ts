@@ -1,4 +1,17 @@
-import { AppError, badRequest, urlOf, type FieldError, type RequestContext } from '@cms/shared';
+import {
+  AppError,
+  badRequest,
+  clip,
+  param,
+  queryInput,
+  urlOf,
+  validationError,
+  type FieldError,
+  type HttpMethod,
+  type Principal__Output,
+  type QueryParams,
+} from '@cms/shared';
+import { z } from 'zod';
 import { actions } from '../domain/components/actions';
 import { aliases } from '../domain/components/aliases';
 import { breadcrumbs } from '../domain/components/breadcrumbs';
@@ -14,6 +27,7 @@ import { MAX_TREE_LEVELS } from '../domain/components/tree';
 import { typeList } from '../domain/components/type-list';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
+import type { TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 
 /** Components every content response names in `@components`; `?expand=` embeds them. */
@@ -30,19 +44,28 @@ export const COMPONENT_NAMES = [
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
+/** What expansion reads of a request (an EndpointCall). */
+export interface ExpansionRequest {
+  readonly method: HttpMethod;
+  readonly principal: Principal__Output | null;
+  readonly publicUrl: string;
+  readonly queryParams: QueryParams;
+}
+
 /** Builds the `@components` member of a content response. */
 export interface ComponentExpander {
-  componentsOf(ctx: RequestContext, doc: ContentDoc): Promise<Record<string, unknown>>;
+  componentsOf(ctx: ExpansionRequest, doc: ContentDoc): Promise<Record<string, unknown>>;
 }
 
 /**
  * The full serialization of an object as `GET` on it answers, for `navroot`. It need not carry `@components`
  * or `items` (the embedded root has neither; they are dropped if present).
  */
-export type RenderContent = (ctx: RequestContext, doc: ContentDoc) => Promise<Record<string, unknown>>;
+export type RenderContent = (ctx: ExpansionRequest, doc: ContentDoc) => Promise<Record<string, unknown>>;
 
 export interface ComponentDeps {
   repo: ContentRepository;
+  types: TypeRegistry;
   workflow: WorkflowCommands;
   render: RenderContent;
   /** One deadline for all the components of a request together. */
@@ -51,16 +74,16 @@ export interface ComponentDeps {
 
 export interface Components extends ComponentExpander {
   /** One component, expanded: what `<context>/@<name>` answers. */
-  expand(name: ComponentName, ctx: RequestContext, doc: ContentDoc): Promise<unknown>;
+  expand(name: ComponentName, ctx: ExpansionRequest, doc: ContentDoc): Promise<unknown>;
 }
 
 /** `@components` with the components named by `expand` embedded, gathered in parallel under one deadline. */
 export function componentExpander(deps: ComponentDeps): Components {
   /** Contexts whose navigation root is being rendered: a renderer asking for components again gets links. */
-  const renderingRoot = new WeakSet<RequestContext>();
+  const renderingRoot = new WeakSet<ExpansionRequest>();
 
   /** The expanded body of one component (or a promise of it). */
-  function build(name: ComponentName, ctx: RequestContext, scope: ComponentScope): unknown {
+  function build(name: ComponentName, ctx: ExpansionRequest, scope: ComponentScope): unknown {
     switch (name) {
       case 'actions':
         return actions(scope);
@@ -95,7 +118,7 @@ export function componentExpander(deps: ComponentDeps): Components {
       const wanted = expandedNames(ctx);
       const components = linksOf(ctx, doc);
       if (wanted.length === 0) return components;
-      const scope = new ComponentScope(deps.repo, doc, ctx.principal, ctx.publicUrl);
+      const scope = new ComponentScope(deps.repo, deps.types, doc, ctx.principal, ctx.publicUrl);
       const bodies = await withDeadline(
         Promise.all(wanted.map(async (name) => build(name, ctx, scope))),
         deps.deadlineMs,
@@ -105,13 +128,13 @@ export function componentExpander(deps: ComponentDeps): Components {
     },
 
     async expand(name, ctx, doc) {
-      const scope = new ComponentScope(deps.repo, doc, ctx.principal, ctx.publicUrl);
+      const scope = new ComponentScope(deps.repo, deps.types, doc, ctx.principal, ctx.publicUrl);
       return withDeadline(Promise.resolve(build(name, ctx, scope)), deps.deadlineMs);
     },
   };
 }
 
-function linksOf(ctx: RequestContext, doc: ContentDoc): Record<string, unknown> {
+function linksOf(ctx: ExpansionRequest, doc: ContentDoc): Record<string, unknown> {
   const base = urlOf(ctx.publicUrl, doc.path ?? '/');
   return Object.fromEntries(COMPONENT_NAMES.map((name) => [name, { '@id': `${base}/@${name}` }]));
 }
@@ -120,19 +143,21 @@ function isComponentName(name: string): name is ComponentName {
   return (COMPONENT_NAMES as readonly string[]).includes(name);
 }
 
-/** `expand=a,b` or repeated `expand:list=a`; an unknown name is 400. */
-function expandedNames(ctx: RequestContext): ComponentName[] {
-  const names = [...new Set(ctx.query.getList('expand'))];
+/** `expand=a,b` or repeated `expand:list=a`; an unknown name is 400 (naming a few, each clipped). */
+function expandedNames(ctx: ExpansionRequest): ComponentName[] {
+  const names = [...new Set(ctx.queryParams.getList('expand'))];
   const unknown = names.filter((name) => !isComponentName(name));
   if (unknown.length > 0) {
-    const errors: FieldError[] = unknown.map((name) => ({
+    const errors: FieldError[] = unknown.slice(0, 10).map((name) => ({
       field: 'expand',
       message:
         name === 'translations'
           ? 'translations are only available when the site is multilingual'
-          : `unknown component "${name}"; known: ${COMPONENT_NAMES.join(', ')}`,
+          : `unknown component "${clip(name, 50)}"; known: ${COMPONENT_NAMES.join(', ')}`,
     }));
-    throw badRequest(`Cannot expand ${unknown.map((n) => `"${n}"`).join(', ')}`, errors);
+    const named = unknown.slice(0, 10).map((n) => `"${clip(n, 50)}"`);
+    const more = unknown.length > named.length ? ` and ${unknown.length - named.length} more` : '';
+    throw badRequest(`Cannot expand ${named.join(', ')}${more}`, errors);
   }
   return names.filter(isComponentName);
 }
@@ -148,57 +173,57 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** `expand.navigation.depth`: levels of the navigation tree, 1 (the top level) by default. */
-function navigationDepth(ctx: RequestContext): number {
-  const field = 'expand.navigation.depth';
-  const raw = ctx.query.get(field);
-  if (raw === undefined || raw === '') return 1;
-  return integerParam(field, raw, 1, MAX_NAVIGATION_DEPTH);
+/** A query option where an empty value means "not given", as clients send cleared fields. */
+function option<T extends z.ZodTypeAny>(schema: T) {
+  return z.preprocess(
+    (values) => (Array.isArray(values) && values.every((v) => v === '') ? undefined : values),
+    schema.optional(),
+  );
 }
 
-/** The portlet settings of `@contextnavigation`, from `expand.contextnavigation.<name>`. */
-function contextNavigationOptions(ctx: RequestContext): ContextNavigationOptions {
-  const prefix = 'expand.contextnavigation.';
-  const value = (name: string) => {
-    const raw = ctx.query.get(prefix + name);
-    return raw === undefined || raw === '' ? undefined : raw;
-  };
+/** The options of the components, as `expand.<component>.<option>` parameters. */
+const optionsQuery = z.object({
+  // Levels of the navigation tree, 1 (the top level) by default.
+  'expand.navigation.depth': option(param.int({ min: 1, max: MAX_NAVIGATION_DEPTH })),
+  // The settings of the reference's navigation portlet.
+  'expand.contextnavigation.name': option(param.string()),
+  'expand.contextnavigation.root_path': option(param.string()),
+  'expand.contextnavigation.includeTop': option(param.boolean()),
+  'expand.contextnavigation.currentFolderOnly': option(param.boolean()),
+  'expand.contextnavigation.topLevel': option(param.int({ min: 0, max: 100 })),
+  'expand.contextnavigation.bottomLevel': option(param.int({ min: -1, max: MAX_TREE_LEVELS })),
+  // Accepted, and change nothing: items carry neither icons nor thumbnails.
+  'expand.contextnavigation.no_icons': option(param.boolean()),
+  'expand.contextnavigation.no_thumbs': option(param.boolean()),
+  'expand.contextnavigation.thumb_scale': option(param.string()),
+});
+
+type ComponentOptions = z.infer<typeof optionsQuery>;
+
+function optionsOf(ctx: ExpansionRequest): ComponentOptions {
+  const result = optionsQuery.safeParse(queryInput(ctx.queryParams));
+  if (!result.success) throw validationError(result.error, 'query');
+  return result.data;
+}
+
+function navigationDepth(ctx: ExpansionRequest): number {
+  return optionsOf(ctx)['expand.navigation.depth'] ?? 1;
+}
+
+function contextNavigationOptions(ctx: ExpansionRequest): ContextNavigationOptions {
+  const given = optionsOf(ctx);
   const options = { ...DEFAULT_CONTEXT_NAVIGATION };
-  const name = value('name');
+  const name = given['expand.contextnavigation.name'];
   if (name !== undefined) options.name = name;
-  const rootPath = value('root_path');
+  const rootPath = given['expand.contextnavigation.root_path'];
   if (rootPath !== undefined) options.root_path = rootPath;
-  for (const flag of ['includeTop', 'currentFolderOnly'] as const) {
-    const raw = value(flag);
-    if (raw !== undefined) options[flag] = booleanParam(prefix + flag, raw);
-  }
-  const topLevel = value('topLevel');
-  if (topLevel !== undefined) options.topLevel = integerParam(prefix + 'topLevel', topLevel, 0, 100);
-  const bottomLevel = value('bottomLevel');
-  if (bottomLevel !== undefined)
-    options.bottomLevel = integerParam(prefix + 'bottomLevel', bottomLevel, -1, MAX_TREE_LEVELS);
-  // no_icons, no_thumbs and thumb_scale change nothing: items carry neither icons nor thumbnails.
-  for (const flag of ['no_icons', 'no_thumbs'] as const) {
-    const raw = value(flag);
-    if (raw !== undefined) booleanParam(prefix + flag, raw);
-  }
+  const includeTop = given['expand.contextnavigation.includeTop'];
+  if (includeTop !== undefined) options.includeTop = includeTop;
+  const currentFolderOnly = given['expand.contextnavigation.currentFolderOnly'];
+  if (currentFolderOnly !== undefined) options.currentFolderOnly = currentFolderOnly;
+  const topLevel = given['expand.contextnavigation.topLevel'];
+  if (topLevel !== undefined) options.topLevel = topLevel;
+  const bottomLevel = given['expand.contextnavigation.bottomLevel'];
+  if (bottomLevel !== undefined) options.bottomLevel = bottomLevel;
   return options;
-}
-
-function integerParam(field: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!/^-?\d+$/.test(raw.trim()) || n < min || n > max) {
-    const message = `expected a whole number from ${min} to ${max}`;
-    throw badRequest(`Invalid ${field}: ${message}`, [{ field, message }]);
-  }
-  return n;
-}
-
-/** The boolean spellings of query strings (the reference takes `True`/`true`/`on`). */
-function booleanParam(field: string, raw: string): boolean {
-  const value = raw.trim().toLowerCase();
-  if (['true', 'on', '1', 'yes'].includes(value)) return true;
-  if (['false', 'off', '0', 'no'].includes(value)) return false;
-  const message = 'expected true or false';
-  throw badRequest(`Invalid ${field}: ${message}`, [{ field, message }]);
 }

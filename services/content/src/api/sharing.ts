@@ -1,37 +1,47 @@
-import type { EndpointTable } from '@cms/shared';
+/** `@sharing`: who holds which local roles on the object (`search` adds matching principals), and granting them. */
+import { param } from '@cms/shared';
 import { z } from 'zod';
-import type { ContentCommands } from '../domain/content-commands';
-import type { SharingCommands } from '../domain/sharing-commands';
 import { callerOf } from './caller';
+import { endpoint, operation } from './declarations';
 
 const sharingBody = z
   .object({
     entries: z
       .array(
         z.object({
-          id: z.string().min(1),
+          id: z.string().min(1).max(200),
           type: z.enum(['user', 'group']).optional(),
-          roles: z.record(z.boolean()),
+          roles: z.record(z.string().max(100), z.boolean()),
         }),
       )
+      .max(1000)
       .default([]),
     inherit: z.boolean().optional(),
   })
   .strict();
 
-export function sharingEndpoints(content: ContentCommands, sharing: SharingCommands): EndpointTable {
-  return {
-    sharing: {
-      GET: async (ctx) => {
-        const doc = await content.find(ctx.contextPath, ctx.publicUrl);
-        return { status: 200, body: await sharing.read(doc, ctx.query.get('search') || undefined, callerOf(ctx)) };
-      },
-      POST: async (ctx) => {
-        const input = ctx.body(sharingBody);
-        const doc = await content.find(ctx.contextPath, ctx.publicUrl);
-        await sharing.update(doc, input, callerOf(ctx));
+export const sharing = endpoint({
+  name: 'sharing',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: 'The sharing form: principals with their local roles here',
+      permission: 'Change local roles',
+      query: z.object({ search: param.string().optional() }),
+      handle: async (call, { sharing }) => ({
+        status: 200,
+        body: await sharing.read(call.context, call.query.search || undefined, callerOf(call)),
+      }),
+    }),
+    POST: operation({
+      summary: 'Grants and revokes local roles; `inherit` switches inheritance from above',
+      permission: 'Change local roles',
+      body: sharingBody,
+      handle: async (call, { sharing }) => {
+        await sharing.update(call.context, call.body, callerOf(call));
         return { status: 204 };
       },
-    },
-  };
-}
+    }),
+  },
+});

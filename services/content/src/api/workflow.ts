@@ -1,8 +1,8 @@
-import { badRequest, type EndpointTable } from '@cms/shared';
+/** `@workflow`: the object's state, history and the transitions the caller may take; `POST /<transition>` takes one. */
+import { badRequest } from '@cms/shared';
 import { z } from 'zod';
-import type { ContentCommands } from '../domain/content-commands';
-import type { WorkflowCommands } from '../domain/workflow-commands';
 import { callerOf } from './caller';
+import { endpoint, operation } from './declarations';
 
 const dateTime = z
   .string()
@@ -17,20 +17,31 @@ const transitionBody = z
   })
   .strict();
 
-export function workflowEndpoints(content: ContentCommands, workflow: WorkflowCommands): EndpointTable {
-  return {
-    workflow: {
-      GET: async (ctx) => {
-        const doc = await content.find(ctx.contextPath, ctx.publicUrl);
-        return { status: 200, body: workflow.status(doc, ctx.principal, ctx.publicUrl) };
+export const workflow = endpoint({
+  name: 'workflow',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: 'The workflow status: state, history, available transitions',
+      permission: 'View',
+      handle: async (call, { workflow }) => ({
+        status: 200,
+        body: workflow.status(call.context, call.principal, call.publicUrl),
+      }),
+    }),
+    POST: operation({
+      summary: 'Takes a transition (optionally on everything inside the object the caller may change)',
+      paths: ['', ':transition'],
+      // View (checked for every endpoint), then each transition's own guard permission, in the domain.
+      permission: null,
+      params: z.object({ transition: z.string().max(100).optional() }),
+      body: transitionBody,
+      handle: async (call, { workflow }) => {
+        const { transition } = call.params;
+        if (!transition) throw badRequest('Name one transition: POST <context>/@workflow/<transition>');
+        return { status: 200, body: await workflow.transition(call.context, transition, call.body, callerOf(call)) };
       },
-      POST: async (ctx) => {
-        const [transition, ...rest] = ctx.request.sub_path;
-        if (!transition || rest.length) throw badRequest('Name one transition: POST <context>/@workflow/<transition>');
-        const input = ctx.body(transitionBody);
-        const doc = await content.find(ctx.contextPath, ctx.publicUrl);
-        return { status: 200, body: await workflow.transition(doc, transition, input, callerOf(ctx)) };
-      },
-    },
-  };
-}
+    }),
+  },
+});

@@ -1,8 +1,10 @@
-import { badRequest, notFound, type EndpointTable, type RequestContext } from '@cms/shared';
+/** `@groups`: list (full views, or summaries when filtered by `query`), create, read, update, delete. */
+import { param } from '@cms/shared';
 import { z } from 'zod';
-import { GROUP_ID, type GroupCommands } from '../domain/groups';
+import { GROUP_ID } from '../domain/groups';
 import { groupJson } from '../domain/groups-serialize';
-import { callerOf, requestUrl } from './users';
+import { endpoint, operation } from './declarations';
+import { callerOf, requestUrl } from './calls';
 
 const DEFAULT_LIMIT = 25;
 
@@ -21,7 +23,7 @@ const newGroupBody = z
     title: text(1000),
     description: text(10_000),
     email,
-    roles: z.array(z.string()).optional(),
+    roles: z.array(z.string().max(200)).max(100).optional(),
     users: ids.optional(),
     groups: ids.optional(),
   })
@@ -32,66 +34,65 @@ const groupChangesBody = z
     title: text(1000),
     description: text(10_000),
     email,
-    roles: z.array(z.string()).optional(),
+    roles: z.array(z.string().max(200)).max(100).optional(),
     users: z.record(z.string().max(200), z.boolean()).optional(),
     groups: ids.optional(),
   })
   .strict();
 
-function groupIdOf(ctx: RequestContext): string | undefined {
-  const [id, ...rest] = ctx.request.sub_path;
-  if (rest.length > 0) throw notFound(`No such resource: ${requestUrl(ctx)}`);
-  return id;
-}
-
-function requiredId(ctx: RequestContext): string {
-  const id = groupIdOf(ctx);
-  if (id === undefined) throw badRequest(`Name the group: ${ctx.method} @groups/<group_id>`);
-  return id;
-}
-
-function limitOf(ctx: RequestContext): number {
-  const raw = ctx.query.get('limit');
-  if (raw === undefined) return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw badRequest('limit must be a positive integer', [{ field: 'limit', message: 'not a positive integer' }]);
-  }
-  return Number(raw);
-}
-
-/** `@groups`: list (full views, or summaries when filtered by `query`), create, read, update, delete. */
-export function groupEndpoints(groups: GroupCommands): EndpointTable {
-  return {
-    groups: {
-      GET: async (ctx) => {
-        const id = groupIdOf(ctx);
-        if (id !== undefined) {
-          const group = await groups.get(callerOf(ctx), id);
-          return { status: 200, body: groupJson(group, ctx.publicUrl, requestUrl(ctx)) };
+export const groups = endpoint({
+  name: 'groups',
+  service: 'identity',
+  context: 'site-root',
+  operations: {
+    GET: operation({
+      summary: 'The groups (`query` filters by id or title; `limit`), or one group with its members',
+      paths: ['', ':id'],
+      permission: 'Manage users',
+      query: z.object({ query: param.string().optional(), limit: param.int({ min: 1 }).optional() }),
+      handle: async (call, { groups }) => {
+        if (call.params.id !== undefined) {
+          const group = await groups.get(callerOf(call), call.params.id);
+          return { status: 200, body: groupJson(group, call.publicUrl, requestUrl(call)) };
         }
-        const query = ctx.query.get('query');
-        const found = await groups.list(callerOf(ctx), query, limitOf(ctx));
+        const { query, limit = DEFAULT_LIMIT } = call.query;
+        const found = await groups.list(callerOf(call), query, limit);
         // As the reference: the plain listing shows members, a filtered one summaries.
-        const membersUrl = query === undefined ? requestUrl(ctx) : undefined;
-        return { status: 200, body: found.map((g) => groupJson(g, ctx.publicUrl, membersUrl)) };
+        const membersUrl = query === undefined ? requestUrl(call) : undefined;
+        return { status: 200, body: found.map((g) => groupJson(g, call.publicUrl, membersUrl)) };
       },
-      POST: async (ctx) => {
-        if (groupIdOf(ctx) !== undefined) throw notFound(`No such resource: ${requestUrl(ctx)}`);
-        const group = await groups.create(callerOf(ctx), () => ctx.body(newGroupBody));
+    }),
+    POST: operation({
+      summary: 'Creates a group',
+      permission: 'Manage users',
+      body: newGroupBody,
+      handle: async (call, { groups }) => {
+        const group = await groups.create(callerOf(call), () => call.body);
         return {
           status: 201,
-          headers: { Location: `${ctx.publicUrl}/@groups/${group.id}` },
-          body: groupJson(group, ctx.publicUrl, requestUrl(ctx)),
+          headers: { Location: `${call.publicUrl}/@groups/${group.id}` },
+          body: groupJson(group, call.publicUrl, requestUrl(call)),
         };
       },
-      PATCH: async (ctx) => {
-        await groups.update(callerOf(ctx), requiredId(ctx), () => ctx.body(groupChangesBody));
+    }),
+    PATCH: operation({
+      summary: 'Changes a group: texts, roles, members',
+      paths: [':id'],
+      permission: 'Manage users',
+      body: groupChangesBody,
+      handle: async (call, { groups }) => {
+        await groups.update(callerOf(call), call.params.id, () => call.body);
         return { status: 204 };
       },
-      DELETE: async (ctx) => {
-        await groups.remove(callerOf(ctx), requiredId(ctx));
+    }),
+    DELETE: operation({
+      summary: 'Deletes a group',
+      paths: [':id'],
+      permission: 'Manage users',
+      handle: async (call, { groups }) => {
+        await groups.remove(callerOf(call), call.params.id);
         return { status: 204 };
       },
-    },
-  };
-}
+    }),
+  },
+});

@@ -1,15 +1,13 @@
-import {
-  BASIC_CHALLENGE,
-  badRequest,
-  notFound,
-  type EndpointHandler,
-  type EndpointTable,
-  type HttpResult,
-  type RequestContext,
-} from '@cms/shared';
+/**
+ * `@users`: the accounts. Spec, authentication rule 4: a refusal here is 401 with the body `null`, for
+ * anonymous and insufficiently privileged callers alike (`denial: 'null'`).
+ */
+import { forbidden, param, rolesHere, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
-import { NullDenial, USER_ID, type UserCaller, type UserCommands } from '../domain/users';
+import { NullDenial, USER_ID } from '../domain/users';
 import { userJson } from '../domain/users-serialize';
+import { callerOf, requestUrl } from './calls';
+import { endpoint, operation } from './declarations';
 
 const DEFAULT_LIMIT = 25;
 
@@ -32,8 +30,8 @@ const newUserBody = z
     description: text(10_000),
     home_page: text(2000),
     location: text(1000),
-    roles: z.array(z.string()).optional(),
-    groups: z.array(z.string()).optional(),
+    roles: z.array(z.string().max(200)).max(100).optional(),
+    groups: z.array(z.string().max(200)).max(1000).optional(),
     sendPasswordReset: z.boolean().optional(),
   })
   .strict();
@@ -57,113 +55,117 @@ const userChangesBody = z
     location: text(1000),
     password: password.optional(),
     old_password: z.string().max(1000).optional(),
-    roles: z.record(z.string(), z.boolean()).optional(),
+    roles: z.record(z.string().max(200), z.boolean()).optional(),
     portrait: portraitBody.nullable().optional(),
   })
   .strict();
 
-export function callerOf(ctx: RequestContext): UserCaller {
-  return { principal: ctx.principal, requestId: ctx.requestId };
+const listQuery = z.object({
+  query: param.string().optional(),
+  search: param.string().optional(),
+  'groups-filter': param.strings().optional(),
+  limit: param.int({ min: 1 }).optional(),
+});
+
+type Call = EndpointCall<unknown, Record<string, string>, unknown, unknown>;
+
+function isManager(call: Call): boolean {
+  return rolesHere(call.principal).has('Manager');
 }
 
-/** The URL as requested (query included, `b_start` and the like kept), for the `@id` of nested listings. */
-export function requestUrl(ctx: RequestContext): string {
-  const path = ['@' + ctx.request.endpoint, ...ctx.request.sub_path].join('/');
-  const query = new URLSearchParams(ctx.request.query.map((p): [string, string] => [p.key, p.value])).toString();
-  return `${ctx.publicUrl}/${path}${query ? `?${query}` : ''}`;
+/** List, create, delete: Managers only (spec, users rule 1 and 2). */
+function managerOnly(call: Call): void {
+  if (!isManager(call)) throw forbidden('Only a Manager may do this');
 }
 
-function positiveInt(ctx: RequestContext, key: string, fallback: number): number {
-  const raw = ctx.query.get(key);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw badRequest(`${key} must be a positive integer`, [{ field: key, message: 'not a positive integer' }]);
+/** Read and update: a Manager, or the user itself (spec, users rules 3 and 4). */
+function selfOrManager(call: Call): void {
+  if (call.params.id !== undefined && call.principal?.id === call.params.id) return;
+  managerOnly(call);
+}
+
+/** The domain's own refusals (e.g. a non-Manager changing roles) answered like the others. */
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof NullDenial) throw forbidden('Not allowed on this user');
+    throw error;
   }
-  return Number(raw);
 }
 
-/** At most one path segment after the endpoint: the user id. */
-function userIdOf(ctx: RequestContext): string | undefined {
-  const [id, ...rest] = ctx.request.sub_path;
-  if (rest.length > 0) throw notFound(`No such resource: ${requestUrl(ctx)}`);
-  return id;
-}
-
-/** Spec, authentication rule 4: a refusal on the user endpoints is 401 with the body `null`. */
-function nullOnDenial(handler: EndpointHandler): EndpointHandler {
-  return async (ctx) => {
-    try {
-      return await handler(ctx);
-    } catch (error) {
-      if (!(error instanceof NullDenial)) throw error;
-      return { status: 401, body: null, headers: ctx.principal ? {} : { ...BASIC_CHALLENGE } };
-    }
-  };
-}
-
-/** `@users` (the accounts) and `@portrait` (their pictures). */
-export function userEndpoints(users: UserCommands): EndpointTable {
-  return {
-    users: {
-      GET: nullOnDenial(async (ctx) => {
-        const id = userIdOf(ctx);
-        if (id !== undefined) {
-          const view = await users.get(callerOf(ctx), id);
-          return { status: 200, body: userJson(view, ctx.publicUrl, requestUrl(ctx)) };
-        }
-        const { items, total } = await users.list(callerOf(ctx), {
-          query: ctx.query.get('query'),
-          search: ctx.query.get('search'),
-          groups: ctx.query.getAll('groups-filter'),
-          limit: positiveInt(ctx, 'limit', DEFAULT_LIMIT),
-        });
-        const url = requestUrl(ctx);
-        return {
-          status: 200,
-          body: {
-            '@id': `${ctx.publicUrl}/@users`,
-            items: items.map((view) => userJson(view, ctx.publicUrl, url)),
-            items_total: total,
-          },
-        };
-      }),
-      POST: nullOnDenial(async (ctx) => {
-        if (userIdOf(ctx) !== undefined) throw notFound(`No such resource: ${requestUrl(ctx)}`);
-        const view = await users.create(callerOf(ctx), () => ctx.body(newUserBody));
-        const location = `${ctx.publicUrl}/@users/${view.user._id}`;
-        return {
-          status: 201,
-          headers: { Location: location },
-          body: userJson(view, ctx.publicUrl, requestUrl(ctx)),
-        };
-      }),
-      PATCH: nullOnDenial(async (ctx) => {
-        const id = requiredId(ctx);
-        await users.update(callerOf(ctx), id, () => ctx.body(userChangesBody));
-        return { status: 204 };
-      }),
-      DELETE: nullOnDenial(async (ctx) => {
-        await users.remove(callerOf(ctx), requiredId(ctx));
-        return { status: 204 };
-      }),
-    },
-    portrait: {
-      GET: async (ctx): Promise<HttpResult> => {
-        const portrait = await users.portrait(callerOf(ctx), userIdOf(ctx));
-        return {
-          status: 200,
-          headers: { 'Content-Type': portrait.contentType, 'X-Content-Type-Options': 'nosniff' },
-          raw: portrait.bytes,
-        };
-      },
-    },
-  };
-}
-
-function requiredId(ctx: RequestContext): string {
-  const id = userIdOf(ctx);
-  if (id === undefined) {
-    throw badRequest(`Name the user: ${ctx.method} @users/<user_id>`);
-  }
-  return id;
-}
+export const users = endpoint({
+  name: 'users',
+  service: 'identity',
+  context: 'site-root',
+  denial: 'null',
+  operations: {
+    GET: operation({
+      summary: 'The users, as a JSON array (Manager), or one user (Manager or the user)',
+      paths: ['', ':id'],
+      permission: null, // a Manager, or the user reading itself: the guard
+      guard: selfOrManager,
+      query: listQuery,
+      handle: (call, { users }) =>
+        refusing(async () => {
+          if (call.params.id !== undefined) {
+            const view = await users.get(callerOf(call), call.params.id);
+            return {
+              status: 200,
+              body: userJson(view, call.publicUrl, requestUrl(call)),
+            };
+          }
+          const { items } = await users.list(callerOf(call), {
+            query: call.query.query,
+            search: call.query.search,
+            groups: call.query['groups-filter'] ?? [],
+            limit: call.query.limit ?? DEFAULT_LIMIT,
+          });
+          // A JSON array, as the specification and its clients (`@plone/client`) expect (addendum §8).
+          const url = requestUrl(call);
+          return {
+            status: 200,
+            body: items.map((view) => userJson(view, call.publicUrl, url)),
+          };
+        }),
+    }),
+    POST: operation({
+      summary: 'Creates a user (Manager)',
+      permission: null, // Managers: the guard
+      guard: managerOnly,
+      body: newUserBody,
+      handle: (call, { users }) =>
+        refusing(async () => {
+          const view = await users.create(callerOf(call), () => call.body);
+          return {
+            status: 201,
+            headers: { Location: `${call.publicUrl}/@users/${view.user._id}` },
+            body: userJson(view, call.publicUrl, requestUrl(call)),
+          };
+        }),
+    }),
+    PATCH: operation({
+      summary: 'Changes a user (the user or a Manager); `roles` toggles roles (Manager)',
+      paths: [':id'],
+      permission: null, // a Manager, or the user itself: the guard
+      guard: selfOrManager,
+      body: userChangesBody,
+      handle: (call, { users }) =>
+        refusing(async () => {
+          await users.update(callerOf(call), call.params.id, () => call.body);
+          return { status: 204 };
+        }),
+    }),
+    DELETE: operation({
+      summary: 'Deletes a user (Manager)',
+      paths: [':id'],
+      permission: null, // Managers: the guard
+      guard: managerOnly,
+      handle: (call, { users }) =>
+        refusing(async () => {
+          await users.remove(callerOf(call), call.params.id);
+          return { status: 204 };
+        }),
+    }),
+  },
+});

@@ -6,6 +6,7 @@ import type { ProtoGrpcType as IdentityProto } from '../generated/identity';
 import type { ProtoGrpcType as SearchProto } from '../generated/search';
 import type { ProtoGrpcType as DiscussionProto } from '../generated/discussion';
 import type { ProtoGrpcType as ConfigProto } from '../generated/config';
+import type { ProtoGrpcType as ContextProto } from '../generated/context';
 
 /** The one proto tree, beside `services/` (same depth from `src/` and `dist/`). */
 export const PROTO_DIR = process.env.PROTO_DIR ?? join(__dirname, '../../../../proto');
@@ -29,6 +30,8 @@ let cache: Protos | undefined;
 
 export interface Protos {
   content: ContentProto['cms']['content']['v1'];
+  /** The content process's context look-up (ContextService). */
+  contexts: ContextProto['cms']['content']['v1'];
   identity: IdentityProto['cms']['identity']['v1'];
   search: SearchProto['cms']['search']['v1'];
   discussion: DiscussionProto['cms']['discussion']['v1'];
@@ -39,6 +42,7 @@ export interface Protos {
 export function protos(): Protos {
   cache ??= {
     content: load<ContentProto>('cms/content/v1/content.proto').cms.content.v1,
+    contexts: load<ContextProto>('cms/content/v1/context.proto').cms.content.v1,
     identity: load<IdentityProto>('cms/identity/v1/identity.proto').cms.identity.v1,
     search: load<SearchProto>('cms/search/v1/search.proto').cms.search.v1,
     discussion: load<DiscussionProto>('cms/discussion/v1/discussion.proto').cms.discussion.v1,

@@ -1,0 +1,89 @@
+/**
+ * The context itself (no `@` segment): `GET` serializes it, `POST` adds an object inside it, `PATCH` changes
+ * it (fields, a new `id`, the order of a folder's items — all or nothing), `DELETE` removes it and its subtree.
+ */
+import { badRequest, batchParams, param, urlOf, validationError } from '@cms/shared';
+import { z } from 'zod';
+import { orderingSchema, sortSchema } from '../domain/folder-order';
+import { callerOf } from './caller';
+import { endpoint, operation } from './declarations';
+import { renderContent } from './render';
+
+/** `expand` and its `expand.<component>.<option>` settings are read by the expansion (expansion.ts). */
+const readQuery = z.object({
+  ...batchParams,
+  metadata_fields: param.strings().optional(),
+  expand: param.list().optional(),
+});
+
+/** What a POST must name before the rest of its body can be checked against that type's schema. */
+const typeNamed = z.object({ '@type': z.string().max(200) }).passthrough();
+
+/** A PATCH body: the type's fields, plus the members that re-order a folder's items. */
+const patchBody = z.record(z.unknown());
+
+/** Members of a folder PATCH that re-order its items instead of changing fields. */
+const treeMembers = z.object({ ordering: orderingSchema.optional(), sort: sortSchema.optional() });
+
+export const content = endpoint({
+  name: '',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: 'The object, with its items (folders), components and the components named in `expand`',
+      permission: 'View',
+      query: readQuery,
+      handle: async (call, deps) => ({ status: 200, body: await renderContent(call, call.context, deps) }),
+    }),
+    POST: operation({
+      summary: 'Adds an object of the named `@type` inside the context; 201 with its Location',
+      permission: 'Add portal content',
+      query: readQuery,
+      body: typeNamed,
+      handle: async (call, deps) => {
+        const type = deps.types.find(call.body['@type']);
+        if (!type?.addable) {
+          const reason = type ? 'cannot be added by users' : 'unknown content type';
+          throw badRequest(`Content type "${call.body['@type']}": ${reason}`, [{ field: '@type', message: reason }]);
+        }
+        const values = deps.types.createSchema(type).safeParse(call.body);
+        if (!values.success) throw validationError(values.error);
+        const { doc, parent } = await deps.commands.create(call.context, type, values.data, callerOf(call));
+        const url = urlOf(call.publicUrl, doc.path ?? '/');
+        return { status: 201, headers: { Location: url }, body: await renderContent(call, doc, deps, parent) };
+      },
+    }),
+    PATCH: operation({
+      summary: 'Changes the object; `Prefer: return=representation` answers it (200), else 204',
+      permission: 'Modify portal content',
+      query: readQuery,
+      body: patchBody,
+      handle: async (call, deps) => {
+        const { ordering, sort, ...fields } = call.body;
+        const doc = call.context;
+        // Every part is checked before anything is written, and all their errors are reported together.
+        const order = treeMembers.safeParse({ ordering, sort });
+        const values = deps.types.patchSchema(deps.types.get(doc.portal_type)).safeParse(fields);
+        const issues = [...(order.success ? [] : order.error.issues), ...(values.success ? [] : values.error.issues)];
+        if (issues.length || !order.success || !values.success) throw validationError(new z.ZodError(issues));
+
+        const { id, ...changed } = values.data;
+        const update = { values: changed, id: typeof id === 'string' ? id : undefined, ...order.data };
+        const current = await deps.commands.update(doc, update, callerOf(call));
+        if (call.header('prefer')?.includes('return=representation')) {
+          return { status: 200, body: await renderContent(call, current, deps) };
+        }
+        return { status: 204 };
+      },
+    }),
+    DELETE: operation({
+      summary: 'Removes the object and everything inside it',
+      permission: 'Delete objects',
+      handle: async (call, { commands }) => {
+        await commands.remove(call.context, callerOf(call));
+        return { status: 204 };
+      },
+    }),
+  },
+});

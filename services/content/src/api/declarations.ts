@@ -1,0 +1,26 @@
+import { declarations } from '@cms/shared';
+import type { ContentCommands } from '../domain/content-commands';
+import type { FileBytes } from '../domain/files';
+import type { ContentDoc } from '../domain/model';
+import type { ContentRepository } from '../domain/repository';
+import type { ContentSerializer } from '../domain/serialize';
+import type { SharingCommands } from '../domain/sharing-commands';
+import type { TreeCommands } from '../domain/tree-commands';
+import type { TypeRegistry } from '../domain/types';
+import type { WorkflowCommands } from '../domain/workflow-commands';
+import type { Components } from './expansion';
+
+/** What the content service's endpoints are given. Their context is the content object the path names. */
+export interface ContentDeps {
+  commands: ContentCommands;
+  repo: ContentRepository;
+  types: TypeRegistry;
+  serializer: ContentSerializer;
+  expansion: Components;
+  tree: TreeCommands;
+  workflow: WorkflowCommands;
+  sharing: SharingCommands;
+  files: FileBytes;
+}
+
+export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

@@ -1,0 +1,32 @@
+import { actions } from './actions';
+import { aliases } from './aliases';
+import { breadcrumbs } from './breadcrumbs';
+import { content } from './content';
+import { contextnavigation } from './contextnavigation';
+import { copy } from './copy';
+import { download } from './download';
+import { images } from './images';
+import { move } from './move';
+import { navigation } from './navigation';
+import { navroot } from './navroot';
+import { sharing } from './sharing';
+import { types } from './types';
+import { workflow } from './workflow';
+
+/** Every HTTP endpoint of the content service; the gateway's routing table is generated from this list. */
+export const ENDPOINTS = [
+  content,
+  workflow,
+  sharing,
+  copy,
+  move,
+  download,
+  images,
+  actions,
+  aliases,
+  breadcrumbs,
+  contextnavigation,
+  navigation,
+  navroot,
+  types,
+];

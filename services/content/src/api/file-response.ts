@@ -1,0 +1,54 @@
+/** What `@@download` and `@@images` share: finding the file field the URL names, and answering its bytes. */
+import { notFound, type EndpointCall, type HttpResult } from '@cms/shared';
+import { asFileValue, PRIMARY_FILE_FIELD, type FileKind, type FileValue } from '../domain/files';
+import type { ContentDoc } from '../domain/model';
+import type { ContentDeps } from './declarations';
+
+/**
+ * What a served file may do when opened directly: nothing active (an uploaded HTML or SVG file must not run
+ * script under the site's origin).
+ */
+const SANDBOX = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+/** RFC 5987 `filename*`: UTF-8, percent-encoded, with the characters encodeURIComponent leaves alone encoded too. */
+function filenameStar(filename: string): string {
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*!]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `UTF-8''${encoded}`;
+}
+/** The file field the URL names (or the type's primary field) and its value; 404 when it holds no file. */
+export function fileField(doc: ContentDoc, view: string, named: string | undefined, { types }: ContentDeps) {
+  const field = named ?? PRIMARY_FILE_FIELD[doc.portal_type];
+  if (!field) throw notFound(`Name a field: ${view}/<field> (a ${doc.portal_type} has no primary file field)`);
+  const kind = types.find(doc.portal_type)?.field(field)?.kind;
+  const value = kind === 'file' || kind === 'image' ? asFileValue(doc.fields?.[field]) : null;
+  if (!value) throw notFound(`No file in field "${field.slice(0, 100)}"`);
+  return { field, kind: kind as FileKind, value };
+}
+
+/** The bytes of a file value, as an attachment (downloads) or inline (images). */
+export async function fileResponse(
+  call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
+  value: FileValue,
+  disposition: 'attachment' | 'inline',
+  { files }: ContentDeps,
+): Promise<HttpResult> {
+  const bytes = await files.read(value);
+  if (!bytes) {
+    call.log.error({ blob: value.blob_id, path: call.contextPath }, 'the blob of a file field is missing');
+    throw notFound(`The bytes of "${value.filename}" are missing`);
+  }
+  return {
+    status: 200,
+    raw: bytes,
+    headers: {
+      'Content-Type': value.content_type,
+      'Content-Length': String(bytes.length),
+      'Content-Disposition': `${disposition}; filename*=${filenameStar(value.filename)}`,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': SANDBOX,
+    },
+  };
+}

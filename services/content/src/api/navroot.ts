@@ -1,0 +1,4 @@
+/** `@navroot`: the navigation root of the context, serialized. */
+import { componentEndpoint } from './component-endpoint';
+
+export const navroot = componentEndpoint('navroot', 'The navigation root of the context, serialized');

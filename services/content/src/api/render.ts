@@ -1,0 +1,85 @@
+/** A content object as `GET` on it answers: the serialization with its items, neighbours, relations, components. */
+import { batchingLinks, callerTokens, DEFAULT_BATCH_SIZE, hasPermission, urlOf, type EndpointCall } from '@cms/shared';
+import { accessOf } from '../domain/access';
+import type { ContentDoc } from '../domain/model';
+import type { Listing } from '../domain/serialize';
+import type { ContentDeps } from './declarations';
+
+/** The query members of a content response: batching of `items`, their extra columns, and `expand`. */
+export interface RenderQuery {
+  b_start?: number;
+  b_size?: number;
+  metadata_fields?: string[];
+}
+
+type RenderCall = EndpointCall<unknown, unknown, RenderQuery | undefined, unknown>;
+
+export async function renderContent(
+  call: RenderCall,
+  doc: ContentDoc,
+  deps: ContentDeps,
+  knownParent?: ContentDoc | null,
+): Promise<Record<string, unknown>> {
+  const type = deps.types.get(doc.portal_type);
+  const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
+  const [listing, neighbours, related, expanded] = await Promise.all([
+    type.folderish ? listChildren(call, doc, deps) : null,
+    neighboursOf(call, doc, parent, deps),
+    relatedOf(call, doc, deps),
+    deps.expansion.componentsOf(call, doc),
+  ]);
+  const body = deps.serializer.serialize(doc, { publicUrl: call.publicUrl, parent, listing, neighbours, related });
+  return { '@components': expanded, ...body };
+}
+
+async function listChildren(call: RenderCall, doc: ContentDoc, { repo }: ContentDeps): Promise<Listing> {
+  const batch = { start: call.query?.b_start ?? 0, size: call.query?.b_size ?? DEFAULT_BATCH_SIZE };
+  const viewer = callerTokens(call.principal);
+  const [items, total] = await Promise.all([
+    repo.children(doc._id, viewer, batch.start, batch.size),
+    repo.countChildren(doc._id, viewer),
+  ]);
+  return {
+    items,
+    total,
+    batching: batchingLinks(urlOf(call.publicUrl, doc.path ?? '/'), call.request.query, batch, total),
+    metadataFields: call.query?.metadata_fields ?? [],
+  };
+}
+
+/** The neighbours the caller may see, only where the parent switched next/previous navigation on. */
+async function neighboursOf(
+  call: RenderCall,
+  doc: ContentDoc,
+  parent: ContentDoc | null,
+  { repo, types }: ContentDeps,
+) {
+  const enabled =
+    parent !== null &&
+    types.get(parent.portal_type).behaviors.includes('cms.nextpreviousenabled') &&
+    parent.fields?.nextPreviousEnabled === true;
+  if (!enabled || !doc.parent_uid) return null;
+  const viewer = callerTokens(call.principal);
+  const [previous, next] = await Promise.all([
+    repo.sibling(doc.parent_uid, doc.position, 'previous', viewer),
+    repo.sibling(doc.parent_uid, doc.position, 'next', viewer),
+  ]);
+  return { previous, next };
+}
+
+/** Related objects the caller may view, per relation field. */
+async function relatedOf(
+  call: RenderCall,
+  doc: ContentDoc,
+  { types, commands }: ContentDeps,
+): Promise<Record<string, ContentDoc[]>> {
+  const relationFields = types.get(doc.portal_type).fields.filter((f) => f.kind === 'relationlist');
+  const entries = await Promise.all(
+    relationFields.map(async (field) => {
+      const found = await commands.related(doc, field.name);
+      const visible = found.filter((d) => hasPermission(call.principal, 'View', accessOf(d)));
+      return [field.name, visible] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}

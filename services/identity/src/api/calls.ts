@@ -1,0 +1,15 @@
+import type { EndpointCall } from '@cms/shared';
+import type { UserCaller } from '../domain/users';
+
+type AnyCall = EndpointCall<unknown, unknown, unknown, unknown>;
+
+export function callerOf(call: AnyCall): UserCaller {
+  return { principal: call.principal, requestId: call.requestId };
+}
+
+/** The URL as requested (query included, `b_start` and the like kept), for the `@id` of nested listings. */
+export function requestUrl(call: AnyCall): string {
+  const path = ['@' + call.request.endpoint, ...call.request.sub_path].join('/');
+  const query = new URLSearchParams(call.request.query.map((p): [string, string] => [p.key, p.value])).toString();
+  return `${call.publicUrl}/${path}${query ? `?${query}` : ''}`;
+}

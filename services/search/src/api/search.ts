@@ -1,0 +1,43 @@
+/**
+ * `@search`. Before answering it waits (bounded) until every event published so far has been applied, so a
+ * search right after a write sees it (addendum §6, read-your-writes).
+ */
+import { batchingLinks, callerTokens, urlOf } from '@cms/shared';
+import { buildCatalogQuery } from '../domain/search-query';
+import { endpoint, operation } from './declarations';
+
+export const search = endpoint({
+  name: 'search',
+  service: 'search',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: 'Catalog search below the context; parameters are catalog indexes and options',
+      permission: 'View',
+      handle: async (call, { catalog, events, readYourWritesTimeoutMs }) => {
+        // Index names are open-ended: the catalog query reads the parameters as sent, and validates them.
+        const query = buildCatalogQuery(call.queryParams, call.contextPath, callerTokens(call.principal));
+        if (!(await events.waitUntilDrained(readYourWritesTimeoutMs))) {
+          call.log.warn('catalog behind the content events; answering with what it has');
+        }
+        const { items, total } = await catalog.search(query);
+        const self = urlOf(call.publicUrl, call.contextPath) + '/@search';
+        const body: Record<string, unknown> = {
+          '@id': self,
+          items: items.map((entry) => ({
+            '@id': urlOf(call.publicUrl, entry.path),
+            '@type': entry.portal_type,
+            description: entry.description,
+            review_state: entry.review_state,
+            title: entry.title,
+            type_title: entry.type_title,
+          })),
+          items_total: total,
+        };
+        const batching = batchingLinks(self, call.request.query, query.batch, total);
+        if (batching) body.batching = batching;
+        return { status: 200, body };
+      },
+    }),
+  },
+});

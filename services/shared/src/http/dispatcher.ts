@@ -1,0 +1,199 @@
+/**
+ * The `Handle` RPC of a service: dispatches one parsed HTTP request to the endpoint declared for it and
+ * enforces the declaration before the handler runs — method (405), sub-path (404), context rule and existence
+ * (404), View and the declared permission on the context (401/403), then the sub-path parameters, query and
+ * body schemas (400).
+ */
+import type * as grpc from '@grpc/grpc-js';
+import { z } from 'zod';
+import { AppError, badRequest, methodNotAllowed, notFound, type FieldError } from '../errors/app-error';
+import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
+import type { HttpResponse } from '../generated/cms/common/v1/HttpResponse';
+import { unary } from '../grpc/server';
+import type { Logger } from '../logging/logger';
+import { requirePermission } from '../permissions/local-roles';
+import { BASIC_CHALLENGE } from '../permissions/model';
+import type { ContextResolver } from './context';
+import {
+  EndpointCall,
+  HTTP_METHODS,
+  type AnyOperation,
+  type EndpointDeclaration,
+  type HttpMethod,
+  type HttpResult,
+  type ServiceName,
+} from './endpoint';
+import { queryInput } from './params';
+import { QueryParams } from './query';
+
+const EMPTY = Buffer.alloc(0);
+
+/** Longest text of the request the messages of a 404 or 400 repeat. */
+const ECHO_LIMIT = 200;
+
+export interface DispatcherOptions<Context, Deps> {
+  service: ServiceName;
+  endpoints: readonly EndpointDeclaration<Context, Deps>[];
+  deps: Deps;
+  /** Resolves context paths; used for every request, so it should be cheap for the site root. */
+  contexts: ContextResolver<Context>;
+  logger: Logger;
+}
+
+interface CompiledOperation {
+  operation: AnyOperation;
+  patterns: string[][];
+}
+
+interface CompiledEndpoint {
+  declaration: EndpointDeclaration<unknown, unknown>;
+  operations: Partial<Record<HttpMethod, CompiledOperation>>;
+  allowed: HttpMethod[];
+}
+
+export function serveEndpoints<Context, Deps>(
+  options: DispatcherOptions<Context, Deps>,
+): grpc.handleUnaryCall<HttpRequest__Output, HttpResponse> {
+  const endpoints = compile(options.service, options.endpoints as readonly EndpointDeclaration<unknown, unknown>[]);
+  const { deps, contexts, logger } = options;
+  return unary(logger, async (request: HttpRequest__Output, rpc) => {
+    const requestId = request.request_id || rpc.requestId;
+    const result = await dispatch(endpoints, request, requestId, contexts, deps, logger).catch((error: unknown) =>
+      refusedWithNull(endpoints.get(request.endpoint), request, error),
+    );
+    return {
+      status: result.status,
+      headers: result.headers ?? {},
+      body: result.raw ?? (result.body === undefined ? EMPTY : Buffer.from(JSON.stringify(result.body))),
+    };
+  });
+}
+
+async function dispatch<Context, Deps>(
+  endpoints: Map<string, CompiledEndpoint>,
+  request: HttpRequest__Output,
+  requestId: string,
+  contexts: ContextResolver<Context>,
+  deps: Deps,
+  logger: Logger,
+): Promise<HttpResult> {
+  const endpoint = endpoints.get(request.endpoint);
+  if (!endpoint) throw notFound(`No such endpoint: @${clip(request.endpoint)}`);
+  const method = request.method as HttpMethod;
+  const compiled = endpoint.operations[method];
+  if (!compiled) throw methodNotAllowed(clip(request.method), endpoint.allowed);
+  const captured = matchSubPath(compiled.patterns, request.sub_path);
+  if (!captured) throw notFound(`Resource not found: ${clip(describe(request))}`);
+
+  const path = '/' + request.context_path.join('/');
+  if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
+    throw notFound(`Resource not found: @${request.endpoint} exists at the site root only, not at ${clip(path)}`);
+  }
+  const { context, scope } = await contexts.resolve(path, requestId, request.public_url);
+  const { operation } = compiled;
+  requirePermission(request.principal, 'View', scope);
+  if (operation.permission && operation.permission !== 'View') {
+    requirePermission(request.principal, operation.permission, scope);
+  }
+
+  const queryParams = new QueryParams(request.query);
+  const params = operation.params ? validate(operation.params, captured, 'path') : captured;
+  if (operation.guard) {
+    await operation.guard(
+      new EndpointCall(request, requestId, logger, context, params, undefined, undefined, queryParams),
+      deps,
+    );
+  }
+  const query = operation.query ? validate(operation.query, queryInput(queryParams), 'query') : undefined;
+  const body = operation.body ? validate(operation.body, jsonBody(request.body), 'body') : undefined;
+  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams);
+  return operation.handle(call, deps);
+}
+
+/** Spec, authentication rule 4: where an endpoint says so, a refusal is 401 with the body `null`. */
+function refusedWithNull(
+  endpoint: CompiledEndpoint | undefined,
+  request: HttpRequest__Output,
+  error: unknown,
+): HttpResult {
+  const refused = error instanceof AppError && (error.type === 'Unauthorized' || error.type === 'Forbidden');
+  if (!refused || endpoint?.declaration.denial !== 'null') throw error;
+  return { status: 401, body: null, headers: request.principal ? {} : { ...BASIC_CHALLENGE } };
+}
+
+function compile(
+  service: ServiceName,
+  declarations: readonly EndpointDeclaration<unknown, unknown>[],
+): Map<string, CompiledEndpoint> {
+  const endpoints = new Map<string, CompiledEndpoint>();
+  for (const declaration of declarations) {
+    if (declaration.service !== service) {
+      throw new Error(`${service}: endpoint @${declaration.name} is declared for ${declaration.service}`);
+    }
+    if (endpoints.has(declaration.name)) throw new Error(`${service}: endpoint @${declaration.name} declared twice`);
+    const operations: CompiledEndpoint['operations'] = {};
+    for (const method of HTTP_METHODS) {
+      const operation = declaration.operations[method];
+      if (!operation) continue;
+      const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
+      operations[method] = { operation, patterns };
+    }
+    endpoints.set(declaration.name, {
+      declaration,
+      operations,
+      allowed: HTTP_METHODS.filter((m) => operations[m]),
+    });
+  }
+  return endpoints;
+}
+
+/** The named segments of the first pattern the sub-path matches, or null when none does. */
+export function matchSubPath(patterns: string[][], segments: readonly string[]): Record<string, string> | null {
+  for (const pattern of patterns) {
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = Object.create(null);
+    let matched = true;
+    for (let i = 0; i < pattern.length; i++) {
+      if (pattern[i].startsWith(':')) params[pattern[i].slice(1)] = segments[i];
+      else if (pattern[i] !== segments[i]) {
+        matched = false;
+        break;
+      }
+    }
+    if (matched) return params;
+  }
+  return null;
+}
+
+/** The JSON body; an empty body is `{}` (addendum §7). The gateway has already checked that it parses. */
+function jsonBody(body: Buffer): unknown {
+  return body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+}
+
+function validate<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown, where: string): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+/** 400 with one entry per problem; field names and messages are bounded (they may come from the request). */
+export function validationError(error: z.ZodError, where = 'body'): AppError {
+  const errors: FieldError[] = error.issues.slice(0, 50).map((issue) => ({
+    field: clip(issue.path.join('.')) || `(${where})`,
+    message: clip(issue.message),
+  }));
+  const more = error.issues.length > errors.length ? ` (and ${error.issues.length - errors.length} more)` : '';
+  return badRequest(
+    `Invalid request: ${clip(errors.map((e) => `${e.field}: ${e.message}`).join('; '), 1000)}${more}`,
+    errors,
+  );
+}
+
+function describe(request: HttpRequest__Output): string {
+  return ['', ...request.context_path, `@${request.endpoint}`, ...request.sub_path].join('/');
+}
+
+/** A piece of the request for a message: never longer than `limit` characters. */
+export function clip(text: string, limit = ECHO_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}

@@ -1,0 +1,161 @@
+/**
+ * How an endpoint is declared: one file per `@` endpoint (`api/workflow.ts` for `@workflow`) exports one
+ * declaration naming its methods, the sub-paths each takes, the permission each requires on the context, the
+ * contexts it accepts, and zod schemas for its sub-path parameters, query and body, beside the handler.
+ *
+ * Everything else is derived from the declarations: the gateway's routing table (scripts/routes-gen.mjs), the
+ * 404 for a missing context, the permission check and the validation (dispatcher.ts), so no handler repeats them.
+ */
+import type { z } from 'zod';
+import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
+import type { Principal__Output } from '../generated/cms/common/v1/Principal';
+import type { Logger } from '../logging/logger';
+import type { Permission } from '../permissions/model';
+import { QueryParams } from './query';
+
+export type ServiceName = 'content' | 'identity' | 'search' | 'discussion' | 'config';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+/** The contexts an endpoint answers on: any content object (the site root included), or the site root only. */
+export type ContextRule = 'content' | 'site-root';
+
+/**
+ * What the gateway does with the caller's credentials: verify them (the default), ignore them (`@login`: a
+ * stale token must not block a new login, addendum §7), or verify them and pass the header on (`@logout`
+ * revokes the token it carries).
+ */
+export type AuthMode = 'verify' | 'ignore' | 'forward';
+
+/** What a handler answers; the dispatcher turns it into the HTTP response the gateway sends. */
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Body bytes sent as they are (e.g. an image), instead of `body` as JSON; set `Content-Type` with it. */
+  raw?: Buffer;
+}
+
+/** One HTTP request as a handler sees it, after the dispatcher has resolved and checked it. */
+export class EndpointCall<Context = unknown, Params = Record<string, string>, Query = unknown, Body = unknown> {
+  constructor(
+    readonly request: HttpRequest__Output,
+    readonly requestId: string,
+    private readonly logger: Logger,
+    /** The object the request addresses, as the service's context resolver loaded it. */
+    readonly context: Context,
+    /** The named segments of the sub-path (`:transition` → `params.transition`), validated. */
+    readonly params: Params,
+    /** The query, validated by the operation's schema (undefined without one). */
+    readonly query: Query,
+    /** The JSON body, validated by the operation's schema (undefined without one). */
+    readonly body: Body,
+    /** Every query parameter as sent, for endpoints whose parameters are open-ended (catalog indexes). */
+    readonly queryParams: QueryParams,
+  ) {}
+
+  get log(): Logger {
+    return this.logger.child({ requestId: this.requestId });
+  }
+
+  get method(): HttpMethod {
+    return this.request.method as HttpMethod;
+  }
+
+  get principal(): Principal__Output | null {
+    return this.request.principal;
+  }
+
+  get publicUrl(): string {
+    return this.request.public_url;
+  }
+
+  /** Site-relative path of the context: `/` for the site root, `/folder/doc` otherwise. */
+  get contextPath(): string {
+    return '/' + this.request.context_path.join('/');
+  }
+
+  header(name: string): string | undefined {
+    return this.request.headers[name];
+  }
+}
+
+export interface Operation<Context, Deps, Params, Query, Body> {
+  /**
+   * The sub-paths after the `@` segment this method takes, as patterns of `/`-separated segments where
+   * `:name` captures one segment: `''` (none, the default), `':transition'`, `':type/:field'`.
+   */
+  paths?: readonly string[];
+  /**
+   * The permission the caller needs on the context, checked before the handler runs, after View (every
+   * endpoint checks that the caller may view its context). `null`: View alone; the handler decides the rest
+   * (say why in a comment).
+   */
+  permission: Permission | null;
+  /**
+   * A rule about the caller that a permission cannot say (e.g. "a Manager or the user itself"), checked
+   * after the permission and before the query and body are read, so a refused caller learns nothing of them.
+   */
+  guard?: (call: EndpointCall<Context, Params, undefined, undefined>, deps: Deps) => void | Promise<void>;
+  params?: z.ZodType<Params, z.ZodTypeDef, unknown>;
+  /** The query as an object of key → every value sent (Zope suffixes folded); see params.ts. */
+  query?: z.ZodType<Query, z.ZodTypeDef, unknown>;
+  /** The JSON body; an empty body is `{}` (addendum §7). */
+  body?: z.ZodType<Body, z.ZodTypeDef, unknown>;
+  /** Short description for the API's documentation. */
+  summary?: string;
+  handle(call: EndpointCall<Context, Params, Query, Body>, deps: Deps): Promise<HttpResult>;
+}
+
+/** An operation with its types erased, as the dispatcher holds it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation<Context = any, Deps = any> = Operation<Context, Deps, any, any, any>;
+
+export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
+  /** The `@` segment without its `@`; `''` is the context itself (no `@` segment). */
+  name: string;
+  service: ServiceName;
+  context: ContextRule;
+  auth?: AuthMode;
+  /**
+   * How a refusal (401/403) is answered: as the error body of addendum §4 (the default), or as 401 with the
+   * body `null` (`@users`: specification, authentication rule 4).
+   */
+  denial?: 'error' | 'null';
+  operations: Partial<Record<HttpMethod, AnyOperation<Context, Deps>>>;
+}
+
+/**
+ * The declaring functions of one service, bound to its context and dependency types, so that each operation's
+ * parameter, query and body types are inferred from its schemas:
+ *   export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();
+ *   GET: operation({ permission: 'View', query: z.object({...}), handle: async (call, deps) => ... })
+ */
+export function declarations<Context, Deps>() {
+  return {
+    operation<Params = Record<string, string>, Query = undefined, Body = undefined>(
+      op: Operation<Context, Deps, Params, Query, Body>,
+    ): Operation<Context, Deps, Params, Query, Body> {
+      return op;
+    },
+    endpoint(declaration: EndpointDeclaration<Context, Deps>): EndpointDeclaration<Context, Deps> {
+      return declaration;
+    },
+  };
+}
+
+/** The gateway's view of an endpoint: which service owns it, which methods it takes, how it authenticates. */
+export interface Route {
+  service: ServiceName;
+  methods: readonly HttpMethod[];
+  auth: AuthMode;
+}
+
+/** The routing-table row a declaration yields (what scripts/routes-gen.mjs writes for the gateway). */
+export function routeOf(declaration: EndpointDeclaration<unknown, unknown>): Route {
+  return {
+    service: declaration.service,
+    methods: HTTP_METHODS.filter((m) => declaration.operations[m]),
+    auth: declaration.auth ?? 'verify',
+  };
+}

@@ -1,0 +1,241 @@
+import * as grpc from '@grpc/grpc-js';
+import pino from 'pino';
+import { z } from 'zod';
+import { forbidden, notFound, AppError } from '../../src/errors/app-error';
+import type { HttpRequest__Output } from '../../src/generated/cms/common/v1/HttpRequest';
+import type { HttpResponse } from '../../src/generated/cms/common/v1/HttpResponse';
+import type { Principal__Output } from '../../src/generated/cms/common/v1/Principal';
+import { fromServiceError } from '../../src/grpc/errors';
+import type { ContextResolver } from '../../src/http/context';
+import { serveEndpoints, matchSubPath } from '../../src/http/dispatcher';
+import { declarations, routeOf } from '../../src/http/endpoint';
+import { param } from '../../src/http/params';
+
+const silent = pino({ level: 'silent' });
+
+interface Doc {
+  path: string;
+  state: string | null;
+}
+
+const { endpoint, operation } = declarations<Doc, { seen: string[] }>();
+
+const widget = endpoint({
+  name: 'widget',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      paths: ['', ':name', ':name/:part'],
+      permission: 'View',
+      query: z.object({ size: param.int({ min: 1 }).optional(), tags: param.list().optional() }),
+      handle: async (call) => ({
+        status: 200,
+        body: { path: call.context.path, params: { ...call.params }, query: call.query },
+      }),
+    }),
+    POST: operation({
+      paths: [':name'],
+      permission: 'Modify portal content',
+      guard: (call, deps) => {
+        deps.seen.push(`guard ${call.params.name}`);
+        if (call.params.name === 'refused') throw forbidden('refused by the guard');
+      },
+      body: z.object({ title: z.string() }).strict(),
+      handle: async (call, deps) => {
+        deps.seen.push(`handle ${call.body.title}`);
+        return { status: 204 };
+      },
+    }),
+  },
+});
+
+const rootOnly = endpoint({
+  name: 'settings',
+  service: 'content',
+  context: 'site-root',
+  denial: 'null',
+  operations: { GET: operation({ permission: 'cms.ManagePortal', handle: async () => ({ status: 200 }) }) },
+});
+
+/** `/private` is private (Owner and friends see it), `/public` published; nothing else exists. */
+const contexts: ContextResolver<Doc> = {
+  async resolve(path) {
+    const docs: Record<string, Doc> = {
+      '/': { path: '/', state: null },
+      '/private': { path: '/private', state: 'private' },
+      '/public': { path: '/public', state: 'published' },
+    };
+    const doc = docs[path];
+    if (!doc) throw notFound(`Resource not found: ${path}`);
+    return { context: doc, scope: { state: doc.state, localRoles: [] } };
+  },
+};
+
+const MANAGER: Principal__Output = { id: 'admin', roles: ['Manager'], groups: [], fullname: '' };
+const MEMBER: Principal__Output = { id: 'jane', roles: ['Member'], groups: [], fullname: '' };
+
+function request(overrides: Partial<HttpRequest__Output>): HttpRequest__Output {
+  return {
+    method: 'GET',
+    context_path: [],
+    endpoint: 'widget',
+    sub_path: [],
+    query: [],
+    body: Buffer.alloc(0),
+    principal: MANAGER,
+    public_url: 'http://localhost:8080',
+    request_id: 'test',
+    headers: {},
+    ...overrides,
+  };
+}
+
+function call(
+  handler: grpc.handleUnaryCall<HttpRequest__Output, HttpResponse>,
+  req: HttpRequest__Output,
+): Promise<{ status: number; body: unknown; headers: Record<string, string> } | AppError> {
+  return new Promise((resolve) => {
+    const fakeCall = { request: req, metadata: new grpc.Metadata() } as unknown as grpc.ServerUnaryCall<
+      HttpRequest__Output,
+      HttpResponse
+    >;
+    handler(fakeCall, (error, response) => {
+      if (error) {
+        resolve(fromServiceError(Object.assign(new Error(error.details ?? ''), error) as grpc.ServiceError, 'test'));
+        return;
+      }
+      const raw = response!.body as Buffer;
+      resolve({
+        status: response!.status as number,
+        headers: (response!.headers ?? {}) as Record<string, string>,
+        body: raw.length ? JSON.parse(raw.toString('utf8')) : undefined,
+      });
+    });
+  });
+}
+
+function serve(seen: string[] = []) {
+  return serveEndpoints({
+    service: 'content',
+    endpoints: [widget, rootOnly],
+    deps: { seen },
+    contexts,
+    logger: silent,
+  });
+}
+
+describe('serveEndpoints', () => {
+  it('answers 404 for an endpoint that is not declared, 405 with Allow for a method it does not take', async () => {
+    const unknown = await call(serve(), request({ endpoint: 'nothing' }));
+    expect(unknown).toBeInstanceOf(AppError);
+    expect((unknown as AppError).type).toBe('NotFound');
+    const wrong = (await call(serve(), request({ method: 'DELETE' }))) as AppError;
+    expect(wrong.type).toBe('MethodNotAllowed');
+    expect(wrong.headers).toEqual({ Allow: 'GET, POST' });
+  });
+
+  it('matches the sub-path against the declared patterns and hands the named segments over', async () => {
+    const none = await call(serve(), request({ context_path: ['public'] }));
+    expect(none).toMatchObject({ status: 200, body: { path: '/public', params: {} } });
+    const two = await call(serve(), request({ sub_path: ['a', 'b'] }));
+    expect(two).toMatchObject({ status: 200, body: { params: { name: 'a', part: 'b' } } });
+    const tooDeep = (await call(serve(), request({ sub_path: ['a', 'b', 'c'] }))) as AppError;
+    expect(tooDeep.type).toBe('NotFound');
+  });
+
+  it('answers 404 for a context that does not exist, on every endpoint', async () => {
+    const missing = (await call(serve(), request({ context_path: ['nope'] }))) as AppError;
+    expect(missing.type).toBe('NotFound');
+    expect(missing.message).toContain('/nope');
+  });
+
+  it('answers 404 for a site-root endpoint called on any other context', async () => {
+    const below = (await call(serve(), request({ endpoint: 'settings', context_path: ['public'] }))) as AppError;
+    expect(below.type).toBe('NotFound');
+    expect(await call(serve(), request({ endpoint: 'settings' }))).toMatchObject({ status: 200 });
+  });
+
+  it('checks View on the context before anything else: 401 for anonymous callers, 403 for others', async () => {
+    const anonymous = (await call(serve(), request({ context_path: ['private'], principal: null }))) as AppError;
+    expect(anonymous.type).toBe('Unauthorized');
+    expect(anonymous.headers?.['WWW-Authenticate']).toMatch(/^Basic/);
+    const member = (await call(serve(), request({ context_path: ['private'], principal: MEMBER }))) as AppError;
+    expect(member.type).toBe('Forbidden');
+    expect(await call(serve(), request({ context_path: ['public'], principal: null }))).toMatchObject({ status: 200 });
+  });
+
+  it('checks the declared permission, then the guard, and only then reads the body', async () => {
+    const seen: string[] = [];
+    const bad = Buffer.from(JSON.stringify({ title: 1 }));
+    const denied = (await call(
+      serve(seen),
+      request({ method: 'POST', context_path: ['public'], sub_path: ['x'], body: bad, principal: MEMBER }),
+    )) as AppError;
+    expect(denied.type).toBe('Forbidden');
+    expect(seen).toEqual([]);
+    const guarded = (await call(
+      serve(seen),
+      request({ method: 'POST', sub_path: ['refused'], body: bad }),
+    )) as AppError;
+    expect(guarded.type).toBe('Forbidden');
+    expect(seen).toEqual(['guard refused']);
+    const invalid = (await call(serve(seen), request({ method: 'POST', sub_path: ['x'], body: bad }))) as AppError;
+    expect(invalid.type).toBe('BadRequest');
+    expect(invalid.errors).toEqual([{ field: 'title', message: expect.any(String) }]);
+    expect(seen).toEqual(['guard refused', 'guard x']);
+    const ok = Buffer.from(JSON.stringify({ title: 'Hello' }));
+    expect(await call(serve(seen), request({ method: 'POST', sub_path: ['x'], body: ok }))).toMatchObject({
+      status: 204,
+    });
+    expect(seen).toEqual(['guard refused', 'guard x', 'guard x', 'handle Hello']);
+  });
+
+  it('validates the query with the declared schema: typed values, 400 naming the parameter', async () => {
+    const typed = await call(
+      serve(),
+      request({
+        query: [
+          { key: 'size:int', value: '5' },
+          { key: 'tags:list', value: 'a' },
+          { key: 'tags', value: 'b,c' },
+        ],
+      }),
+    );
+    expect(typed).toMatchObject({ body: { query: { size: 5, tags: ['a', 'b', 'c'] } } });
+    const bad = (await call(serve(), request({ query: [{ key: 'size', value: 'many' }] }))) as AppError;
+    expect(bad.type).toBe('BadRequest');
+    expect(bad.errors?.[0].field).toBe('size');
+  });
+
+  it('answers a refusal as 401 with the body null where the endpoint declares it', async () => {
+    const member = await call(serve(), request({ endpoint: 'settings', principal: MEMBER }));
+    expect(member).toEqual({ status: 401, body: null, headers: {} });
+    const anonymous = await call(serve(), request({ endpoint: 'settings', principal: null }));
+    expect(anonymous).toMatchObject({ status: 401, body: null, headers: { 'WWW-Authenticate': expect.any(String) } });
+  });
+
+  it('refuses, at start, a declaration of another service or one declared twice', () => {
+    expect(() =>
+      serveEndpoints({ service: 'search', endpoints: [widget], deps: { seen: [] }, contexts, logger: silent }),
+    ).toThrow(/declared for content/);
+    expect(() =>
+      serveEndpoints({ service: 'content', endpoints: [widget, widget], deps: { seen: [] }, contexts, logger: silent }),
+    ).toThrow(/declared twice/);
+  });
+});
+
+describe('routeOf', () => {
+  it('is the gateway’s row of a declaration: service, methods in a fixed order, authentication', () => {
+    expect(routeOf(widget)).toEqual({ service: 'content', methods: ['GET', 'POST'], auth: 'verify' });
+  });
+});
+
+describe('matchSubPath', () => {
+  it('needs every literal segment and one segment per parameter', () => {
+    const patterns = [['lock'], [':id', 'edit']];
+    expect(matchSubPath(patterns, ['lock'])).toEqual({});
+    expect(matchSubPath(patterns, ['7', 'edit'])).toEqual({ id: '7' });
+    expect(matchSubPath(patterns, ['7'])).toBeNull();
+  });
+});
