@@ -1,4 +1,4 @@
-import { runStandalone } from '@cms/shared';
+import { runStandalone } from '@cms/shared/adapters';
 import { configConfigSchema } from './config';
 import { startConfigService } from './service';
 

@@ -10,7 +10,6 @@ import {
   callUnary,
   createClient,
   createLogger,
-  openEmbeddedStore,
   protos,
   type ConfigServiceClient,
   type DocumentStore,
@@ -20,6 +19,7 @@ import {
   type Principal,
   type RunningService,
 } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
 import { configConfigSchema, startConfigService } from '../src';
 
 const GLOBALLY = 'cms.app.discussion.interfaces.IDiscussionSettings.globally_enabled';

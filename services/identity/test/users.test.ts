@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, openEmbeddedStore, type DocumentStore, type EventEnvelope, type Principal } from '@cms/shared';
+import { AppError, type DocumentStore, type EventEnvelope, type Principal } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
 import { GroupCommands } from '../src/domain/groups';
 import { Memberships } from '../src/domain/groups-membership';
 import { UserDirectory } from '../src/domain/user-directory';

@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { openBlobStoreAt } from '../blobs/open';
-import type { BlobStore } from '../blobs/port';
 import { createAmqpBus } from '../events/amqp';
 import { createInProcessBus } from '../events/in-process';
 import type { EventBus } from '../events/port';
@@ -8,7 +6,7 @@ import type { ConsumerGroup } from '../events/topology';
 import type { Logger } from '../logging/logger';
 import { openStore } from '../store/open';
 import type { DocumentStore } from '../store/port';
-import type { ServiceName } from '../http/routes';
+import type { ServiceName } from '../http/endpoint';
 
 /** Each service keeps its own data: its own database on MongoDB, its own folder when embedded. */
 export function openServiceStore(
@@ -18,20 +16,17 @@ export function openServiceStore(
   return openStore({ mongoUrl: config.MONGO_URL, dataDir: join(config.DATA_DIR, service), dbName: `cms_${service}` });
 }
 
-/** A service's blobs: GridFS in its own database on MongoDB, files under `<DATA_DIR>/<service>/blobs` when embedded. */
-export function openBlobStore(
-  service: ServiceName,
-  config: { MONGO_URL?: string; DATA_DIR: string },
-): Promise<BlobStore> {
-  return openBlobStoreAt({
-    mongoUrl: config.MONGO_URL,
-    dir: join(config.DATA_DIR, service, 'blobs'),
-    dbName: `cms_${service}`,
-  });
-}
-
-export function openBus(config: { AMQP_URL?: string }, topology: ConsumerGroup[], logger: Logger): Promise<EventBus> {
+/**
+ * The bus, with the queues of `consumerGroups` declared up front so that what is published before their consumers
+ * subscribe is kept: the groups of the services this process runs (all of them when embedded). A producer's process
+ * does not declare its consumers' queues; on a new broker they exist once each consumer has started (proto/EVENTS.md).
+ */
+export function openBus(
+  config: { AMQP_URL?: string },
+  consumerGroups: ConsumerGroup[],
+  logger: Logger,
+): Promise<EventBus> {
   return config.AMQP_URL
-    ? createAmqpBus(config.AMQP_URL, { topology, logger })
-    : Promise.resolve(createInProcessBus({ topology, logger }));
+    ? createAmqpBus(config.AMQP_URL, { topology: consumerGroups, logger })
+    : Promise.resolve(createInProcessBus({ topology: consumerGroups, logger }));
 }

@@ -1,0 +1,11 @@
+/**
+ * The adapters behind the store and bus ports, and the runners that open them: loaded only by the processes
+ * that run a service (`@cms/shared/adapters`), never by the gateway, which needs neither a store nor a bus.
+ */
+export * from './store/open';
+export * from './store/embedded';
+export * from './store/mongo';
+export * from './events/in-process';
+export * from './events/amqp';
+export * from './runtime/infrastructure';
+export * from './runtime/standalone';
