@@ -1,4 +1,4 @@
-// The content part of `pnpm bench` (`node bench/run.mjs content` alone): the
+// The content part of `npm run bench` (`node bench/run.mjs content` alone): the
 // content service on generated trees of 1,000 and 100,000 objects
 // (bench/generate-tree.mjs, cached under bench/.data/), all through the real
 // gateway as admin with Basic auth:
@@ -254,7 +254,7 @@ const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
 export async function runContent(settings) {
   const started = Date.now();
   const sizes = sizesFromEnv();
-  log('Content benchmark (pnpm bench content)');
+  log('Content benchmark (npm run bench -- content)');
   log(`machine at start: ${machineState()}`);
   log(`busiest processes at start:\n${busiest()}`);
   log(

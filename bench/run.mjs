@@ -1,4 +1,4 @@
-// `pnpm bench`: every part in one run; `node bench/run.mjs <part ...>` runs the
+// `npm run bench`: every part in one run; `node bench/run.mjs <part ...>` runs the
 // parts named (gateway, content).
 //
 //   gateway  (this file) how close the real gateway path comes to the floor set by one
@@ -97,7 +97,7 @@ function summarise(result) {
 
 async function runGateway(settings) {
   const started = Date.now();
-  log('CMS gateway benchmark (pnpm bench gateway)');
+  log('CMS gateway benchmark (npm run bench -- gateway)');
   log(`machine at start: ${machineState()}`);
   log(
     `settings: autocannon ${settings.connections} connections, pipelining 1, warm-up ${settings.warmup} s per server (discarded), ` +

@@ -65,7 +65,7 @@ if (check) {
   ];
   rmSync(outDir, { recursive: true, force: true });
   if (stale.length) {
-    console.error(`Generated proto types are stale (run \`pnpm proto:gen\`): ${stale.join(', ')}`);
+    console.error(`Generated proto types are stale (run \`npm run proto:gen\`): ${stale.join(', ')}`);
     process.exit(1);
   }
   console.log(`proto types up to date (${expected.length} files)`);

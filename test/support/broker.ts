@@ -1,4 +1,6 @@
 import { redactUrl } from '@cms/shared';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from './processes';
@@ -54,4 +56,30 @@ export async function deleteBrokerObjects(
   } finally {
     await connection.close().catch(() => {});
   }
+}
+
+/**
+ * A RabbitMQ virtual host of the test's own (`rabbitmqctl`, on the broker's machine), so that two test runs on
+ * one broker never see each other's queues; `dispose` deletes it with everything in it. Without rabbitmqctl
+ * (a broker elsewhere), the URL as given, with a warning: such runs must not overlap.
+ */
+export function isolatedVhost(url: string): { url: string; dispose(): void } {
+  const name = `cms-test-${randomUUID().slice(0, 8)}`;
+  try {
+    execFileSync('rabbitmqctl', ['add_vhost', name], { stdio: 'ignore' });
+    execFileSync('rabbitmqctl', ['set_permissions', '-p', name, new URL(url).username || 'guest', '.*', '.*', '.*'], {
+      stdio: 'ignore',
+    });
+  } catch (error) {
+    console.warn(`No virtual host of its own for this test (${String(error)}); using ${redactUrl(url)} as it is`);
+    return { url, dispose() {} };
+  }
+  const isolated = new URL(url);
+  isolated.pathname = `/${encodeURIComponent(name)}`;
+  return {
+    url: isolated.toString(),
+    dispose() {
+      execFileSync('rabbitmqctl', ['delete_vhost', name], { stdio: 'ignore' });
+    },
+  };
 }

@@ -1,4 +1,5 @@
 /** The InvalidationHub and the WatchInvalidations stream it feeds, over real gRPC. */
+import type { ServerWritableStream } from '@grpc/grpc-js';
 import {
   createClient,
   createLogger,
@@ -8,22 +9,23 @@ import {
   type IdentityServiceClient,
   type RunningGrpcServer,
 } from '@cms/shared';
+import { pollUntil } from '../../../test/support/poll';
 import { watchInvalidations } from '../src/api/grpc';
 import { InvalidationHub, type Invalidation, type InvalidationSink } from '../src/domain/invalidations';
 
 const MAX = 4 * 1024 * 1024;
 
-function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (predicate()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
+/** Bounded waits of this file: each names what it waits for. */
+const until = (check: () => boolean, description: string) => pollUntil(check, 3000, { intervalMs: 5, description });
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
+
+/** Lets every pending promise callback run (nothing here waits on I/O or timers). */
+const settle = () => new Promise((done) => setImmediate(done));
 
 describe('InvalidationHub', () => {
   const sink = (write: InvalidationSink['write']) => {
@@ -38,17 +40,25 @@ describe('InvalidationHub', () => {
 
   it('resolves a publication once every stream has taken it', async () => {
     const hub = new InvalidationHub();
-    const order: string[] = [];
-    const slow = sink(
-      (i) => new Promise<void>((resolve) => setTimeout(() => (order.push(`slow ${JSON.stringify(i)}`), resolve()), 30)),
-    );
-    const fast = sink(async (i) => void order.push(`fast ${JSON.stringify(i)}`));
+    const taken: string[] = [];
+    const slowTransport = deferred();
+    const slow = sink(async (i) => {
+      await slowTransport.promise;
+      taken.push(`slow ${JSON.stringify(i)}`);
+    });
+    const fast = sink(async (i) => void taken.push(`fast ${JSON.stringify(i)}`));
     hub.attach(slow.sink);
     hub.attach(fast.sink);
     expect(hub.watchers).toBe(2);
-    await hub.tokenRevoked('t1');
-    order.push('published');
-    expect(order).toEqual(['fast {"token_id":"t1"}', 'slow {"token_id":"t1"}', 'published']);
+    let takenWhenResolved: string[] | undefined;
+    const publication = hub.tokenRevoked('t1').then(() => (takenWhenResolved = [...taken]));
+    await settle();
+    // The fast stream has it; the publication still waits for the slow one.
+    expect(taken).toEqual(['fast {"token_id":"t1"}']);
+    expect(takenWhenResolved).toBeUndefined();
+    slowTransport.resolve();
+    await publication;
+    expect(takenWhenResolved).toEqual(['fast {"token_id":"t1"}', 'slow {"token_id":"t1"}']);
   });
 
   it('cuts off a stream that does not take a message in time', async () => {
@@ -97,15 +107,47 @@ describe('WatchInvalidations over gRPC', () => {
   let client: IdentityServiceClient;
   const logger = createLogger('identity', 'silent');
 
+  /** Identity's end of one open stream: what its transport has taken, and optionally a gate that holds it back. */
+  interface ServerEnd {
+    taken: unknown[];
+    gate?: Promise<void>;
+  }
+  let serverEnds: ServerEnd[];
+
+  /** The real handler, with each stream's writes observed: a message counts as taken when its write callback runs. */
+  function observed(call: ServerWritableStream<unknown, unknown>): ServerEnd {
+    const end: ServerEnd = { taken: [] };
+    const write = call.write.bind(call) as (message: unknown, callback: (error?: Error | null) => void) => boolean;
+    call.write = ((message: unknown, ...rest: unknown[]) => {
+      const callback = rest.find((arg) => typeof arg === 'function') as ((error?: Error | null) => void) | undefined;
+      return write(message, (error) => {
+        const done = () => {
+          end.taken.push(message);
+          callback?.(error);
+        };
+        if (end.gate) void end.gate.then(done);
+        else done();
+      });
+    }) as typeof call.write;
+    return end;
+  }
+
   beforeEach(async () => {
     hub = new InvalidationHub(logger);
+    serverEnds = [];
+    const handler = watchInvalidations(hub);
     server = await startGrpcServer({
       address: '127.0.0.1:0',
       services: [
         {
           name: 'cms.identity.v1.IdentityService',
           definition: protos().identity.IdentityService.service,
-          implementation: { WatchInvalidations: watchInvalidations(hub) },
+          implementation: {
+            WatchInvalidations: (call: Parameters<typeof handler>[0]) => {
+              serverEnds.push(observed(call as unknown as ServerWritableStream<unknown, unknown>));
+              handler(call);
+            },
+          },
         },
       ],
       healthCheck: async () => {},
@@ -128,18 +170,18 @@ describe('WatchInvalidations over gRPC', () => {
     stream.on('metadata', () => (headers = true));
     stream.on('data', (message) => received.push(message));
     stream.on('error', () => undefined);
-    await waitFor(() => headers && hub.watchers === 1);
+    await until(() => headers && hub.watchers === 1, 'the response headers');
     await hub.tokenRevoked('jti-1');
     await hub.userChanged('jane');
     await hub.allChanged();
-    await waitFor(() => received.length === 3);
+    await until(() => received.length === 3, 'three invalidations');
     expect(received).toEqual([
       expect.objectContaining({ target: 'token_id', token_id: 'jti-1' }),
       expect.objectContaining({ target: 'user_id', user_id: 'jane' }),
       expect.objectContaining({ target: 'all', all: true }),
     ]);
     stream.cancel();
-    await waitFor(() => hub.watchers === 0);
+    await until(() => hub.watchers === 0, 'the hub to drop the cancelled stream');
   });
 
   it('reaches every open stream before the publication resolves', async () => {
@@ -149,9 +191,24 @@ describe('WatchInvalidations over gRPC', () => {
       s.on('data', (m) => received[i].push(m));
       s.on('error', () => undefined);
     });
-    await waitFor(() => hub.watchers === 3);
-    await hub.tokenRevoked('jti-2');
-    await waitFor(() => received.every((r) => r.length === 1), 1000);
+    await until(() => hub.watchers === 3 && serverEnds.length === 3, 'three open streams');
+    // One stream's transport is slow: it takes the message only once let go.
+    const slowTransport = deferred();
+    serverEnds[2].gate = slowTransport.promise;
+
+    let takenWhenResolved: unknown[][] | undefined;
+    const publication = hub.tokenRevoked('jti-2').then(() => (takenWhenResolved = serverEnds.map((e) => [...e.taken])));
+    await until(() => serverEnds[0].taken.length === 1 && serverEnds[1].taken.length === 1, 'the two fast streams');
+    await settle();
+    expect(takenWhenResolved).toBeUndefined();
+
+    slowTransport.resolve();
+    await publication;
+    const invalidation = expect.objectContaining({ token_id: 'jti-2' });
+    expect(takenWhenResolved).toEqual([[invalidation], [invalidation], [invalidation]]);
+    // And each watching end gets it.
+    await until(() => received.every((r) => r.length === 1), 'every client to receive the invalidation');
+    expect(received).toEqual([[invalidation], [invalidation], [invalidation]]);
     for (const s of streams) s.cancel();
   });
 
@@ -161,9 +218,9 @@ describe('WatchInvalidations over gRPC', () => {
     stream.on('status', (s) => (status = s.code));
     stream.on('data', () => undefined);
     stream.on('error', () => undefined);
-    await waitFor(() => hub.watchers === 1);
+    await until(() => hub.watchers === 1, 'the stream to open');
     hub.close();
-    await waitFor(() => status !== undefined);
+    await until(() => status !== undefined, 'the stream to end');
     expect(status).toBe(0);
   });
 });

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, openEmbeddedStore, type DocumentStore } from '@cms/shared';
+import { AppError, type DocumentStore } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
 import { Authenticator } from '../src/domain/authenticator';
 import { InvalidationHub } from '../src/domain/invalidations';
 import { hashPassword } from '../src/domain/passwords';
@@ -28,6 +29,8 @@ describe('Authenticator', () => {
   let hub: InvalidationHub;
   let tokens: TokenService;
   let authenticator: Authenticator;
+  /** The delays the throttle asked for (a recording sleep instead of a real one). */
+  let slept: number[];
   const principalOf = (u: UserDoc) => ({ id: u._id, roles: u.roles, groups: [], fullname: u.fullname });
 
   beforeAll(async () => {
@@ -58,14 +61,19 @@ describe('Authenticator', () => {
       invalidations: hub,
       principalOf,
     });
-    const throttle = new LoginThrottle(store, {
-      failuresBeforeDelay: 2,
-      failuresBeforeLock: 4,
-      lockSeconds: 60,
-      windowSeconds: 600,
-      delayMs: 1,
-      maxDelayMs: 2,
-    });
+    slept = [];
+    const throttle = new LoginThrottle(
+      store,
+      {
+        failuresBeforeDelay: 2,
+        failuresBeforeLock: 4,
+        lockSeconds: 60,
+        windowSeconds: 600,
+        delayMs: 100,
+        maxDelayMs: 150,
+      },
+      { sleep: async (ms) => void slept.push(ms) },
+    );
     authenticator = new Authenticator(lookup, 60_000, { throttle, tokens, invalidations: hub, principalOf });
   });
 
@@ -97,12 +105,15 @@ describe('Authenticator', () => {
     await refusal(authenticator.verifyPassword('bob', 'b'));
     await refusal(authenticator.basic('bob', 'c'));
     expect((await refusal(authenticator.verifyPassword('bob', 'd'))).type).toBe('Unauthorized');
+    // The third and fourth failures waited, whichever way they came.
+    expect(slept).toEqual([100, 150]);
     const locked = await refusal(authenticator.basic('bob', 'secret'));
     expect(locked.type).toBe('TooManyRequests');
     expect(locked.headers?.['Retry-After']).toBe('60');
     expect((await refusal(authenticator.verifyPassword('bob', 'secret'))).type).toBe('TooManyRequests');
-    // Other names are not affected.
+    // Other names are not affected, and a locked name is refused without a wait.
     await expect(authenticator.basic('jane', 'secret')).resolves.toMatchObject({ id: 'jane' });
+    expect(slept).toEqual([100, 150]);
   });
 
   it('keeps answering remembered credentials during a lock: they are not a guess', async () => {

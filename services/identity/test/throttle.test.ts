@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, openEmbeddedStore, type DocumentStore } from '@cms/shared';
+import { AppError, type DocumentStore } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
 import { LoginThrottle, throttleSettingsOf, type ThrottleSettings } from '../src/domain/throttle';
 import { identityConfigSchema } from '../src/config';
 
@@ -95,6 +96,8 @@ describe('LoginThrottle', () => {
     now += 199_500;
     expect((await refusal(right())).headers).toEqual({ 'Retry-After': '1' });
     expect(checks).toBe(6);
+    // Refused at once: no delay was asked for after the six failures' own.
+    expect(slept).toEqual([100, 200, 250]);
   });
 
   it('lifts the lock by itself, and the count with it', async () => {

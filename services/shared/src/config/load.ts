@@ -7,12 +7,20 @@ import { z } from 'zod';
 export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-  throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  throw new ConfigError(
+    result.error.issues.map((issue) =>
+      issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    ),
+  );
 }
 
+/** Bad environment variables: one problem per line, `NAME: what is wrong` (printed as is at start, no stack). */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+
+  constructor(readonly problems: string[]) {
+    super(problems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
+  }
 }
 
 /** Variables every service process shares. */

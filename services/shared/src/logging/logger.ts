@@ -8,7 +8,8 @@ export type Logger = pino.Logger;
  */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
-    level,
+    // An unknown level is reported by the configuration check that follows, not by a crash here.
+    level: Object.prototype.hasOwnProperty.call(pino.levels.values, level) || level === 'silent' ? level : 'info',
     base: { service, pid: process.pid },
     redact: {
       paths: [

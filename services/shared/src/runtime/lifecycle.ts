@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/load';
 import type { Logger } from '../logging/logger';
 
 export interface Stoppable {
@@ -35,10 +36,18 @@ export function stopOnSignals(log: Logger, target: Stoppable, timeoutMs: number)
   process.once('SIGINT', handle);
 }
 
-/** Exits with a readable message when start-up fails (e.g. bad configuration). */
+/**
+ * Exits with status 1 when start-up fails. Bad configuration is the caller's
+ * to fix, so it gets one plain line per bad variable on stderr (no log
+ * record, no stack); any other failure is logged with its stack.
+ */
 export function exitOnStartupFailure(log: Logger) {
   return (error: unknown): never => {
-    log.fatal({ err: error }, error instanceof Error ? error.message : 'start-up failed');
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + '\n');
+    } else {
+      log.fatal({ err: error }, error instanceof Error ? error.message : 'start-up failed');
+    }
     process.exit(1);
   };
 }
