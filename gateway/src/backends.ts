@@ -65,7 +65,7 @@ export function connectBackends(
     config: createClient(p.config.ConfigService, addresses.config, max),
   };
   const healthClients = Object.fromEntries(
-    Object.entries(addresses).map(([name, address]) => [name, createHealthClient(address)]),
+    Object.entries(addresses).map(([name, address]) => [name, createHealthClient(address, max)]),
   ) as Record<ServiceName, ReturnType<typeof createHealthClient>>;
   const timeoutMs = config.CALL_TIMEOUT_MS;
 

@@ -59,7 +59,12 @@ interface HealthClient extends grpc.Client {
 
 let HealthCtor: ClientConstructor<HealthClient> | undefined;
 
-export function createHealthClient(address: string): HealthClient {
+/**
+ * A health client with the same channel options as the service's own client (`createClient`), so that both
+ * share one connection (grpc-js pools subchannels by target and options): a health check that passes means the
+ * calls can go through too.
+ */
+export function createHealthClient(address: string, maxMessageBytes: number): HealthClient {
   if (!HealthCtor) {
     const definition = protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String, defaults: true });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as {
@@ -67,7 +72,7 @@ export function createHealthClient(address: string): HealthClient {
     };
     HealthCtor = loaded.grpc.health.v1.Health;
   }
-  return new HealthCtor(address, grpc.credentials.createInsecure());
+  return new HealthCtor(address, grpc.credentials.createInsecure(), channelOptions(maxMessageBytes));
 }
 
 /** Resolves to true when the server answers SERVING within the timeout. */

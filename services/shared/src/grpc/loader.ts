@@ -59,5 +59,9 @@ export function channelOptions(maxMessageBytes: number): grpc.ChannelOptions {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.keepalive_permit_without_calls': 1,
+    // A peer that started late (or restarted) is reached again within seconds, not after grpc-js's default
+    // backoff of up to two minutes, during which calls on the channel would fail at once.
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 2000,
   };
 }
