@@ -1,13 +1,6 @@
 /** The write path over an in-memory store: conditional writes, retries with an injected sleep, side writes, what follows a commit. */
-import { AppError, type EventEnvelope } from '@cms/shared';
-import {
-  DEFAULT_RETRY,
-  retryDelay,
-  WritePath,
-  type VersionedRecord,
-  type VersionedStore,
-  type WriteRetry,
-} from '../src/domain/write-path';
+import { AppError, DEFAULT_RETRY, retryDelay, type EventEnvelope, type WriteRetry } from '@cms/shared';
+import { WritePath, type VersionedRecord, type VersionedStore } from '../src/domain/write-path';
 
 interface Item extends VersionedRecord {
   name: string;

@@ -1,4 +1,5 @@
 export * from './store/port';
+export * from './store/write-retry';
 export * from './events/port';
 export * from './errors/app-error';
 export * from './logging/logger';

@@ -10,7 +10,17 @@
  * - the lock check (LockGuard) and the version record (VersionRecorder), extension points;
  * - the events, committed in the same atomic operation as the write (the outbox), and their flush after it.
  */
-import { conflict, notFound, requirePermission, urlOf, type EventEnvelope, type Permission } from '@cms/shared';
+import {
+  conflict,
+  DEFAULT_RETRY,
+  notFound,
+  requirePermission,
+  retryDelay,
+  urlOf,
+  type EventEnvelope,
+  type Permission,
+  type WriteRetry,
+} from '@cms/shared';
 import { accessOf } from './access';
 import type { Caller } from './caller';
 import type { ContentDoc } from './model';
@@ -96,25 +106,6 @@ export interface Written {
   changed: boolean;
 }
 
-export interface WriteRetry {
-  /** Attempts of one write before it gives up with 409. */
-  attempts: number;
-  /** The wait after the first conflict; it doubles after each further one, up to `maxDelayMs`. */
-  firstDelayMs: number;
-  maxDelayMs: number;
-  sleep(ms: number): Promise<void>;
-  /** In [0, 1): each wait is a random time between half of it and all of it, so writers that collided part. */
-  random(): number;
-}
-
-export const DEFAULT_RETRY: WriteRetry = {
-  attempts: 5,
-  firstDelayMs: 4,
-  maxDelayMs: 20,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
-
 export interface WriterOptions {
   locks?: LockGuard;
   versions?: VersionRecorder;
@@ -198,7 +189,7 @@ export class ContentWriter {
     let current = initial;
     for (let attempt = 0; attempt < this.retry.attempts; attempt++) {
       if (attempt > 0) {
-        await this.retry.sleep(this.backoff(attempt));
+        await this.retry.sleep(retryDelay(this.retry, attempt));
         const reread = await this.store.byUid(initial._id);
         if (!reread) return this.gone(initial, author);
         current = reread;
@@ -215,12 +206,6 @@ export class ContentWriter {
       }
     }
     throw conflict('The object is being changed by others; try again');
-  }
-
-  /** The wait before attempt `attempt` (1 for the first retry), jittered. */
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (attempt - 1));
-    return (ceiling / 2) * (1 + this.retry.random());
   }
 
   private async check(current: ContentDoc, write: ObjectWrite, author: WriteAuthor): Promise<void> {

@@ -15,7 +15,8 @@ import type { GroupStore } from './groups-repository';
 import { Memberships, compareIds } from './groups-membership';
 import { checkAssignable } from './roles';
 import type { UserStore } from './users-repository';
-import { WritePath, type EventFlusher, type PrincipalChanges, type WriteRetry } from './write-path';
+import type { WriteRetry } from '@cms/shared';
+import { WritePath, type EventFlusher, type PrincipalChanges } from './write-path';
 
 /** The group record is defined in ./group (which membership resolution imports); its users find it here too. */
 export type { GroupDoc } from './group';

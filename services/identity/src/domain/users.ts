@@ -18,7 +18,8 @@ import { parsePortrait, type Portrait, type PortraitUpload } from './portrait';
 import { checkAssignable, displayRoles } from './roles';
 import type { UserDoc } from './user';
 import type { LoginSettings, StoredPortrait, UserStore } from './users-repository';
-import { WritePath, type EventFlusher, type PrincipalChanges, type WriteRetry, type SideWrite } from './write-path';
+import type { WriteRetry } from '@cms/shared';
+import { WritePath, type EventFlusher, type PrincipalChanges, type SideWrite } from './write-path';
 
 /**
  * Spec, authentication rule 4: on the user endpoints a refusal is 401 with the

@@ -1,4 +1,13 @@
-import { conflict, notFound, type Document, type EventEnvelope, type OutboxFields } from '@cms/shared';
+import {
+  conflict,
+  DEFAULT_RETRY,
+  notFound,
+  retryDelay,
+  type Document,
+  type EventEnvelope,
+  type OutboxFields,
+  type WriteRetry,
+} from '@cms/shared';
 
 /**
  * The one way identity writes a user or group: read the record, plan from it
@@ -86,32 +95,6 @@ export interface ChangeOptions {
   ifMissing?: 'notFound' | 'skip';
   /** Made once, after the first plan and before the first write; taken back unless the change commits. */
   alongside?: SideWrite;
-}
-
-/** How a conflicting write is retried (the same shape as the content service's). */
-export interface WriteRetry {
-  /** Conditional writes tried before answering 409. */
-  attempts: number;
-  /** The wait after the first conflict; it doubles after each further one, up to `maxDelayMs`. */
-  firstDelayMs: number;
-  maxDelayMs: number;
-  sleep(ms: number): Promise<void>;
-  /** In [0, 1): each wait is a random time between half of it and all of it, so writers that collided part. */
-  random(): number;
-}
-
-export const DEFAULT_RETRY: WriteRetry = {
-  attempts: 5,
-  firstDelayMs: 4,
-  maxDelayMs: 20,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
-
-/** The wait before retry `retry` (1 for the first): 2–4 ms, 4–8, 8–16, 10–20 with the defaults. */
-export function retryDelay(policy: WriteRetry, retry: number): number {
-  const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (retry - 1));
-  return delay * (0.5 + policy.random() / 2);
 }
 
 export interface WritePathOptions {
