@@ -55,7 +55,7 @@ export type WriteKind =
 
 /** Whether a caller may write to a locked object. No locks exist yet: NO_LOCKS lets every write through. */
 export interface LockGuard {
-  /** Throws (423 Locked) unless the caller may write to `doc` as it is stored now (`caller.lockToken`). */
+  /** Throws (403, saying it is locked: addendum §4) unless the caller may write to `doc` as it is stored now (`caller.lockToken`). */
   check(doc: ContentDoc, caller: Caller): void | Promise<void>;
 }
 
