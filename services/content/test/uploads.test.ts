@@ -117,6 +117,25 @@ describe('decodeUpload', () => {
     }
   });
 
+  it('checks megabytes of base64 without running out of stack (a backtracking pattern did)', () => {
+    const size = 8 * 1024 * 1024;
+    const bytes = Buffer.alloc(size, 0xa5);
+    const decoded = decodeUpload('file', 'file', { data: bytes.toString('base64'), encoding: 'base64' }, size);
+    expect(decoded.bytes.equals(bytes)).toBe(true);
+    const invalid = failure(() =>
+      decodeUpload('file', 'file', { data: `${bytes.toString('base64')}!AAA`, encoding: 'base64' }, 2 * size),
+    );
+    expect(invalid.httpStatus).toBe(400);
+    expect(invalid.errors).toEqual([{ field: 'file.data', message: 'not valid base64' }]);
+  });
+
+  it('takes wrapped base64 of exactly the limit: line breaks do not count as data', () => {
+    const bytes = Buffer.alloc(LIMIT * 100, 7);
+    const wrapped = bytes.toString('base64').replace(/(.{76})/g, '$1\r\n');
+    const decoded = decodeUpload('file', 'file', { data: wrapped, encoding: 'base64' }, bytes.length);
+    expect(decoded.bytes.equals(bytes)).toBe(true);
+  });
+
   it('answers 413 for a huge upload before looking at its characters', () => {
     const error = failure(() =>
       decodeUpload('file', 'file', { data: '*'.repeat(4 * LIMIT), encoding: 'base64' }, LIMIT),

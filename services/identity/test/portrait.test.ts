@@ -65,4 +65,13 @@ describe('parsePortrait', () => {
     expect(refusal(() => parsePortrait(upload('image/gif', image), image.length - 1)).type).toBe('PayloadTooLarge');
     expect(refusal(() => parsePortrait(upload('image/gif', 'A'.repeat(4000)), 1024)).type).toBe('PayloadTooLarge');
   });
+
+  it('checks megabytes of base64 without running out of stack (a backtracking pattern did)', () => {
+    const image = Buffer.concat([SIGNATURES['image/png'], Buffer.alloc(4 * 1024 * 1024, 0x5a)]);
+    const limit = 5 * 1024 * 1024;
+    expect(parsePortrait(upload('image/png', image), limit).bytes.equals(image)).toBe(true);
+    const invalid = refusal(() => parsePortrait(upload('image/png', `${image.toString('base64')}!AAA`), limit));
+    expect(invalid.type).toBe('BadRequest');
+    expect(invalid.errors?.[0].field).toBe('portrait.data');
+  });
 });

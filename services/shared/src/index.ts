@@ -30,3 +30,4 @@ export * from './events/topology';
 export * from './http/urls';
 export * from './permissions/workflow';
 export * from './permissions/local-roles';
+export * from './encoding/base64';

@@ -28,7 +28,14 @@ export async function renderContent(
     relatedOf(call, doc, deps),
     deps.expansion.componentsOf(call, doc),
   ]);
-  const body = deps.serializer.serialize(doc, { publicUrl: call.publicUrl, parent, listing, neighbours, related });
+  const body = deps.serializer.serialize(doc, {
+    publicUrl: call.publicUrl,
+    principal: call.principal,
+    parent,
+    listing,
+    neighbours,
+    related,
+  });
   return { '@components': expanded, ...body };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, conflict, DuplicateKeyError, urlOf, type FieldError } from '@cms/shared';
-import { accessFields } from './access';
+import { AppError, badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
+import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
 import { addedEvent, modifiedEvent, movedEvent, removedEvent } from './content-events';
 import {
@@ -312,7 +312,10 @@ export class ContentCommands {
     return found.filter((d): d is ContentDoc => d !== null);
   }
 
-  /** Relation list references (UID, URL, site path) → UIDs of existing objects; 400 naming the one that is not. */
+  /**
+   * Relation list references (UID, URL, site path) → UIDs of existing objects the caller may view; 400 naming
+   * the one that is not, in the same words whether it is missing or hidden from the caller.
+   */
   private async resolveRelations(
     type: ContentType,
     values: FieldValues,
@@ -324,7 +327,7 @@ export class ContentCommands {
       if (!Array.isArray(value) || type.field(name)?.kind !== 'relationlist') continue;
       const uids: string[] = [];
       for (const [index, ref] of (value as string[]).entries()) {
-        const target = await this.lookUp(ref, caller.publicUrl);
+        const target = await this.lookUp(ref, caller);
         if (target) uids.push(target._id);
         else errors.push({ field: `${name}.${index}`, message: `no content object "${ref}"` });
       }
@@ -334,9 +337,21 @@ export class ContentCommands {
     return resolved;
   }
 
-  private async lookUp(ref: string, publicUrl: string): Promise<ContentDoc | null> {
+  /** The object a reference names, when the caller may view it: one hidden from the caller is as good as missing. */
+  private async lookUp(ref: string, caller: Caller): Promise<ContentDoc | null> {
+    const target = await this.find(ref, caller.publicUrl);
+    return target && hasPermission(caller.principal, 'View', accessOf(target)) ? target : null;
+  }
+
+  private async find(ref: string, publicUrl: string): Promise<ContentDoc | null> {
     if (ref.startsWith(publicUrl + '/') || ref === publicUrl) {
-      return this.repo.byPath(decodeURIComponent(ref.slice(publicUrl.length)) || '/');
+      let path: string;
+      try {
+        path = decodeURIComponent(ref.slice(publicUrl.length)) || '/';
+      } catch {
+        return null; // malformed percent-encoding names nothing
+      }
+      return this.repo.byPath(path);
     }
     if (ref.startsWith('/')) return this.repo.byPath(ref);
     return /^[0-9a-f]{32}$/i.test(ref) ? this.repo.byUid(ref) : null;

@@ -1,4 +1,5 @@
-import { urlOf } from '@cms/shared';
+import { hasPermission, urlOf, type Principal__Output } from '@cms/shared';
+import { accessOf } from './access';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
@@ -56,6 +57,8 @@ export interface Listing {
 /** What serializing one object needs besides the object. */
 export interface SerializeInput {
   publicUrl: string;
+  /** Who the response is for: what of the parent it shows depends on it. Absent: an anonymous caller. */
+  principal?: Principal__Output | null;
   parent: ContentDoc | null;
   /** Children, for folderish objects. */
   listing?: Listing | null;
@@ -105,7 +108,7 @@ export class ContentSerializer {
       layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
       // Unlocked form until locking lands.
       lock: { locked: false, stealable: true },
-      parent: parent ? this.parentSummary(parent, publicUrl) : {},
+      parent: parent ? this.parentSummary(parent, publicUrl, input.principal ?? null) : {},
       review_state: doc.review_state,
       type_title: type.title,
       working_copy: null,
@@ -131,8 +134,13 @@ export class ContentSerializer {
     return body;
   }
 
-  /** `parent`: a summary, with `review_state` only when the parent has a workflow (as recorded). */
-  private parentSummary(doc: ContentDoc, publicUrl: string) {
+  /**
+   * `parent`: a summary, with `review_state` only when the parent has a workflow (as recorded). To a caller who
+   * may not view the parent (a published page in a private folder), only its `@id`: the object's own URL already
+   * holds it, so it tells nothing new, while its title, description, type and state would.
+   */
+  private parentSummary(doc: ContentDoc, publicUrl: string, principal: Principal__Output | null) {
+    if (!hasPermission(principal, 'View', accessOf(doc))) return { '@id': urlOf(publicUrl, doc.path ?? '/') };
     const { review_state, ...rest } = this.summary(doc, publicUrl);
     return review_state === null ? rest : { ...rest, review_state };
   }

@@ -52,6 +52,8 @@ export class WorkflowCommands {
 
   /** Takes a transition; with `include_children`, also on everything below where it is available to the caller. */
   async transition(doc: ContentDoc, transitionId: string, input: TransitionInput, caller: Caller) {
+    // The refusals below name the object's state: only to a caller who may see it (401/403 to the others).
+    requirePermission(caller.principal, 'View', accessOf(doc));
     if (!doc.review_state) throw badRequest(`${doc.portal_type} "${doc.id}" has no workflow`);
     const transition = findTransition(transitionId);
     if (!transition) throw badRequest(`Unknown transition "${transitionId}"`);

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '@cms/shared';
+import { AppError, badRequest, isBase64 } from '@cms/shared';
 
 /** The write shape of addendum §8 (files and images), as sent in `PATCH @users/<id>`. */
 export interface PortraitUpload {
@@ -27,8 +27,6 @@ const SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
 
 export const PORTRAIT_TYPES = Object.keys(SIGNATURES);
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /**
  * Checks an uploaded portrait: canonical base64 (no whitespace, no URL-safe
  * alphabet, correct padding), a supported image type whose signature the
@@ -45,7 +43,7 @@ export function parsePortrait(upload: PortraitUpload, maxBytes: number): Portrai
   // Decoded size is known before decoding: refuse a too large upload without allocating it.
   const decodedLength = Math.floor((upload.data.length * 3) / 4);
   if (decodedLength - 2 > maxBytes) throw tooLarge(maxBytes);
-  if (upload.data.length === 0 || !BASE64.test(upload.data)) {
+  if (upload.data.length === 0 || !isBase64(upload.data)) {
     throw badRequest('The portrait data is not valid base64', [
       { field: 'portrait.data', message: 'not valid base64' },
     ]);
