@@ -200,6 +200,55 @@ describe('token login (one gateway process)', () => {
     const refused = await t.request('GET', path, { auth: bearer(token) });
     expect(refused.status).toBe(401);
   });
+
+  it('refuses the tokens issued before a password change; a login with the new password works', async () => {
+    expect((await t.request('POST', '/@users', { body: { username: 'pwuser', password: 'pw-old-1' } })).status).toBe(
+      201,
+    );
+    const token = await login(t, 'pwuser', 'pw-old-1');
+    const other = await login(t, 'pwuser', 'pw-old-1');
+    // Twice, so that the gateway answers from its cache the second time.
+    for (let i = 0; i < 2; i++) expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(200);
+    const changed = await t.request('PATCH', '/@users/pwuser', {
+      auth: bearer(token),
+      body: { password: 'pw-new-2', old_password: 'pw-old-1' },
+    });
+    expect(changed.status).toBe(204);
+    for (const old of [token, other]) {
+      const refused = await t.request('GET', '/', { auth: bearer(old) });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect((await t.request('POST', '/@login-renew', { auth: bearer(old) })).status).toBe(401);
+    }
+    expect((await t.request('POST', '/@login', { body: { login: 'pwuser', password: 'pw-old-1' } })).status).toBe(401);
+    const fresh = await login(t, 'pwuser', 'pw-new-2');
+    expect((await t.request('GET', '/@users/pwuser', { auth: bearer(fresh) })).status).toBe(200);
+    // A Manager setting the password ends the user's sessions too.
+    expect((await t.request('PATCH', '/@users/pwuser', { body: { password: 'pw-reset-3' } })).status).toBe(204);
+    expect((await t.request('GET', '/@users/pwuser', { auth: bearer(fresh) })).status).toBe(401);
+    // Other changes to the account leave its tokens alone.
+    const kept = await login(t, 'pwuser', 'pw-reset-3');
+    expect((await t.request('PATCH', '/@users/pwuser', { body: { fullname: 'P. W. User' } })).status).toBe(204);
+    expect((await t.request('GET', '/@users/pwuser', { auth: bearer(kept) })).status).toBe(200);
+  });
+
+  it('refuses the token of a removed user after an account with the same id is created', async () => {
+    expect((await t.request('POST', '/@users', { body: { username: 'phoenix', password: 'first-life' } })).status).toBe(
+      201,
+    );
+    const token = await login(t, 'phoenix', 'first-life');
+    expect((await t.request('GET', '/@users/phoenix', { auth: bearer(token) })).status).toBe(200);
+    expect((await t.request('DELETE', '/@users/phoenix')).status).toBe(204);
+    expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(401);
+    const again = await t.request('POST', '/@users', {
+      body: { username: 'phoenix', password: 'second-life', roles: ['Manager'] },
+    });
+    expect(again.status).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await t.request('GET', '/', { auth: bearer(token) })).status).toBe(401);
+    expect((await t.request('GET', '/@users/phoenix', { auth: bearer(token) })).status).toBe(401);
+    const fresh = await login(t, 'phoenix', 'second-life');
+    expect((await t.request('GET', '/@users/phoenix', { auth: bearer(fresh) })).status).toBe(200);
+  });
 });
 
 describe('token expiry', () => {

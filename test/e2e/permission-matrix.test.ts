@@ -143,6 +143,7 @@ const MATRIX: Row[] = [
     path: (d) => `${d}/@sharing`,
     expected: (c) => allow(200, SHARE)(c),
   },
+  // To a group none of the callers is in: the sharing permission delegates Reader, Editor and Contributor.
   {
     endpoint: 'sharing',
     method: 'POST',
@@ -150,8 +151,40 @@ const MATRIX: Row[] = [
     onContent: true,
     fresh: true,
     path: (d) => `${d}/@sharing`,
-    body: { entries: [{ id: 'AuthenticatedUsers', roles: { Reader: true } }] },
+    body: { entries: [{ id: 'matrixgroup', roles: { Reader: true } }] },
     expected: (c) => allow(204, SHARE)(c),
+  },
+  // Reviewer is delegated only by Managers, Site Administrators and Reviewers (who also need the sharing permission).
+  {
+    endpoint: 'sharing',
+    method: 'POST',
+    name: 'grant Reviewer locally',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@sharing`,
+    body: { entries: [{ id: 'matrixgroup', roles: { Reviewer: true } }] },
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  // Nobody but Managers and Site Administrators grants roles to themselves or to a group they are in.
+  {
+    endpoint: 'sharing',
+    method: 'POST',
+    name: 'grant oneself a local role',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@sharing`,
+    body: (_doc: string, caller: Caller) => ({ entries: [{ id: userId(caller), roles: { Reader: true } }] }),
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  {
+    endpoint: 'sharing',
+    method: 'POST',
+    name: 'grant the logged-in users a local role',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@sharing`,
+    body: { entries: [{ id: 'AuthenticatedUsers', roles: { Reader: true } }] },
+    expected: (c) => allow(204, ADMINS)(c),
   },
   // Copy and move into another private folder: copying needs View on the source and Add on the target; moving also
   // Delete on the source.
@@ -462,7 +495,10 @@ describe('permission matrix', () => {
             await t.request('POST', '/@users', { body: { username: 'victim', password: 'secret-victim' } });
           if (row.name === 'delete a group')
             await t.request('POST', '/@groups', { body: { groupname: 'doomed', title: 'Doomed' } });
-          const body = typeof row.body === 'function' ? (row.body as (doc: string) => unknown)(doc) : row.body;
+          const body =
+            typeof row.body === 'function'
+              ? (row.body as (doc: string, who: Caller) => unknown)(doc, caller)
+              : row.body;
           const response = await t.request(row.method, row.path(doc, caller), { auth: authFor(caller), body });
           outcomes[caller] = response.status;
           expected[caller] = row.expected(caller, state);

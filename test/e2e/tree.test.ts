@@ -120,6 +120,7 @@ describe('tree operations', () => {
     it('copies one object next to itself as copy_of_<id> (transcript copy)', async () => {
       const response = await t.request('POST', '/@copy', { body: { source: url('/front-page') } });
       expect(response.status).toBe(200);
+      // As the transcript.
       expect(await json(response)).toEqual([{ source: url('/front-page'), target: url('/copy_of_front-page') }]);
       const again = await json(await t.request('POST', '/@copy', { body: { source: url('/front-page') } }));
       expect(again[0].target).toBe(url('/copy2_of_front-page'));

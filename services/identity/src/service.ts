@@ -19,7 +19,7 @@ import { LoginThrottle, throttleSettingsOf, type ThrottleClock } from './domain/
 import { TokenService } from './domain/tokens';
 import { GroupCommands } from './domain/groups';
 import { Memberships } from './domain/groups-membership';
-import { type UserDoc } from './domain/user';
+import { newTokenGeneration, type UserDoc } from './domain/user';
 import { UserDirectory } from './domain/user-directory';
 import { UserCommands } from './domain/users';
 import { IdentityEventRelay } from './events/relay';
@@ -137,6 +137,7 @@ async function bootstrapAdministrator(
     email: '',
     roles: ['Manager'],
     password_hash: await hashPassword(config.ADMIN_PASSWORD ?? 'admin'),
+    token_generation: newTokenGeneration(),
   });
   if (inserted) logger.info({ user: config.ADMIN_USER }, 'administrator created');
 }

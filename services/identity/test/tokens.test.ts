@@ -125,6 +125,44 @@ describe('TokenService', () => {
     expect((await refusal(tokens.principal(token))).type).toBe('Unauthorized');
   });
 
+  it('refuses a token issued under an earlier token generation of its user (a password change)', async () => {
+    users.set('jane', { ...user('jane'), token_generation: 'g1' });
+    const token = await tokens.issue(users.get('jane')!);
+    expect(decodeJwt(token).gen).toBe('g1');
+    await expect(tokens.principal(token)).resolves.toMatchObject({ id: 'jane' });
+    users.set('jane', { ...user('jane'), token_generation: 'g2' });
+    const error = await refusal(tokens.principal(token));
+    expect(error.type).toBe('Unauthorized');
+    expect(error.message).toMatch(/password was changed/);
+    expect((await refusal(tokens.user(token))).type).toBe('Unauthorized');
+    await expect(tokens.principal(await tokens.issue(users.get('jane')!))).resolves.toMatchObject({ id: 'jane' });
+  });
+
+  it('refuses the token of a removed user to a new account with the same id', async () => {
+    // An account written before generations existed: its tokens carry none, and are good while it has none.
+    const legacy = await tokens.issue(user('jane'));
+    expect(decodeJwt(legacy).gen).toBeUndefined();
+    await expect(tokens.principal(legacy)).resolves.toMatchObject({ id: 'jane' });
+    users.delete('jane');
+    users.set('jane', { ...user('jane', ['Manager']), token_generation: 'new-account' });
+    expect((await refusal(tokens.principal(legacy))).type).toBe('Unauthorized');
+
+    const first = await tokens.issue(users.get('jane')!);
+    users.set('jane', { ...user('jane', ['Manager']), token_generation: 'newer-account' });
+    expect((await refusal(tokens.principal(first))).type).toBe('Unauthorized');
+  });
+
+  it('refuses a generation claim that is not a string', async () => {
+    const token = await new SignJWT({ fullname: '', gen: 42 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('jane')
+      .setJti('odd')
+      .setIssuedAt(now / 1000)
+      .setExpirationTime(now / 1000 + 60)
+      .sign(secret);
+    expect((await refusal(tokens.principal(token))).type).toBe('Unauthorized');
+  });
+
   it('revokes a token once, announces it, and refuses it afterwards', async () => {
     const token = await tokens.issue(user('jane'));
     const claims = await tokens.verify(token);

@@ -2,9 +2,15 @@ import {
   AUTHENTICATED_GROUP,
   badRequest,
   DELEGABLE_ROLES,
+  forbidden,
+  hasPermission,
+  principalIds,
   requirePermission,
+  rolesHere,
   rolesOf,
+  SITE_PERMISSIONS,
   type LocalRoles,
+  type Permission,
   type Principal__Output,
 } from '@cms/shared';
 import { accessFields, accessOf } from './access';
@@ -35,10 +41,24 @@ export interface SharingUpdate {
 }
 
 /** An object's own local roles and whether it inherits, as a change makes them from its current version. */
-type OwnRoles = (current: ContentDoc) => Pick<ContentDoc, 'local_roles' | 'block_local_roles'>;
+type OwnRoles = (
+  current: ContentDoc,
+  parent: ContentDoc | null,
+) => Pick<ContentDoc, 'local_roles' | 'block_local_roles'>;
 
 const DELEGABLE = new Set<string>(DELEGABLE_ROLES.map((r) => r.id));
 const AUTHENTICATED_TITLE = 'Logged-in users';
+
+/**
+ * Who may delegate a role, besides holding the sharing permission (the reference platform's "Sharing page:
+ * Delegate Reviewer role"); the other delegable roles go with the sharing permission alone.
+ */
+const DELEGATED_ONLY_BY: Partial<Record<string, readonly string[]>> = {
+  Reviewer: ['Manager', 'Site Administrator', 'Reviewer'],
+};
+/** Who may grant roles to themselves and to their own groups. */
+const SELF_GRANTING = ['Manager', 'Site Administrator'];
+const PERMISSIONS = Object.keys(SITE_PERMISSIONS) as Permission[];
 
 /** `@sharing`: who holds which local roles on an object, and granting them. */
 export class SharingCommands {
@@ -96,12 +116,18 @@ export class SharingCommands {
         { field: 'entries', message: 'unknown principal' },
       ]);
 
+    // Checked on the version written (the plan runs at every attempt), so a concurrent change cannot slip by.
     await this.regrant(
       doc,
-      (current) => ({
-        local_roles: applyEntries(current.local_roles ?? [], input.entries),
-        block_local_roles: input.inherit === undefined ? (current.block_local_roles ?? false) : !input.inherit,
-      }),
+      (current, parent) => {
+        checkDelegation(current, input.entries, caller.principal);
+        const own = {
+          local_roles: applyEntries(current.local_roles ?? [], input.entries),
+          block_local_roles: input.inherit === undefined ? (current.block_local_roles ?? false) : !input.inherit,
+        };
+        checkNoSelfGain(current, { ...current, ...accessFields({ ...current, ...own }, parent) }, caller.principal);
+        return own;
+      },
       caller,
       caller.requestId,
     );
@@ -133,7 +159,7 @@ export class SharingCommands {
         kind: 'sharing',
         permission: 'Change local roles',
         plan: (current) => {
-          const own = ownRoles(current);
+          const own = ownRoles(current, parent);
           const access = accessFields({ ...current, ...own }, parent);
           const set: Partial<ContentDoc> = {
             local_roles: own.local_roles ?? [],
@@ -152,6 +178,50 @@ export class SharingCommands {
   private async parentOf(doc: ContentDoc): Promise<ContentDoc | null> {
     return doc.parent_uid ? this.repo.byUid(doc.parent_uid) : null;
   }
+}
+
+/**
+ * Refuses (403) a change of a role the caller may not delegate here, and a role given to the caller or to a group
+ * the caller is in (`AuthenticatedUsers` included): nobody raises their own rights through the sharing form, but
+ * Managers and Site Administrators. Roles an entry leaves as they are (a whole form sent back) are no change.
+ */
+function checkDelegation(
+  current: ContentDoc,
+  entries: SharingUpdate['entries'],
+  principal: Principal__Output | null,
+): void {
+  const roles = rolesHere(principal, current.effective_local_roles);
+  const mayGrantSelf = SELF_GRANTING.some((role) => roles.has(role));
+  const self = new Set(principalIds(principal));
+  for (const entry of entries) {
+    const held = rolesOf(current.local_roles ?? [], entry.id);
+    for (const [role, granted] of Object.entries(entry.roles)) {
+      if (granted === held.includes(role)) continue;
+      const delegators = DELEGATED_ONLY_BY[role];
+      if (delegators && !delegators.some((r) => roles.has(r)))
+        throw forbidden(`You may not grant or revoke the role "${role}" here: only ${delegators.join(', ')} may`);
+      if (granted && self.has(entry.id) && !mayGrantSelf)
+        throw forbidden(
+          entry.id === principal?.id
+            ? `You may not grant roles to yourself ("${role}")`
+            : `You may not grant roles to a group you are in ("${role}" to ${entry.id})`,
+        );
+    }
+  }
+}
+
+/**
+ * Refuses (403) a change that gives the caller a permission here they did not have: switching inheritance back on
+ * must not hand the caller roles held above that this object kept from them (Managers and Site Administrators
+ * excepted, who hold every permission anyway).
+ */
+function checkNoSelfGain(before: ContentDoc, after: ContentDoc, principal: Principal__Output | null): void {
+  const gained = PERMISSIONS.filter(
+    (permission) =>
+      !hasPermission(principal, permission, accessOf(before)) && hasPermission(principal, permission, accessOf(after)),
+  );
+  if (gained.length)
+    throw forbidden(`This change would give you permissions you do not have here: ${gained.join(', ')}`);
 }
 
 function applyEntries(current: LocalRoles, entries: SharingUpdate['entries']): LocalRoles {

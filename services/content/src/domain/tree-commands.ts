@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, DuplicateKeyError, requirePermission, urlOf, type FieldError } from '@cms/shared';
+import {
+  badRequest,
+  conflict,
+  DuplicateKeyError,
+  hasPermission,
+  requirePermission,
+  urlOf,
+  type FieldError,
+} from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
 import { addedEvent, movedEvent } from './content-events';
@@ -58,19 +66,23 @@ export class TreeCommands {
     return result;
   }
 
-  /** `@copy`: copies each source, with everything inside it, into `target` (`copy_of_<id>` when the id is taken). */
+  /**
+   * `@copy`: copies each source, with everything inside it that the caller may view, into `target`
+   * (`copy_of_<id>` when the id is taken).
+   */
   async copy(target: ContentDoc, sources: string[], caller: Caller): Promise<Relocation[]> {
     const docs = await this.resolveSources(sources, caller);
     this.checkContainer(target, docs, caller);
     for (const [index, doc] of docs.entries()) {
       if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be copied', sourceError(index));
     }
+    // As the reference: `[{source, target}]`; what the caller may not view was left out and is not mentioned.
     const result: Relocation[] = [];
     for (const doc of docs) {
-      const copy = await this.copyTree(doc, target, caller);
+      const root = await this.copyTree(doc, target, caller);
       result.push({
         source: urlOf(caller.publicUrl, doc.path ?? '/'),
-        target: urlOf(caller.publicUrl, copy.path ?? '/'),
+        target: urlOf(caller.publicUrl, root.path ?? '/'),
       });
     }
     return result;
@@ -163,9 +175,10 @@ export class TreeCommands {
   }
 
   /**
-   * Copies `source` and everything inside it under `target`. Copies are new
+   * Copies `source` and everything inside it that the caller may view under `target`. Copies are new
    * objects: new UIDs, the copier as owner, workflow back at its start, their
-   * own file blobs. Parents are written before their children.
+   * own file blobs. Parents are written before their children. An object the caller may not view is left
+   * out with everything below it: owning the copy must not show what the original hid.
    */
   private async copyTree(source: ContentDoc, target: ContentDoc, caller: Caller): Promise<ContentDoc> {
     // Read the subtree first: a copy into the source's own subtree must not copy itself.
@@ -182,7 +195,7 @@ export class TreeCommands {
     copies.set(source._id, root);
     for (const original of descendants) {
       const parent = copies.get(original.parent_uid ?? '');
-      if (!parent) continue;
+      if (!parent || !hasPermission(caller.principal, 'View', accessOf(original))) continue;
       // Inside the copy just made (the caller owns it): adding the copy to the target was the write allowed.
       const copy = await this.insertCopy(original, parent, original.id, original.position, run, SYSTEM_WRITE);
       if (copy) copies.set(original._id, copy);

@@ -23,6 +23,8 @@ export interface TokenClaims {
   exp: number;
   iat: number;
   fullname: string;
+  /** The user's token generation when it was issued (UserDoc.token_generation); none for accounts without one. */
+  gen?: string;
 }
 
 /** A revoked token until its own expiry; afterwards its signature check refuses it anyway. */
@@ -42,6 +44,7 @@ const ALGORITHM = 'HS256';
 const SECRET_SETTING = 'jwt_secret';
 const PURGE_INTERVAL_MS = 60_000;
 const INVALID = 'Invalid or expired token';
+const SUPERSEDED = 'Token is no longer valid: the password was changed or the account was replaced';
 
 export interface TokenServiceOptions {
   secret: Uint8Array;
@@ -95,7 +98,8 @@ export class TokenService {
 
   async issue(user: UserDoc): Promise<string> {
     const iat = Math.floor(this.now() / 1000);
-    return new SignJWT({ fullname: user.fullname ?? '' })
+    const generation = user.token_generation ? { gen: user.token_generation } : {};
+    return new SignJWT({ fullname: user.fullname ?? '', ...generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(user._id)
       .setJti(randomUUID())
@@ -116,8 +120,9 @@ export class TokenService {
     } catch {
       throw unauthorized(INVALID);
     }
-    const { sub, jti, exp, iat, fullname } = payload;
+    const { sub, jti, exp, iat, fullname, gen } = payload;
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') throw unauthorized(INVALID);
+    if (gen !== undefined && typeof gen !== 'string') throw unauthorized(INVALID);
     if (await this.revoked.findOne({ _id: jti })) throw unauthorized('Token has been revoked (logged out)');
     return {
       sub,
@@ -125,14 +130,19 @@ export class TokenService {
       exp,
       iat: typeof iat === 'number' ? iat : 0,
       fullname: typeof fullname === 'string' ? fullname : '',
+      ...(gen === undefined ? {} : { gen }),
     };
   }
 
-  /** The verified token's user, who must still exist. */
+  /**
+   * The verified token's user, who must still exist, as the account the token was issued for: issued under the
+   * user's current token generation (not before a password change, nor to a removed account with the same id).
+   */
   async user(token: string): Promise<{ claims: TokenClaims; user: UserDoc }> {
     const claims = await this.verify(token);
     const user = await this.options.users.byId(claims.sub);
     if (!user) throw unauthorized(INVALID);
+    if (claims.gen !== user.token_generation) throw unauthorized(SUPERSEDED);
     return { claims, user };
   }
 

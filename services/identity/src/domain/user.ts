@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Document, OutboxFields, Principal } from '@cms/shared';
 
 /** A user account as stored. `_id` is the user id. */
@@ -13,6 +14,12 @@ export interface UserDoc extends Document, OutboxFields {
   /** The user's own global roles (group roles are added when the principal is resolved). */
   roles: string[];
   password_hash: string;
+  /**
+   * New with the account and with every password change: a token carries the one it was issued under and is
+   * refused once it differs, so a new password ends every earlier session, and a new account with a removed
+   * one's id does not take over its tokens. Absent on accounts written before it existed (their tokens carry none).
+   */
+  token_generation?: string;
   /** Bumped by every change, for optimistic concurrency; absent on accounts written before it existed. */
   version?: number;
 }
@@ -33,4 +40,9 @@ export function principalOf(user: UserDoc, membership: Membership): Principal {
     groups: membership.groups,
     fullname: user.fullname,
   };
+}
+
+/** A token generation for a new account or a new password (UserDoc.token_generation). */
+export function newTokenGeneration(): string {
+  return randomUUID();
 }

@@ -16,7 +16,7 @@ import { InMemoryGroups, Memberships, compareIds } from './groups-membership';
 import { hashPassword, verifyPassword } from './passwords';
 import { parsePortrait, type Portrait, type PortraitUpload } from './portrait';
 import { checkAssignable, displayRoles } from './roles';
-import type { UserDoc } from './user';
+import { newTokenGeneration, type UserDoc } from './user';
 import type { LoginSettings, StoredPortrait, UserStore } from './users-repository';
 import type { WriteRetry } from '@cms/shared';
 import { WritePath, type EventFlusher, type PrincipalChanges, type SideWrite } from './write-path';
@@ -181,6 +181,8 @@ export class UserCommands {
       location: data.location ?? '',
       roles,
       password_hash: await hashPassword(data.password!),
+      // Tokens of a removed account with this id are not this one's.
+      token_generation: newTokenGeneration(),
       version: 1,
     };
     if (!(await this.userWrites.insert(user))) throw conflict(`A user "${id}" already exists`);
@@ -222,7 +224,11 @@ export class UserCommands {
         if (passwordHash !== undefined && !manager) await checkOldPassword(user, data.old_password);
         const set: Partial<UserDoc> = { ...profile };
         if (data.roles) set.roles = applyToggles(user.roles, data.roles);
-        if (passwordHash !== undefined) set.password_hash = passwordHash;
+        if (passwordHash !== undefined) {
+          set.password_hash = passwordHash;
+          // A new password ends the sessions opened with the old one.
+          set.token_generation = newTokenGeneration();
+        }
         const rolesChanged = set.roles !== undefined && !sameSet(set.roles, user.roles);
         return { set, announce: passwordHash !== undefined || rolesChanged ? { user: id } : undefined };
       },
