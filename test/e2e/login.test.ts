@@ -50,6 +50,8 @@ describe('token login (one gateway process)', () => {
       iat: expect.any(Number),
       exp: expect.any(Number),
       jti: expect.any(String),
+      // The account's token generation: a password change or a new account of the same id refuses older tokens.
+      gen: expect.any(String),
     });
     expect(claims.exp - claims.iat).toBe(12 * 3600);
     // Issued while the request was on its way.
