@@ -5,6 +5,7 @@ import { createGatewayApp, type GatewayState } from './app';
 import { AuthCache } from './auth-cache';
 import { connectBackends, type BackendAddresses } from './backends';
 import type { GatewayConfig } from './config';
+import { answerClientError, trackResponse } from './errors';
 import { watchInvalidations } from './invalidations';
 
 export interface RunningGateway {
@@ -30,6 +31,9 @@ export async function startGateway(
   const server: Server = createServer({ keepAlive: true });
   // Longer than a load balancer's idle timeout, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
+  // Node's own answer to a request its parser refuses is a bare status line; ours is the JSON error body.
+  server.on('request', trackResponse);
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());

@@ -1,5 +1,5 @@
 /** What `@@download` and `@@images` share: finding the file field the URL names, and answering its bytes. */
-import { notFound, type EndpointCall, type HttpResult } from '@cms/shared';
+import { encodeComponent, notFound, type EndpointCall, type HttpResult } from '@cms/shared';
 import { asFileValue, PRIMARY_FILE_FIELD, type FileKind, type FileValue } from '../domain/files';
 import type { ContentDoc } from '../domain/model';
 import type { ContentDeps } from './declarations';
@@ -10,9 +10,12 @@ import type { ContentDeps } from './declarations';
  */
 const SANDBOX = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
 
-/** RFC 5987 `filename*`: UTF-8, percent-encoded, with the characters encodeURIComponent leaves alone encoded too. */
+/**
+ * RFC 5987 `filename*`: UTF-8, percent-encoded, with the characters encodeURIComponent leaves alone encoded too;
+ * a lone surrogate (JSON can carry one into a stored filename) becomes U+FFFD instead of throwing.
+ */
 function filenameStar(filename: string): string {
-  const encoded = encodeURIComponent(filename).replace(
+  const encoded = encodeComponent(filename).replace(
     /['()*!]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );

@@ -12,6 +12,9 @@ export const ERROR_TYPES = {
   MethodNotAllowed: { http: 405, grpc: 12 /* UNIMPLEMENTED */ },
   Conflict: { http: 409, grpc: 6 /* ALREADY_EXISTS */ },
   PayloadTooLarge: { http: 413, grpc: 11 /* OUT_OF_RANGE */ },
+  /** The next two come from the gateway's HTTP parser only, before there is a request to route. */
+  RequestTimeout: { http: 408, grpc: 4 /* DEADLINE_EXCEEDED */ },
+  RequestHeaderFieldsTooLarge: { http: 431, grpc: 11 /* OUT_OF_RANGE */ },
   TooManyRequests: { http: 429, grpc: 8 /* RESOURCE_EXHAUSTED */ },
   InternalServerError: { http: 500, grpc: 13 /* INTERNAL */ },
   ServiceUnavailable: { http: 503, grpc: 14 /* UNAVAILABLE */ },
@@ -80,6 +83,18 @@ export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
       Allow: allowed.join(', '),
     },
   );
+
+/** Longest text of the request the messages of a 404 or 400 repeat. */
+const ECHO_LIMIT = 200;
+
+/** A piece of the request for a message: never longer than `limit` characters, and no surrogate pair cut in two. */
+export function clip(text: string, limit = ECHO_LIMIT): string {
+  if (text.length <= limit) return text;
+  const end = isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit;
+  return `${text.slice(0, end)}…`;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 export function isErrorType(value: string): value is ErrorType {
   return Object.prototype.hasOwnProperty.call(ERROR_TYPES, value);

@@ -1,6 +1,7 @@
 import { badRequest } from '../errors/app-error';
 import type { QueryParam__Output } from '../generated/cms/common/v1/QueryParam';
 import type { QueryParams } from './query';
+import { encodeComponent } from './urls';
 
 /** Addendum §8: listings return 25 items per batch by default. */
 export const DEFAULT_BATCH_SIZE = 25;
@@ -46,5 +47,5 @@ export function batchingLinks(url: string, query: readonly QueryParam__Output[],
 }
 
 function encode(params: readonly { key: string; value: string }[]): string {
-  return params.map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(p.value)}`).join('&');
+  return params.map((p) => `${encodeComponent(p.key)}=${encodeComponent(p.value)}`).join('&');
 }

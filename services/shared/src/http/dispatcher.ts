@@ -6,7 +6,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { z } from 'zod';
-import { AppError, badRequest, methodNotAllowed, notFound, type FieldError } from '../errors/app-error';
+import { AppError, badRequest, clip, methodNotAllowed, notFound, type FieldError } from '../errors/app-error';
 import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
 import type { HttpResponse } from '../generated/cms/common/v1/HttpResponse';
 import { unary } from '../grpc/server';
@@ -27,9 +27,6 @@ import { queryInput } from './params';
 import { QueryParams } from './query';
 
 const EMPTY = Buffer.alloc(0);
-
-/** Longest text of the request the messages of a 404 or 400 repeat. */
-const ECHO_LIMIT = 200;
 
 export interface DispatcherOptions<Context, Deps> {
   service: ServiceName;
@@ -191,9 +188,4 @@ export function validationError(error: z.ZodError, where = 'body'): AppError {
 
 function describe(request: HttpRequest__Output): string {
   return ['', ...request.context_path, `@${request.endpoint}`, ...request.sub_path].join('/');
-}
-
-/** A piece of the request for a message: never longer than `limit` characters. */
-export function clip(text: string, limit = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
