@@ -1,14 +1,26 @@
-/** An unpaired UTF-16 surrogate: JSON may decode one, and `encodeURI`/`encodeURIComponent` throw on it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** ES2024 string methods (Node 20 has them; this project's lib is ES2023). */
+interface WellFormedText {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
 
-/** The text with every lone surrogate replaced by U+FFFD, so that any percent-encoding or UTF-8 encoding accepts it. */
+/**
+ * The text with every lone surrogate (JSON may decode one; `encodeURI`/`encodeURIComponent` throw on it)
+ * replaced by U+FFFD, so that any percent-encoding or UTF-8 encoding accepts it.
+ */
 export function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\ufffd');
+  const checked = text as unknown as WellFormedText;
+  return checked.isWellFormed() ? text : checked.toWellFormed();
 }
 
 /** `encodeURIComponent` that never throws: a lone surrogate is encoded as U+FFFD (`%EF%BF%BD`). */
 export function encodeComponent(text: string): string {
-  return encodeURIComponent(wellFormed(text));
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // Only a lone surrogate makes it throw: the hot path (every @id) pays nothing for this.
+    return encodeURIComponent(wellFormed(text));
+  }
 }
 
 /** The absolute URL of a site-relative path (`/` is the site root itself). */

@@ -141,9 +141,16 @@ describe('hostile errors through a real gRPC server', () => {
   afterAll(async () => {
     client.close();
     // A call stuck by a failed status (the bug this guards against) would hold tryShutdown forever.
-    const stuck = setTimeout(() => server.forceShutdown(), 2000);
-    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-    clearTimeout(stuck);
+    await new Promise<void>((resolve) => {
+      const stuck = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, 2000);
+      server.tryShutdown(() => {
+        clearTimeout(stuck);
+        resolve();
+      });
+    });
   });
 
   const call = (what: string) =>
