@@ -1,4 +1,4 @@
-import { AppError, badRequest, notFound } from '@cms/shared';
+import { AppError, badRequest, clip, notFound } from '@cms/shared';
 
 export interface ParsedPath {
   /** Segments of the context path (before the first `@` segment). */
@@ -17,7 +17,7 @@ export interface ParsedPath {
 export function parsePath(rawPath: string, basePath = ''): ParsedPath {
   let path = rawPath;
   if (basePath) {
-    if (path !== basePath && !path.startsWith(basePath + '/')) throw notFound(`Resource not found: ${rawPath}`);
+    if (path !== basePath && !path.startsWith(basePath + '/')) throw notFound(`Resource not found: ${clip(rawPath)}`);
     path = path.slice(basePath.length);
   }
   const segments: string[] = [];
@@ -27,18 +27,18 @@ export function parsePath(rawPath: string, basePath = ''): ParsedPath {
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      throw badRequest(`Malformed percent-encoding in path segment "${raw}"`);
+      throw badRequest(`Malformed percent-encoding in path segment "${clip(raw)}"`);
     }
     if (segments.length === 0 && segment === '++api++') continue;
     if (segment === '.' || segment === '..' || segment.startsWith('_') || segment.includes('/')) {
-      throw notFound(`Resource not found: ${rawPath}`);
+      throw notFound(`Resource not found: ${clip(rawPath)}`);
     }
     segments.push(segment);
   }
   const at = segments.findIndex((s) => s.startsWith('@'));
   if (at === -1) return { context: segments, endpoint: '', subPath: [] };
   const endpoint = segments[at].replace(/^@+/, '');
-  if (!endpoint) throw notFound(`Resource not found: ${rawPath}`);
+  if (!endpoint) throw notFound(`Resource not found: ${clip(rawPath)}`);
   return { context: segments.slice(0, at), endpoint, subPath: segments.slice(at + 1) };
 }
 

@@ -52,4 +52,22 @@ describe('parsePath', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).httpStatus).toBe(400);
   });
+
+  it('never repeats more than a bounded piece of the path in its messages', () => {
+    const long = 'x'.repeat(20_000);
+    for (const [path, base] of [
+      [`/${long}`, '/api'],
+      [`/./${long}`, ''],
+      [`/%E0%A4%A${long}`, ''],
+    ]) {
+      let error: unknown;
+      try {
+        parsePath(path, base);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).message.length).toBeLessThan(300);
+    }
+  });
 });

@@ -29,10 +29,13 @@ export function unary<Req, Res>(
         return log.child({ requestId });
       },
     };
-    handler(call.request, ctx).then(
-      (response) => callback(null, response),
-      (error: unknown) => callback(toServiceError(error, log, requestId)),
-    );
+    handler(call.request, ctx)
+      .then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(toServiceError(error, log, requestId)),
+      )
+      // What grpc-js throws while sending (a response it cannot serialize) must not end the process.
+      .catch((error: unknown) => log.error({ err: error, requestId }, 'could not send the answer of a call'));
   };
 }
 
