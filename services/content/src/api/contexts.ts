@@ -2,8 +2,16 @@
  * Context paths resolved from the content store: for the content service's own endpoints (the whole object),
  * and for the other services through `ContextService.Resolve` (what they need to check permissions there).
  */
-import { notFound, unary, urlOf, type ContextResolver, type ContextServiceHandlers, type Logger } from '@cms/shared';
-import { governingState } from '../domain/access';
+import {
+  clip,
+  notFound,
+  unary,
+  urlOf,
+  type ContextResolver,
+  type ContextServiceHandlers,
+  type Logger,
+} from '@cms/shared';
+import { accessOf } from '../domain/access';
 import { parentPathOf, type ContentDoc } from '../domain/model';
 
 export interface PathLookup {
@@ -16,7 +24,7 @@ export function contentContexts(docs: PathLookup): ContextResolver<ContentDoc> {
     async resolve(path, _requestId, publicUrl) {
       const doc = await docs.byPath(path);
       if (!doc) throw await missing(docs, path, publicUrl);
-      return { context: doc, scope: { state: governingState(doc), localRoles: doc.effective_local_roles ?? [] } };
+      return { context: doc, scope: accessOf(doc) };
     },
   };
 }
@@ -24,11 +32,7 @@ export function contentContexts(docs: PathLookup): ContextResolver<ContentDoc> {
 async function missing(docs: PathLookup, path: string, publicUrl: string) {
   let ancestor = parentPathOf(path);
   while (ancestor !== '/' && !(await docs.byPath(ancestor))) ancestor = parentPathOf(ancestor);
-  return notFound(`Resource not found: ${clipUrl(urlOf(publicUrl, path))}`, { context: urlOf(publicUrl, ancestor) });
-}
-
-function clipUrl(url: string): string {
-  return url.length <= 300 ? url : `${url.slice(0, 300)}…`;
+  return notFound(`Resource not found: ${clip(urlOf(publicUrl, path), 300)}`, { context: urlOf(publicUrl, ancestor) });
 }
 
 /** `ContextService`: the same resolution for the other services' endpoints. */
