@@ -269,4 +269,28 @@ describe('privilege escalation', () => {
       expect(await localRoles('/desk', 'eddie')).not.toMatchObject({ Editor: true });
     });
   });
+
+  describe('@workflow takes a transition only on what the caller may view', () => {
+    it('a Reviewer publishing a pending folder with include_children leaves the private items in it alone', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'inbox', title: 'Inbox' });
+      await admin('POST', '/inbox', { '@type': 'Document', id: 'ready', title: 'Ready' });
+      await admin('POST', '/inbox', { '@type': 'Document', id: 'secret', title: 'Secret' });
+      await admin('POST', '/inbox/@workflow/submit');
+      await admin('POST', '/inbox/ready/@workflow/submit');
+      await admin('POST', '/@users', { username: 'vera', password: 'secret-vera', roles: ['Reviewer'] });
+      const vera = { auth: basic('vera') };
+      expect((await t.request('GET', '/inbox/secret', vera)).status).toBe(403);
+
+      const published = await t.request('POST', '/inbox/@workflow/publish', {
+        ...vera,
+        body: { include_children: true },
+      });
+      expect(published.status).toBe(200);
+      const state = async (path: string) => (await json(await admin('GET', `${path}/@workflow`))).state.id as string;
+      expect(await state('/inbox')).toBe('published');
+      expect(await state('/inbox/ready')).toBe('published');
+      expect(await state('/inbox/secret')).toBe('private');
+      expect((await t.request('GET', '/inbox/secret', vera)).status).toBe(403);
+    });
+  });
 });

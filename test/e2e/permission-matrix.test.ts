@@ -89,6 +89,17 @@ const MATRIX: Row[] = [
     body: { title: 'Edited' },
     expected: (c, s) => allow(204, MODIFY[s])(c),
   },
+  // A rename is an edit of the id: Modify on the object, nothing on the folder (as a PATCH in the original).
+  {
+    endpoint: '',
+    method: 'PATCH',
+    name: 'rename a document',
+    onContent: true,
+    fresh: true,
+    path: (d) => d,
+    body: (doc: string) => ({ id: `${doc.split('/').pop()}-renamed` }),
+    expected: (c, s) => allow(204, MODIFY[s])(c),
+  },
   {
     endpoint: '',
     method: 'DELETE',

@@ -50,7 +50,10 @@ export class WorkflowCommands {
     };
   }
 
-  /** Takes a transition; with `include_children`, also on everything below where it is available to the caller. */
+  /**
+   * Takes a transition; with `include_children`, also on everything below that the caller may view and where the
+   * transition is available to them (what they may not view stays as it is, as it would if they asked one by one).
+   */
   async transition(doc: ContentDoc, transitionId: string, input: TransitionInput, caller: Caller) {
     // The refusals below name the object's state: only to a caller who may see it (401/403 to the others).
     requirePermission(caller.principal, 'View', accessOf(doc));
@@ -65,6 +68,7 @@ export class WorkflowCommands {
         const available =
           child.review_state &&
           transition.from.includes(child.review_state) &&
+          hasPermission(caller.principal, 'View', accessOf(child)) &&
           hasPermission(caller.principal, transition.guard, accessOf(child));
         if (available) await this.apply(child, transition, input, caller);
       }
