@@ -17,6 +17,8 @@ import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
 import { FolderOrdering } from './domain/folder-order';
+import { LockCommands } from './domain/lock-commands';
+import { LockCheck } from './domain/locks';
 import { bindSnapshotTypes } from './domain/snapshot';
 import { builtinTypeRegistry } from './domain/types';
 import { ContentWriter } from './domain/write-path';
@@ -46,7 +48,7 @@ export async function startContentService({
   await relay.outbox.ensureIndexes();
   const types = builtinTypeRegistry();
   bindSnapshotTypes(types);
-  const writer = new ContentWriter(repo, relay);
+  const writer = new ContentWriter(repo, relay, { locks: new LockCheck() });
   const follower = new SubtreeFollower(repo, writer);
   const ordering = new FolderOrdering(repo, writer);
   const commands = new ContentCommands(repo, writer, fileStorage, types, follower, ordering);
@@ -75,6 +77,8 @@ export async function startContentService({
     workflow,
     sharing,
     files: fileStorage,
+    locks: new LockCommands(writer),
+    directory,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);

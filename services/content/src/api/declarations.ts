@@ -1,10 +1,11 @@
 import { declarations } from '@cms/shared';
 import type { ContentCommands } from '../domain/content-commands';
 import type { FileBytes } from '../domain/files';
+import type { LockCommands } from '../domain/lock-commands';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
 import type { ContentSerializer } from '../domain/serialize';
-import type { SharingCommands } from '../domain/sharing-commands';
+import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
 import type { TreeCommands } from '../domain/tree-commands';
 import type { TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
@@ -21,6 +22,9 @@ export interface ContentDeps {
   workflow: WorkflowCommands;
   sharing: SharingCommands;
   files: FileBytes;
+  locks: LockCommands;
+  /** Users and groups as identity knows them (names of lock holders). */
+  directory: PrincipalDirectory;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

@@ -6,11 +6,14 @@ import { contextnavigation } from './contextnavigation';
 import { copy } from './copy';
 import { download } from './download';
 import { images } from './images';
+import { lock } from './lock';
 import { move } from './move';
 import { navigation } from './navigation';
 import { navroot } from './navroot';
+import { refreshLock } from './refresh-lock';
 import { sharing } from './sharing';
 import { types } from './types';
+import { unlock } from './unlock';
 import { workflow } from './workflow';
 
 /** Every HTTP endpoint of the content service; the gateway's routing table is generated from this list. */
@@ -29,4 +32,7 @@ export const ENDPOINTS = [
   navigation,
   navroot,
   types,
+  lock,
+  unlock,
+  refreshLock,
 ];

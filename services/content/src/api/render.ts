@@ -1,6 +1,7 @@
 /** A content object as `GET` on it answers: the serialization with its items, neighbours, relations, components. */
 import { batchingLinks, callerTokens, DEFAULT_BATCH_SIZE, hasPermission, urlOf, type EndpointCall } from '@cms/shared';
 import { accessOf } from '../domain/access';
+import { lockJson } from '../domain/locks';
 import type { ContentDoc } from '../domain/model';
 import type { Listing } from '../domain/serialize';
 import type { ContentDeps } from './declarations';
@@ -22,11 +23,12 @@ export async function renderContent(
 ): Promise<Record<string, unknown>> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
-  const [listing, neighbours, related, expanded] = await Promise.all([
+  const [listing, neighbours, related, expanded, lock] = await Promise.all([
     type.folderish ? listChildren(call, doc, deps) : null,
     neighboursOf(call, doc, parent, deps),
     relatedOf(call, doc, deps),
     deps.expansion.componentsOf(call, doc),
+    renderLock(call, doc, deps),
   ]);
   const body = deps.serializer.serialize(doc, {
     publicUrl: call.publicUrl,
@@ -35,8 +37,26 @@ export async function renderContent(
     listing,
     neighbours,
     related,
+    lock,
   });
   return { '@components': expanded, ...body };
+}
+
+/** The object's lock as `@lock` and the `lock` member show it, with its holder's name from identity. */
+export async function renderLock(
+  call: EndpointCall<unknown, unknown, unknown, unknown>,
+  doc: ContentDoc,
+  { locks, directory }: ContentDeps,
+): Promise<Record<string, unknown>> {
+  const lock = locks.current(doc);
+  const caller = {
+    principalId: call.principal?.id ?? null,
+    lockToken: call.header('lock-token'),
+    publicUrl: call.publicUrl,
+  };
+  if (!lock) return lockJson(null, caller);
+  const [holder] = await directory.describe([lock.creator], call.requestId);
+  return lockJson(lock, { ...caller, creatorName: holder?.title || lock.creator });
 }
 
 async function listChildren(call: RenderCall, doc: ContentDoc, { repo }: ContentDeps): Promise<Listing> {

@@ -1,4 +1,5 @@
 import type { Document, LocalRoles, OutboxFields } from '@cms/shared';
+import type { StoredLock } from './locks';
 
 /** One entry of an object's workflow history. */
 export interface WorkflowEntry {
@@ -60,6 +61,8 @@ export interface ContentDoc extends Document, OutboxFields {
   subtree_stale?: string;
   /** Child UIDs in their new order while a re-ordering is being written; cleared when done (finished by the sweep). */
   order_pending?: string[];
+  /** The lock on the object (`@lock`); one past its timeout counts as none (locks.ts). */
+  lock?: StoredLock;
 }
 
 /** What navigation listings read of an object. */

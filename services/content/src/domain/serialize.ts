@@ -66,6 +66,8 @@ export interface SerializeInput {
   neighbours?: { previous: ContentDoc | null; next: ContentDoc | null } | null;
   /** Objects of each relation field that the caller may see, in the field's order. */
   related?: Readonly<Record<string, ContentDoc[]>>;
+  /** The `lock` member as `@lock` shows it (unlocked when absent). */
+  lock?: Record<string, unknown>;
 }
 
 /** The JSON forms of content objects, with their types from the registry. */
@@ -106,8 +108,7 @@ export class ContentSerializer {
       id: doc.id,
       is_folderish: type.folderish,
       layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
-      // Unlocked form until locking lands.
-      lock: { locked: false, stealable: true },
+      lock: input.lock ?? { locked: false, stealable: true },
       parent: parent ? this.parentSummary(parent, publicUrl, input.principal ?? null) : {},
       review_state: doc.review_state,
       type_title: type.title,

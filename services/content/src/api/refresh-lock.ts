@@ -1,0 +1,20 @@
+/** `@refresh-lock` (deprecated: specification, Versioning 1): `POST` is `PATCH @lock`. */
+import { callerOf } from './caller';
+import { endpoint, operation } from './declarations';
+import { renderLock } from './render';
+
+export const refreshLock = endpoint({
+  name: 'refresh-lock',
+  service: 'content',
+  context: 'content',
+  operations: {
+    POST: operation({
+      summary: "Deprecated: refreshes the caller's lock, as PATCH @lock",
+      permission: 'Modify portal content',
+      handle: async (call, deps) => {
+        const refreshed = await deps.locks.refresh(call.context, callerOf(call));
+        return { status: 200, body: await renderLock(call, refreshed, deps) };
+      },
+    }),
+  },
+});
