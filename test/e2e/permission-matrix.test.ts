@@ -42,6 +42,7 @@ const ADD: Caller[] = ['Contributor', ...ADMINS];
 const REVIEW: Caller[] = ['Reviewer', ...ADMINS];
 const REQUEST_REVIEW: Caller[] = ['Contributor', 'Editor', ...ADMINS];
 const SHARE: Caller[] = ['Editor', ...ADMINS];
+const HISTORY: Caller[] = ['Contributor', 'Editor', 'Reviewer', ...ADMINS];
 
 /** Every endpoint first checks that the caller may view its context: those who may not get 401/403 whatever else. */
 function whenViewing(state: State, then: (caller: Caller) => number) {
@@ -274,6 +275,29 @@ const MATRIX: Row[] = [
     onContent: true,
     fresh: true,
     path: (d) => `${d}/@refresh-lock`,
+    expected: (c, s) => whenViewing(s, allow(200, MODIFY[s]))(c),
+  },
+  // History: those who work with content (not Members, not the public) see it; reverting is an edit.
+  {
+    endpoint: 'history',
+    method: 'GET',
+    name: 'read the history of a document',
+    onContent: true,
+    path: (d) => `${d}/@history`,
+    expected: (c, s) =>
+      allow(
+        200,
+        VIEW[s].filter((v) => HISTORY.includes(v)),
+      )(c),
+  },
+  {
+    endpoint: 'history',
+    method: 'PATCH',
+    name: 'revert a document to its first version',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@history`,
+    body: { version: 0 },
     expected: (c, s) => whenViewing(s, allow(200, MODIFY[s]))(c),
   },
   // File bytes: View is checked before the field is looked up, so viewers learn only that a Document has no file

@@ -17,15 +17,18 @@ import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
 import { FolderOrdering } from './domain/folder-order';
+import { HistoryCommands } from './domain/history';
 import { LockCommands } from './domain/lock-commands';
 import { LockCheck } from './domain/locks';
 import { bindSnapshotTypes } from './domain/snapshot';
 import { builtinTypeRegistry } from './domain/types';
+import { VersionKeeper } from './domain/versions';
 import { ContentWriter } from './domain/write-path';
 import { ContentEventRelay } from './events/relay';
 import { subscribeToIdentity } from './events/identity-consumer';
 import { openBlobStore } from './store/blobs/open';
 import { StoreContentRepository } from './store/content-repository';
+import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
 import { BlobFileStorage } from './store/blob-file-storage';
@@ -48,7 +51,10 @@ export async function startContentService({
   await relay.outbox.ensureIndexes();
   const types = builtinTypeRegistry();
   bindSnapshotTypes(types);
-  const writer = new ContentWriter(repo, relay, { locks: new LockCheck() });
+  const versionArchive = new StoreVersionArchive(store);
+  await versionArchive.ensureIndexes();
+  const versions = new VersionKeeper(versionArchive, types);
+  const writer = new ContentWriter(repo, relay, { locks: new LockCheck(), versions });
   const follower = new SubtreeFollower(repo, writer);
   const ordering = new FolderOrdering(repo, writer);
   const commands = new ContentCommands(repo, writer, fileStorage, types, follower, ordering);
@@ -78,6 +84,7 @@ export async function startContentService({
     sharing,
     files: fileStorage,
     locks: new LockCommands(writer),
+    history: new HistoryCommands(versions, writer),
     directory,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
@@ -86,7 +93,8 @@ export async function startContentService({
   const sweepTree = async () => {
     try {
       const requestId = `sweep-${Date.now()}`;
-      const resumed = (await follower.sweep(new Date(), requestId)) + (await ordering.sweep(requestId));
+      const resumed =
+        (await follower.sweep(new Date(), requestId)) + (await ordering.sweep(requestId)) + (await versions.sweep());
       if (resumed) logger.info({ resumed }, 'finished interrupted tree operations');
     } catch (error) {
       logger.error({ err: error }, 'tree sweep failed');

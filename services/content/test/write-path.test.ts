@@ -1,8 +1,15 @@
 import { newEvent, type EventEnvelope, type Principal__Output } from '@cms/shared';
 import type { Caller } from '../src/domain/caller';
-import type { ContentDoc } from '../src/domain/model';
+import type { ContentDoc, VersionRecord } from '../src/domain/model';
 import type { ContentWriteStore, StoredChange } from '../src/domain/repository';
-import { ContentWriter, SYSTEM_WRITE, type ObjectWrite, type VersionRecorder } from '../src/domain/write-path';
+import {
+  ContentWriter,
+  NO_VERSIONS,
+  SYSTEM_WRITE,
+  type ObjectWrite,
+  type VersionedWrite,
+  type VersionRecorder,
+} from '../src/domain/write-path';
 
 const editor: Principal__Output = { id: 'ed', roles: ['Editor'], groups: [], fullname: '' };
 const member: Principal__Output = { id: 'mo', roles: ['Member'], groups: [], fullname: '' };
@@ -170,32 +177,57 @@ describe('the write path', () => {
     await expect(writer.write(stale, retitle('Late'), caller(editor))).rejects.toMatchObject({ type: 'NotFound' });
   });
 
-  it('asks the lock guard with the current object and the caller, and records versions after the commit', async () => {
+  it('asks the lock guard with the current object and the caller; a version commits with the write, then settles', async () => {
     const fake = fakeStore(doc());
     const locks = { check: jest.fn() };
-    const recorded: Parameters<VersionRecorder['record']>[0][] = [];
-    const versions: VersionRecorder = { record: async (write) => void recorded.push(write) };
+    const planned: VersionedWrite[] = [];
+    const settled: (VersionRecord | undefined)[] = [];
+    const versions: VersionRecorder = {
+      ...NO_VERSIONS,
+      plan: (write) => {
+        planned.push(write);
+        const version = (write.current?.last_version ?? -1) + 1;
+        return {
+          _id: `u1:${version}`,
+          uid: 'u1',
+          version,
+          time: '',
+          actor: '',
+          comments: write.note ?? '',
+          content: {} as VersionRecord['content'],
+        };
+      },
+      settle: async (d) => void settled.push(d.version_pending),
+    };
     const writer = new ContentWriter(fake.store, relay, { locks, versions });
     const who = caller(editor, 'token-1');
 
-    await writer.write(doc(), retitle('Mine'), who);
+    await writer.write(doc(), { ...retitle('Mine'), note: 'my note' }, who);
     expect(locks.check).toHaveBeenCalledWith(expect.objectContaining({ version: 1 }), who);
-    expect(recorded).toEqual([
+    expect(planned).toEqual([
       {
         kind: 'update',
-        before: expect.objectContaining({ title: 'Doc', version: 1 }),
-        after: expect.objectContaining({ title: 'Mine', version: 2 }),
+        current: expect.objectContaining({ title: 'Doc', version: 1 }),
+        next: expect.objectContaining({ title: 'Mine', version: 2 }),
         author: who,
+        note: 'my note',
       },
     ]);
+    // The record is in the same write as the change, and settled after the commit.
+    expect(fake.stored).toMatchObject({
+      title: 'Mine',
+      last_version: 0,
+      version_pending: { version: 0, comments: 'my note' },
+    });
+    expect(settled).toEqual([undefined, expect.objectContaining({ version: 0 })]);
 
-    // A locked object: nothing is written, nothing recorded.
+    // A locked object: nothing is written, no version made.
     locks.check.mockImplementation(() => {
       throw Object.assign(new Error('locked'), { type: 'Locked' });
     });
     await expect(writer.write(fake.stored!, retitle('Other'), who)).rejects.toMatchObject({ type: 'Locked' });
     expect(fake.stored).toMatchObject({ title: 'Mine' });
-    expect(recorded).toHaveLength(1);
+    expect(planned).toHaveLength(1);
   });
 
   it('writes nothing when the plan finds nothing to change, and flushes a batch only when asked', async () => {

@@ -1,6 +1,7 @@
 import { declarations } from '@cms/shared';
 import type { ContentCommands } from '../domain/content-commands';
 import type { FileBytes } from '../domain/files';
+import type { HistoryCommands } from '../domain/history';
 import type { LockCommands } from '../domain/lock-commands';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
@@ -23,6 +24,7 @@ export interface ContentDeps {
   sharing: SharingCommands;
   files: FileBytes;
   locks: LockCommands;
+  history: HistoryCommands;
   /** Users and groups as identity knows them (names of lock holders). */
   directory: PrincipalDirectory;
 }

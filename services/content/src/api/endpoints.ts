@@ -5,6 +5,7 @@ import { content } from './content';
 import { contextnavigation } from './contextnavigation';
 import { copy } from './copy';
 import { download } from './download';
+import { history } from './history';
 import { images } from './images';
 import { lock } from './lock';
 import { move } from './move';
@@ -35,4 +36,5 @@ export const ENDPOINTS = [
   lock,
   unlock,
   refreshLock,
+  history,
 ];

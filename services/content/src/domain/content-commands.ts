@@ -196,6 +196,7 @@ export class ContentCommands {
           kind: 'update',
           permission: 'Modify portal content',
           plan: (current) => this.updateOf(current, planned, ingested, caller),
+          note: typeof input.values.changeNote === 'string' ? input.values.changeNote : undefined,
         },
         caller,
       );
@@ -212,8 +213,10 @@ export class ContentCommands {
     }
     if (written.after.id !== written.before.id) await this.follower.follow(written.after, caller.requestId);
     if (planned.order) await this.ordering.apply(doc._id, caller.requestId);
-    // The replaced blobs go only now that nothing refers to them.
-    await this.files.release(replacedFiles(written.before, written.after, this.types));
+    // The replaced blobs go only now that nothing refers to them (a version of the object may still).
+    await this.files.release(
+      await this.writer.unversioned(written.after, replacedFiles(written.before, written.after, this.types)),
+    );
     return written.after;
   }
 
@@ -301,7 +304,9 @@ export class ContentCommands {
     );
     await this.repo.deleteDescendants(doc._id);
     await flushes.flush();
-    await this.files.release([written.before, ...below].flatMap((d) => fileValuesOf(d, this.types)));
+    const removed = [written.before, ...below];
+    const versioned = await this.writer.forgetVersions(removed);
+    await this.files.release([...removed.flatMap((d) => fileValuesOf(d, this.types)), ...versioned]);
   }
 
   /** The objects a relation list refers to, in its order, skipping those gone since. */

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { forbidden, hasPermission, urlOf } from '@cms/shared';
 import { accessOf } from './access';
 import type { Caller } from './caller';
-import type { ContentDoc } from './model';
+import type { ContentDoc, StoredLock } from './model';
+
+export type { StoredLock };
 
 /** The lock an editor takes (the original's `plone.locking` name in this API's namespace). */
 export const STEALABLE_LOCK = 'cms.locking.stealable';
@@ -17,19 +19,6 @@ export const DEFAULT_LOCK_TIMEOUT_S = 600;
 export const MAX_LOCK_TIMEOUT_S = 86_400;
 /** What the original reports as the timeout of a lock that does not expire (2^32 - 16 seconds). */
 export const NEVER_EXPIRES_S = 4_294_967_280;
-
-export interface StoredLock {
-  /** Opaque; the holder sends it back in `Lock-Token` to write from another session. */
-  token: string;
-  /** User id of the holder. */
-  creator: string;
-  /** ISO-8601 instant the lock was taken or last refreshed. */
-  created: string;
-  stealable: boolean;
-  /** Seconds after `created` the lock ends. */
-  timeout: number;
-  name: string;
-}
 
 export function newLock(
   creator: string,

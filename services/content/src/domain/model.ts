@@ -1,5 +1,4 @@
 import type { Document, LocalRoles, OutboxFields } from '@cms/shared';
-import type { StoredLock } from './locks';
 
 /** One entry of an object's workflow history. */
 export interface WorkflowEntry {
@@ -10,6 +9,45 @@ export interface WorkflowEntry {
   review_state: string;
   /** ISO-8601 instant. */
   time: string;
+}
+
+/** A lock on an object (`@lock`, locks.ts). */
+export interface StoredLock {
+  /** Opaque; the holder sends it back in `Lock-Token` to write from another session. */
+  token: string;
+  /** User id of the holder. */
+  creator: string;
+  /** ISO-8601 instant the lock was taken or last refreshed. */
+  created: string;
+  stealable: boolean;
+  /** Seconds after `created` the lock ends. */
+  timeout: number;
+  name: string;
+}
+
+/** What a version keeps of an object: what a revert restores (versions.ts). */
+export interface VersionedContent {
+  title: string;
+  description: string;
+  effective: string | null;
+  expires: string | null;
+  /** Every other field, file and image values (their blobs) included. */
+  fields: Record<string, unknown>;
+}
+
+/** One version of an object (`@history`), kept apart from the object, keyed by UID. */
+export interface VersionRecord extends Document {
+  /** `<uid>:<version>`. */
+  _id: string;
+  uid: string;
+  version: number;
+  /** ISO-8601 instant. */
+  time: string;
+  /** User id of the author. */
+  actor: string;
+  /** The change note sent with the write. */
+  comments: string;
+  content: VersionedContent;
 }
 
 /** A content object as stored. `_id` is the UID. */
@@ -63,6 +101,13 @@ export interface ContentDoc extends Document, OutboxFields {
   order_pending?: string[];
   /** The lock on the object (`@lock`); one past its timeout counts as none (locks.ts). */
   lock?: StoredLock;
+  /** Number of the object's latest version (`@history`); unset while it has none. */
+  last_version?: number;
+  /**
+   * The version its latest write made, committed with that write and moved to the versions collection right
+   * after (or before the next write, or by the sweep after a crash): a version is never lost nor half-made.
+   */
+  version_pending?: VersionRecord;
 }
 
 /** What navigation listings read of an object. */

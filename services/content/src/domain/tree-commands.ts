@@ -293,5 +293,9 @@ function withoutInternals(doc: ContentDoc): ContentDoc {
   delete copy._pending;
   delete copy.subtree_stale;
   delete copy.order_pending;
+  // A copy is a new object: not locked, and with no history of its own yet.
+  delete copy.lock;
+  delete copy.last_version;
+  delete copy.version_pending;
   return copy;
 }

@@ -23,7 +23,8 @@ import {
 } from '@cms/shared';
 import { accessOf } from './access';
 import type { Caller } from './caller';
-import type { ContentDoc } from './model';
+import type { FileValue } from './files';
+import type { ContentDoc, VersionRecord } from './model';
 import type { ContentWriteStore, EventRelay, StoredChange } from './repository';
 
 /** A write the system makes to finish one already allowed (a subtree following its anchor): nothing is checked. */
@@ -53,7 +54,11 @@ export type WriteKind =
   | 'transition'
   | 'sharing'
   /** A lock taken, refreshed or released: lock-commands.ts applies the lock rules to these itself. */
-  | 'lock';
+  | 'lock'
+  /** An object set back to one of its versions (`PATCH @history`). */
+  | 'revert'
+  /** A working copy's content written into its original (`PATCH @workingcopy`). */
+  | 'checkin';
 
 /** Whether a caller may write to a locked object (locks.ts LockCheck; NO_LOCKS lets every write through). */
 export interface LockGuard {
@@ -63,13 +68,37 @@ export interface LockGuard {
 
 export const NO_LOCKS: LockGuard = { check: () => undefined };
 
-/** Keeps versions of objects (the history). Nothing is kept yet: NO_VERSIONS records nothing. */
-export interface VersionRecorder {
-  /** After a committed write: `before` is null for a new object; `after` of a removal is its tombstone. */
-  record(write: { kind: WriteKind; before: ContentDoc | null; after: ContentDoc; author: WriteAuthor }): Promise<void>;
+/** A write as the version keeping sees it: `current` is null for a new object. */
+export interface VersionedWrite {
+  kind: WriteKind;
+  current: ContentDoc | null;
+  next: ContentDoc;
+  author: WriteAuthor;
+  /** The change note sent with the write. */
+  note?: string;
 }
 
-export const NO_VERSIONS: VersionRecorder = { record: async () => undefined };
+/**
+ * Keeps versions of objects (the history, versions.ts). The version a write makes is committed with the write
+ * (`version_pending`) and settled into the versions right after; NO_VERSIONS keeps none.
+ */
+export interface VersionRecorder {
+  /** The version the write makes, or null. */
+  plan(write: VersionedWrite): VersionRecord | null;
+  /** Moves the object's committed pending version into the versions; idempotent. */
+  settle(doc: ContentDoc): Promise<void>;
+  /** Blob ids the versions of an object refer to (those stay when the object itself drops them). */
+  keptBlobs(doc: ContentDoc): Promise<Set<string>>;
+  /** Removes the versions of removed objects; returns the blobs they referred to. */
+  forget(uids: string[]): Promise<FileValue[]>;
+}
+
+export const NO_VERSIONS: VersionRecorder = {
+  plan: () => null,
+  settle: async () => undefined,
+  keptBlobs: async () => new Set(),
+  forget: async () => [],
+};
 
 /** A change of one object's document, planned from its current version. */
 export interface Change {
@@ -90,6 +119,8 @@ export interface ObjectWrite {
    * the object as stored then; throws when a rule no longer holds (nothing is written then).
    */
   plan(current: ContentDoc): Change | null | Promise<Change | null>;
+  /** The change note for the version the write makes (`changeNote`, a revert's or a check-in's message). */
+  note?: string;
 }
 
 /** A new object. */
@@ -151,6 +182,18 @@ export class ContentWriter {
     if (!isSystemWrite(author)) requirePermission(author.principal, permission, accessOf(doc));
   }
 
+  /** Of the blobs a write to `doc` dropped, those no version of it refers to: they may be released. */
+  async unversioned(doc: ContentDoc, dropped: FileValue[]): Promise<FileValue[]> {
+    if (!dropped.length || doc.last_version === undefined) return dropped;
+    const kept = await this.versions.keptBlobs(doc);
+    return dropped.filter((file) => !kept.has(file.blob_id));
+  }
+
+  /** After objects were removed: their versions go, and the blobs only those referred to are returned. */
+  async forgetVersions(removed: ContentDoc[]): Promise<FileValue[]> {
+    return this.versions.forget(removed.filter((d) => d.last_version !== undefined).map((d) => d._id));
+  }
+
   /** A batch whose events are flushed by its own `flush()` rather than after each write. */
   deferFlushes(): DeferredFlushes {
     return new DeferredFlushes(this.relay);
@@ -159,8 +202,12 @@ export class ContentWriter {
   /** Adds a new object with its events; false when its path is taken (nothing was written). */
   async insert(object: NewObject, author: WriteAuthor, flushes?: DeferredFlushes): Promise<boolean> {
     if (object.container) this.checkPermission(object.container, 'Add portal content', author);
-    if (!(await this.store.insertNew(object.doc, object.events))) return false;
-    await this.committed(object.kind, null, object.doc, author, object.events.length > 0, flushes);
+    const doc = withVersion(
+      object.doc,
+      this.versions.plan({ kind: object.kind, current: null, next: object.doc, author }),
+    );
+    if (!(await this.store.insertNew(doc, object.events))) return false;
+    await this.committed(doc, object.events.length > 0, flushes);
     return true;
   }
 
@@ -197,13 +244,23 @@ export class ContentWriter {
         current = reread;
       }
       await this.check(current, write, author);
+      // A version the last write left pending goes to the versions before this write may replace it.
+      await this.versions.settle(current);
       const change = await write.plan(current);
       if (!change) return { before: current, after: current, changed: false };
       const stored = storedChange(current, change);
+      const made = this.versions.plan({
+        kind: write.kind,
+        current,
+        next: applied(current, stored),
+        author,
+        note: write.note,
+      });
+      if (made) Object.assign(stored.set, { last_version: made.version, version_pending: made });
       const next = applied(current, stored);
       const events = change.events(next, current);
       if (await this.store.applyChange(current._id, current.version, stored, events)) {
-        await this.committed(write.kind, current, next, author, events.length > 0, flushes);
+        await this.committed(next, events.length > 0, flushes);
         return { before: current, after: next, changed: true };
       }
     }
@@ -222,20 +279,20 @@ export class ContentWriter {
     throw notFound(`Resource not found: ${urlOf(author.publicUrl, initial.path ?? '/')}`);
   }
 
-  /** After the commit: the version record, then the events out (bounded by the relay), unless deferred. */
-  private async committed(
-    kind: WriteKind,
-    before: ContentDoc | null,
-    after: ContentDoc,
-    author: WriteAuthor,
-    hasEvents: boolean,
-    flushes: DeferredFlushes | undefined,
-  ): Promise<void> {
-    await this.versions.record({ kind, before, after, author });
+  /** After the commit: the version settled, then the events out (bounded by the relay), unless deferred. */
+  private async committed(after: ContentDoc, hasEvents: boolean, flushes: DeferredFlushes | undefined): Promise<void> {
+    // The write has committed: a version that cannot move now stays pending in the object, where readers see it
+    // and the next write or the sweep moves it; the write is not reported as failed for it.
+    await this.versions.settle(after).catch(() => undefined);
     if (!hasEvents) return;
     if (flushes) flushes.add(after._id);
     else await this.relay.flush(after._id);
   }
+}
+
+/** A new object with the version its creation makes. */
+function withVersion(doc: ContentDoc, made: VersionRecord | null): ContentDoc {
+  return made ? { ...doc, last_version: made.version, version_pending: made } : doc;
 }
 
 /** The change as stored: members left undefined are dropped (the store would not keep them), the version bumped. */

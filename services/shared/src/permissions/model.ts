@@ -34,7 +34,8 @@ export type Permission =
   | 'cms.schemaeditor.ManageSchemata'
   | 'Reply to item'
   | 'Moderate Discussion'
-  | 'Change local roles';
+  | 'Change local roles'
+  | 'Access previous versions';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -71,6 +72,8 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'Moderate Discussion': ['Manager', 'Site Administrator', 'Reviewer'],
   // The sharing form: who may grant local roles here.
   'Change local roles': ['Manager', 'Site Administrator', 'Owner', 'Editor'],
+  // `@history`: whoever works with the content, not the public (as CMFEditions grants it).
+  'Access previous versions': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner'],
 };
 
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };
