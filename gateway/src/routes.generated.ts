@@ -32,4 +32,5 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   unlock: { service: 'content', methods: ['POST'], auth: 'verify' },
   users: { service: 'identity', methods: ['GET', 'POST', 'PATCH', 'DELETE'], auth: 'verify' },
   workflow: { service: 'content', methods: ['GET', 'POST'], auth: 'verify' },
+  workingcopy: { service: 'content', methods: ['GET', 'POST', 'PATCH', 'DELETE'], auth: 'verify' },
 };

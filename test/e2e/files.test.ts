@@ -232,14 +232,30 @@ describe('files and images', () => {
       expect((await t.request('GET', '/news/@@download')).status).toBe(404);
     });
 
-    it('is cleared with null, which releases its blob', async () => {
+    it('is cleared with null; its blob stays while a version of the News Item refers to it', async () => {
       const changes = await blobChanges(async () => {
         expect((await t.request('PATCH', '/news', { body: { image: null } })).status).toBe(204);
       });
-      expect(changes.removed).toHaveLength(1);
+      // News Items are versioned: the versions before this edit still show that image.
+      expect(changes.removed).toEqual([]);
       expect(changes.added).toEqual([]);
       expect((await json(await t.request('GET', '/news'))).image).toBeNull();
       expect((await t.request('GET', '/news/@@images/image')).status).toBe(404);
+    });
+
+    it('of an object without versions is released when cleared', async () => {
+      await create('/', {
+        '@type': 'News Item',
+        id: 'unversioned',
+        title: 'Unversioned',
+        versioning_enabled: false,
+        image: upload(PNG, 'u.png', 'image/png'),
+      });
+      const changes = await blobChanges(async () => {
+        expect((await t.request('PATCH', '/unversioned', { body: { image: null } })).status).toBe(204);
+      });
+      expect(changes.removed).toHaveLength(1);
+      expect(changes.added).toEqual([]);
     });
   });
 
@@ -257,6 +273,26 @@ describe('files and images', () => {
       });
       expect(removed.removed.sort()).toEqual(created.added.sort());
       expect((await t.request('GET', '/doomed/f/@@download/file')).status).toBe(404);
+    });
+
+    it('releases the blobs of every version of a versioned object', async () => {
+      const created = await blobChanges(async () => {
+        await create('/', {
+          '@type': 'News Item',
+          id: 'versioned-news',
+          title: 'Versioned',
+          image: upload(PNG, 'a.png', 'image/png'),
+        });
+        expect(
+          (await t.request('PATCH', '/versioned-news', { body: { image: upload(PNG, 'b.png', 'image/png') } })).status,
+        ).toBe(204);
+      });
+      expect(created.added).toHaveLength(2);
+      expect(created.removed).toEqual([]);
+      const removed = await blobChanges(async () => {
+        expect((await t.request('DELETE', '/versioned-news')).status).toBe(204);
+      });
+      expect(removed.removed.sort()).toEqual(created.added.sort());
     });
 
     it('releases a single file object', async () => {

@@ -42,6 +42,8 @@ const ADD: Caller[] = ['Contributor', ...ADMINS];
 const REVIEW: Caller[] = ['Reviewer', ...ADMINS];
 const REQUEST_REVIEW: Caller[] = ['Contributor', 'Editor', ...ADMINS];
 const SHARE: Caller[] = ['Editor', ...ADMINS];
+/** Working copies: the check-out and check-in roles, which no workflow state manages (an Editor may check out a published page). */
+const ITERATE: Caller[] = ['Editor', ...ADMINS];
 const HISTORY: Caller[] = ['Contributor', 'Editor', 'Reviewer', ...ADMINS];
 
 /** Every endpoint first checks that the caller may view its context: those who may not get 401/403 whatever else. */
@@ -56,6 +58,8 @@ interface Row {
   /** Rows on content run once per workflow state of a Document (a fresh one when `fresh`). */
   onContent?: boolean;
   fresh?: boolean;
+  /** Rows on content that need the document checked out first (by the administrator). */
+  checkedOut?: boolean;
   path: (doc: string, caller: Caller) => string;
   body?: unknown;
   expected: (caller: Caller, state: State) => number;
@@ -299,6 +303,46 @@ const MATRIX: Row[] = [
     path: (d) => `${d}/@history`,
     body: { version: 0 },
     expected: (c, s) => whenViewing(s, allow(200, MODIFY[s]))(c),
+  },
+  // Working copies: whoever may view sees whether there is one (told only to those who may work on it); checking
+  // out and in needs the iterate roles on the original in any state; cancelling those or deleting the copy.
+  {
+    endpoint: 'workingcopy',
+    method: 'GET',
+    name: 'read the working copy of a document',
+    onContent: true,
+    path: (d) => `${d}/@workingcopy`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'workingcopy',
+    method: 'POST',
+    name: 'check out a document',
+    onContent: true,
+    fresh: true,
+    path: (d) => `${d}/@workingcopy`,
+    expected: (c, s) => whenViewing(s, allow(201, ITERATE))(c),
+  },
+  {
+    endpoint: 'workingcopy',
+    method: 'PATCH',
+    name: 'check in the working copy of a document',
+    onContent: true,
+    fresh: true,
+    checkedOut: true,
+    path: (d) => `${d}/@workingcopy`,
+    expected: (c, s) => whenViewing(s, allow(204, ITERATE))(c),
+  },
+  {
+    endpoint: 'workingcopy',
+    method: 'DELETE',
+    name: 'cancel the check-out of a document',
+    onContent: true,
+    fresh: true,
+    checkedOut: true,
+    path: (d) => `${d}/@workingcopy`,
+    // The iterate roles are also those who may delete the copy.
+    expected: (c, s) => whenViewing(s, allow(204, ITERATE))(c),
   },
   // File bytes: View is checked before the field is looked up, so viewers learn only that a Document has no file
   // (404); files.test.ts covers the bytes themselves.
@@ -580,6 +624,7 @@ describe('permission matrix', () => {
         const expected: Record<string, number> = {};
         for (const caller of CALLERS) {
           const doc = row.fresh ? await documentIn(state) : shared;
+          if (row.checkedOut) await admin('POST', `${doc}/@workingcopy`);
           if (row.name === 'delete a user')
             await t.request('POST', '/@users', { body: { username: 'victim', password: 'secret-victim' } });
           if (row.name === 'delete a group')

@@ -31,6 +31,7 @@ import { StoreContentRepository } from './store/content-repository';
 import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
+import { WorkingCopies } from './domain/working-copies';
 import { BlobFileStorage } from './store/blob-file-storage';
 
 /** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
@@ -62,6 +63,9 @@ export async function startContentService({
   const sharing = new SharingCommands(repo, writer, directory, follower);
   const tree = new TreeCommands(repo, writer, follower, fileStorage, types);
   const workflow = new WorkflowCommands(repo, writer, follower, types);
+  const workingCopies = new WorkingCopies(repo, writer, follower, fileStorage, types, directory);
+  // Check-outs, check-ins and cancels a crash left half-written are finished by the tree sweep.
+  follower.register(workingCopies);
   const serializer = new ContentSerializer(types);
   const components = componentExpander({
     repo,
@@ -85,6 +89,7 @@ export async function startContentService({
     files: fileStorage,
     locks: new LockCommands(writer),
     history: new HistoryCommands(versions, writer),
+    workingCopies,
     directory,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
@@ -94,7 +99,10 @@ export async function startContentService({
     try {
       const requestId = `sweep-${Date.now()}`;
       const resumed =
-        (await follower.sweep(new Date(), requestId)) + (await ordering.sweep(requestId)) + (await versions.sweep());
+        (await follower.sweep(new Date(), requestId)) +
+        (await ordering.sweep(requestId)) +
+        (await versions.sweep()) +
+        (await workflow.sweep(new Date()));
       if (resumed) logger.info({ resumed }, 'finished interrupted tree operations');
     } catch (error) {
       logger.error({ err: error }, 'tree sweep failed');

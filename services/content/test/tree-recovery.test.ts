@@ -6,6 +6,8 @@ import { openEmbeddedStore } from '@cms/shared/adapters';
 import { FolderOrdering } from '../src/domain/folder-order';
 import type { ContentDoc } from '../src/domain/model';
 import { STALE_GRACE_MS, SubtreeFollower } from '../src/domain/subtree';
+import { builtinTypeRegistry } from '../src/domain/types';
+import { WorkflowCommands } from '../src/domain/workflow-commands';
 import { ContentWriter } from '../src/domain/write-path';
 import { StoreContentRepository } from '../src/store/content-repository';
 
@@ -117,5 +119,42 @@ describe('finishing interrupted tree operations', () => {
     expect(events.map((e) => e.type)).toEqual(['content.added', 'content.ordered']);
     expect(events[1].payload).toMatchObject({ position: 0, parent_uid: 'f' });
     expect(await ordering.sweep('sweep')).toBe(0);
+  });
+
+  it('a transition taken with include_children that stopped after the folder is finished by the sweep, as its caller', async () => {
+    const root = doc('root', '/', null);
+    const folder = doc('f', '/f', root);
+    const open = doc('open', '/f/open', folder);
+    const below = doc('below', '/f/open/below', open);
+    const hidden = { ...doc('hidden', '/f/hidden', folder, 1), review_state: 'pending' };
+    for (const d of [root, folder, open, below, hidden]) await insert(d);
+    // The folder's own write of the transition, with its mark; then the "crash" before any child took it.
+    const at = '2026-01-01T00:00:00.000Z';
+    const editor = { id: 'ed', roles: ['Editor', 'Authenticated'], groups: [] } as never;
+    await repo.applyChange(
+      'f',
+      1,
+      {
+        set: {
+          review_state: 'pending',
+          transition_pending: { at, transition: 'submit', comment: 'All of it', principal: editor, requestId: 'r1' },
+          version: 2,
+        },
+      },
+      [],
+    );
+
+    const workflow = new WorkflowCommands(repo, writer, new SubtreeFollower(repo, writer), builtinTypeRegistry());
+    expect(await workflow.sweep(new Date(Date.parse(at) + STALE_GRACE_MS / 2))).toBe(0);
+    expect(await workflow.sweep(new Date(Date.parse(at) + STALE_GRACE_MS * 2))).toBe(1);
+    for (const uid of ['open', 'below']) {
+      const taken = await repo.byUid(uid);
+      expect(taken?.review_state).toBe('pending');
+      expect(taken?.workflow_history?.at(-1)).toMatchObject({ action: 'submit', actor: 'ed', comments: 'All of it' });
+    }
+    // Where the transition is not available, nothing changes (what the caller may not view: escalation.test.ts).
+    expect((await repo.byUid('hidden'))?.version).toBe(1);
+    expect((await repo.byUid('f'))?.transition_pending).toBeUndefined();
+    expect(await workflow.sweep(new Date(Date.parse(at) + STALE_GRACE_MS * 2))).toBe(0);
   });
 });

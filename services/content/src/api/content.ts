@@ -78,10 +78,12 @@ export const content = endpoint({
       },
     }),
     DELETE: operation({
-      summary: 'Removes the object and everything inside it',
+      summary: 'Removes the object and everything inside it (a working copy: its check-out is cancelled)',
       permission: 'Delete objects',
-      handle: async (call, { commands }) => {
-        await commands.remove(call.context, callerOf(call));
+      handle: async (call, { commands, workingCopies }) => {
+        // Deleting a working copy cancels its check-out: the original is released with it.
+        if (await workingCopies.isWorkingCopy(call.context)) await workingCopies.cancel(call.context, callerOf(call));
+        else await commands.remove(call.context, callerOf(call));
         return { status: 204 };
       },
     }),

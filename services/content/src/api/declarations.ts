@@ -10,6 +10,7 @@ import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-comm
 import type { TreeCommands } from '../domain/tree-commands';
 import type { TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
+import type { WorkingCopies } from '../domain/working-copies';
 import type { Components } from './expansion';
 
 /** What the content service's endpoints are given. Their context is the content object the path names. */
@@ -25,6 +26,7 @@ export interface ContentDeps {
   files: FileBytes;
   locks: LockCommands;
   history: HistoryCommands;
+  workingCopies: WorkingCopies;
   /** Users and groups as identity knows them (names of lock holders). */
   directory: PrincipalDirectory;
 }

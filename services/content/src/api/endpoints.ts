@@ -16,6 +16,7 @@ import { sharing } from './sharing';
 import { types } from './types';
 import { unlock } from './unlock';
 import { workflow } from './workflow';
+import { workingcopy } from './workingcopy';
 
 /** Every HTTP endpoint of the content service; the gateway's routing table is generated from this list. */
 export const ENDPOINTS = [
@@ -37,4 +38,5 @@ export const ENDPOINTS = [
   unlock,
   refreshLock,
   history,
+  workingcopy,
 ];

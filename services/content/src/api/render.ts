@@ -4,6 +4,7 @@ import { accessOf } from '../domain/access';
 import { lockJson } from '../domain/locks';
 import type { ContentDoc } from '../domain/model';
 import type { Listing } from '../domain/serialize';
+import { callerOf } from './caller';
 import type { ContentDeps } from './declarations';
 
 /** The query members of a content response: batching of `items`, their extra columns, and `expand`. */
@@ -23,12 +24,13 @@ export async function renderContent(
 ): Promise<Record<string, unknown>> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
-  const [listing, neighbours, related, expanded, lock] = await Promise.all([
+  const [listing, neighbours, related, expanded, lock, workingCopy] = await Promise.all([
     type.folderish ? listChildren(call, doc, deps) : null,
     neighboursOf(call, doc, parent, deps),
     relatedOf(call, doc, deps),
     deps.expansion.componentsOf(call, doc),
     renderLock(call, doc, deps),
+    deps.workingCopies.references(doc, callerOf(call)),
   ]);
   const body = deps.serializer.serialize(doc, {
     publicUrl: call.publicUrl,
@@ -38,6 +40,7 @@ export async function renderContent(
     neighbours,
     related,
     lock,
+    workingCopy,
   });
   return { '@components': expanded, ...body };
 }

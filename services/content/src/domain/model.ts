@@ -1,4 +1,5 @@
-import type { Document, LocalRoles, OutboxFields } from '@cms/shared';
+import type { Document, LocalRoles, OutboxFields, Principal__Output } from '@cms/shared';
+import type { FileValue } from './files';
 
 /** One entry of an object's workflow history. */
 export interface WorkflowEntry {
@@ -50,6 +51,43 @@ export interface VersionRecord extends Document {
   content: VersionedContent;
 }
 
+/** A transition still to be taken on the subtree of the object it was taken on (`include_children`). */
+export interface PendingTransition {
+  /** ISO-8601 instant of the anchor's write: the mark's identity. */
+  at: string;
+  transition: string;
+  comment?: string;
+  effective?: string;
+  expires?: string;
+  /** Who took it, as the request authenticated them: the sweep decides for them what they could change. */
+  principal: Principal__Output | null;
+  requestId: string;
+}
+
+/** On an original that is checked out (`@workingcopy`): its working copy, and who checked it out. */
+export interface WorkingCopyLink {
+  /** UID of the working copy. */
+  uid: string;
+  /** User id of the caller who checked it out. */
+  creator: string;
+}
+
+/**
+ * On an original: a check-out, check-in or cancel whose other documents (the working copy) are still to be
+ * written, recorded by the original's own write with `subtree_stale`; the request or the sweep finishes it
+ * (working-copies.ts).
+ */
+export interface PendingIteration {
+  op: 'checkout' | 'checkin' | 'cancel';
+  /** UID of the working copy. */
+  copy: string;
+  /**
+   * Blobs to delete when it is finished: after a check-in or cancel, the copy's and those the check-in replaced
+   * on the original (those a version of the original refers to stay); after a check-out undone, the copy's.
+   */
+  release: FileValue[];
+}
+
 /** A content object as stored. `_id` is the UID. */
 export interface ContentDoc extends Document, OutboxFields {
   _id: string;
@@ -92,15 +130,27 @@ export interface ContentDoc extends Document, OutboxFields {
   /** Paths the object had before moves and renames (`@aliases`). */
   aliases?: string[];
   /**
-   * Set (to the time of the write) together with a write that changes what the descendants derive from this
-   * object (path, ancestors, inherited local roles); cleared once they all follow. A crash in between is
-   * finished by the sweep.
+   * Set (to the time of the write) together with a write that leaves writes of other documents to do: the
+   * descendants deriving from this object (path, ancestors, inherited local roles), or a follow-up recorded
+   * beside it (`iteration_pending`); cleared once all are done. A crash in between is finished by the sweep
+   * (subtree.ts).
    */
   subtree_stale?: string;
   /** Child UIDs in their new order while a re-ordering is being written; cleared when done (finished by the sweep). */
   order_pending?: string[];
   /** The lock on the object (`@lock`); one past its timeout counts as none (locks.ts). */
   lock?: StoredLock;
+  /** On an original that is checked out: its working copy (valid only while the copy points back). */
+  working_copy?: WorkingCopyLink;
+  /** On a working copy: the UID of its original (valid only while the original points back). */
+  working_copy_of?: string;
+  /** A working-copy operation whose other documents are still to be written (with `subtree_stale`). */
+  iteration_pending?: PendingIteration;
+  /**
+   * Set with a transition taken with `include_children` (to the time of the write), and cleared once everything
+   * below that the caller could change has taken it too; the sweep finishes it after a crash, as the caller.
+   */
+  transition_pending?: PendingTransition;
   /** Number of the object's latest version (`@history`); unset while it has none. */
   last_version?: number;
   /**

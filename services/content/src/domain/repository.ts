@@ -36,6 +36,10 @@ export interface ContentRepository {
   clearOrderPending(folderUid: string, version: number): Promise<void>;
   /** Folders with a re-ordering that did not finish. */
   pendingOrders(): Promise<ContentDoc[]>;
+  /** Objects whose subtree still has to take a transition marked before `before` (ISO instant). */
+  pendingTransitions(before: string): Promise<ContentDoc[]>;
+  /** Clears the transition mark if it is still the one set at `at`. */
+  clearTransitionPending(uid: string, at: string): Promise<void>;
   /** Live objects by UID (an object's ancestors), in no particular order. */
   byUids(uids: string[]): Promise<ContentDoc[]>;
   /**

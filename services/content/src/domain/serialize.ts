@@ -5,6 +5,7 @@ import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
 import type { ContentDoc } from './model';
 import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
+import type { WorkingCopyReferences } from './working-copies';
 
 /** `next_item` / `previous_item`. */
 function neighbourSummary(doc: ContentDoc | null, publicUrl: string) {
@@ -68,6 +69,8 @@ export interface SerializeInput {
   related?: Readonly<Record<string, ContentDoc[]>>;
   /** The `lock` member as `@lock` shows it (unlocked when absent). */
   lock?: Record<string, unknown>;
+  /** `working_copy` and `working_copy_of` as `@workingcopy` shows them to the caller (null when absent). */
+  workingCopy?: WorkingCopyReferences;
 }
 
 /** The JSON forms of content objects, with their types from the registry. */
@@ -112,8 +115,8 @@ export class ContentSerializer {
       parent: parent ? this.parentSummary(parent, publicUrl, input.principal ?? null) : {},
       review_state: doc.review_state,
       type_title: type.title,
-      working_copy: null,
-      working_copy_of: null,
+      working_copy: input.workingCopy?.working_copy ?? null,
+      working_copy_of: input.workingCopy?.working_copy_of ?? null,
     };
     for (const field of type.fields) {
       if (field.name !== 'id') body[field.name] = this.fieldJson(doc, field, url, input);

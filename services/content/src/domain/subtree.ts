@@ -8,6 +8,18 @@ import { SYSTEM_WRITE, type ContentWriter, type DeferredFlushes } from './write-
 export const STALE_GRACE_MS = 30_000;
 
 /**
+ * Another follow-up finished from the same mark: a write that leaves other documents to write sets
+ * `subtree_stale` with a record of its own saying what is left (working copies: `iteration_pending`). The
+ * mark stays until no registered follow-up is pending; the sweep runs those a crash left behind.
+ */
+export interface FollowUp {
+  /** Whether `doc` (as stored) still has this follow-up to finish. */
+  pending(doc: ContentDoc): boolean;
+  /** Finishes it and clears its record (idempotent: a sweep may run it again), then `follow`s `doc`. */
+  finish(doc: ContentDoc, requestId: string): Promise<void>;
+}
+
+/**
  * Keeps what descendants derive from their ancestors — path, ancestor UIDs,
  * inherited local roles and who may view them — in step after a write to an
  * ancestor (move, rename, sharing). The ancestor's write sets `subtree_stale`
@@ -17,10 +29,17 @@ export const STALE_GRACE_MS = 30_000;
  * short by a crash is simply run again by the sweep.
  */
 export class SubtreeFollower {
+  private readonly followUps: FollowUp[] = [];
+
   constructor(
     private readonly repo: ContentRepository,
     private readonly writer: ContentWriter,
   ) {}
+
+  /** Adds a follow-up that shares the mark (and so the sweep). */
+  register(followUp: FollowUp): void {
+    this.followUps.push(followUp);
+  }
 
   /** Brings everything below `anchor` (as now stored) in line with it. */
   async follow(anchor: ContentDoc, requestId: string): Promise<void> {
@@ -33,7 +52,7 @@ export class SubtreeFollower {
       if (!parent) continue;
       derived.set(child._id, await this.rederive(child, parent, requestId, flushes));
     }
-    if (current.subtree_stale) await this.repo.clearStale(current._id, current.subtree_stale);
+    await this.clearMark(current);
     await flushes.flush();
   }
 
@@ -48,7 +67,7 @@ export class SubtreeFollower {
     for (const child of await this.repo.allChildren(current._id)) {
       if (child.review_state === null) await this.rederive(child, current, requestId, flushes);
     }
-    if (current.subtree_stale) await this.repo.clearStale(current._id, current.subtree_stale);
+    await this.clearMark(current);
     await flushes.flush();
   }
 
@@ -58,8 +77,17 @@ export class SubtreeFollower {
     const stale = await this.repo.staleSubtrees(before);
     // Outermost first: an inner anchor's walk is then usually already done.
     stale.sort((a, b) => a.ancestors.length - b.ancestors.length);
-    for (const anchor of stale) await this.follow(anchor, requestId);
+    for (const anchor of stale) {
+      for (const followUp of this.followUps) if (followUp.pending(anchor)) await followUp.finish(anchor, requestId);
+      await this.follow(anchor, requestId);
+    }
     return stale.length;
+  }
+
+  /** Clears the mark as read at the start of a walk, unless another follow-up still needs it. */
+  private async clearMark(current: ContentDoc): Promise<void> {
+    if (!current.subtree_stale || this.followUps.some((f) => f.pending(current))) return;
+    await this.repo.clearStale(current._id, current.subtree_stale);
   }
 
   /** Rewrites one descendant from its (already current) parent; returns it as stored afterwards. */

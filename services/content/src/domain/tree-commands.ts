@@ -297,5 +297,9 @@ function withoutInternals(doc: ContentDoc): ContentDoc {
   delete copy.lock;
   delete copy.last_version;
   delete copy.version_pending;
+  // Nor is it checked out, or a working copy (working-copies.ts).
+  delete copy.working_copy;
+  delete copy.working_copy_of;
+  delete copy.iteration_pending;
   return copy;
 }

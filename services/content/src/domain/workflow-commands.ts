@@ -1,4 +1,5 @@
 import {
+  AppError,
   badRequest,
   findTransition,
   hasPermission,
@@ -14,9 +15,9 @@ import { accessOf } from './access';
 import type { Caller } from './caller';
 import { modifiedEvent } from './content-events';
 import { contentDate } from './dates';
-import type { ContentDoc, WorkflowEntry } from './model';
+import type { ContentDoc, PendingTransition, WorkflowEntry } from './model';
 import type { ContentRepository } from './repository';
-import type { SubtreeFollower } from './subtree';
+import { STALE_GRACE_MS, type SubtreeFollower } from './subtree';
 import type { TypeRegistry } from './types';
 import type { ContentWriter } from './write-path';
 
@@ -62,30 +63,57 @@ export class WorkflowCommands {
     if (!transition) throw badRequest(`Unknown transition "${transitionId}"`);
     checkAvailable(transition, doc);
     this.writer.checkPermission(doc, transition.guard, caller);
-    const entry = await this.apply(doc, transition, input, caller);
-    if (input.include_children) {
-      for (const child of await this.repo.descendants(doc._id)) {
+    const { entry, after } = await this.apply(doc, transition, input, caller, input.include_children === true);
+    if (after.transition_pending) await this.takeBelow(after, after.transition_pending);
+    return serializeEntry(entry);
+  }
+
+  /**
+   * The subtree part of an `include_children` transition: each object below that the caller may view and where
+   * the transition is available to them takes it, each in its own atomic write; then the mark goes. Taking a
+   * transition again where it was taken finds it no longer available, so a walk cut short is simply run again.
+   */
+  private async takeBelow(anchor: ContentDoc, pending: PendingTransition): Promise<void> {
+    const transition = findTransition(pending.transition);
+    if (transition) {
+      const caller: Caller = { principal: pending.principal, requestId: pending.requestId, publicUrl: '' };
+      const input: TransitionInput = {
+        comment: pending.comment,
+        effective: pending.effective,
+        expires: pending.expires,
+      };
+      for (const child of await this.repo.descendants(anchor._id)) {
         const available =
           child.review_state &&
           transition.from.includes(child.review_state) &&
           hasPermission(caller.principal, 'View', accessOf(child)) &&
           hasPermission(caller.principal, transition.guard, accessOf(child));
-        if (available) await this.apply(child, transition, input, caller);
+        if (available) await this.apply(child, transition, input, caller, false).catch(skipUnchangeable);
       }
     }
-    return serializeEntry(entry);
+    await this.repo.clearTransitionPending(anchor._id, pending.at);
+  }
+
+  /** Finishes `include_children` transitions a crash or a failed request left behind; returns how many. */
+  async sweep(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - STALE_GRACE_MS).toISOString();
+    const pending = await this.repo.pendingTransitions(before);
+    for (const anchor of pending) await this.takeBelow(anchor, anchor.transition_pending!);
+    return pending.length;
   }
 
   private available(doc: ContentDoc, principal: Principal__Output | null) {
     return transitionsFrom(doc.review_state!).filter((t) => hasPermission(principal, t.guard, accessOf(doc)));
   }
 
+  /** One object takes the transition; with `markSubtree`, the write also marks the subtree to follow. */
   private async apply(
     doc: ContentDoc,
     transition: WorkflowTransition,
     input: TransitionInput,
     caller: Caller,
-  ): Promise<WorkflowEntry> {
+    markSubtree: boolean,
+  ): Promise<{ entry: WorkflowEntry; after: ContentDoc }> {
     // Files and images in a folder follow its state; the stale mark lets the sweep finish that after a crash.
     const folderish = this.types.get(doc.portal_type).folderish;
     let entry: WorkflowEntry | undefined;
@@ -114,14 +142,37 @@ export class WorkflowCommands {
             allowed: viewTokens(transition.to, current.effective_local_roles ?? []),
           };
           if (folderish) set.subtree_stale = at;
+          if (markSubtree) {
+            const { comment, effective, expires } = input;
+            set.transition_pending = {
+              at,
+              transition: transition.id,
+              // Only the members given: a store may keep an undefined member as null.
+              ...(comment === undefined ? {} : { comment }),
+              ...(effective === undefined ? {} : { effective }),
+              ...(expires === undefined ? {} : { expires }),
+              principal: caller.principal,
+              requestId: caller.requestId,
+            };
+          }
           return { set, events: (next) => [modifiedEvent(next, ['review_state'], caller.requestId)] };
         },
       },
       caller,
     );
     if (folderish) await this.follower.followChildren(written.after, caller.requestId);
-    return entry!;
+    return { entry: entry!, after: written.after };
   }
+}
+
+/**
+ * A descendant that was removed, changed state, or was locked by someone else since the walk listed it stays as
+ * it is, as it would if the caller had asked for it alone; anything else fails the walk, which the sweep resumes.
+ */
+function skipUnchangeable(error: unknown): void {
+  const skipped = ['NotFound', 'BadRequest', 'Forbidden', 'Unauthorized'];
+  if (error instanceof AppError && skipped.includes(error.type)) return;
+  throw error;
 }
 
 function checkAvailable(transition: WorkflowTransition, doc: ContentDoc): void {

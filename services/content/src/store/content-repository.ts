@@ -28,6 +28,7 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     await this.docs.createIndex({ 'local_roles.principal': 1 });
     await this.docs.createIndex({ subtree_stale: 1 }, { sparse: true });
     await this.docs.createIndex({ order_pending: 1 }, { sparse: true });
+    await this.docs.createIndex({ 'transition_pending.at': 1 }, { sparse: true });
   }
 
   byPath(path: string): Promise<ContentDoc | null> {
@@ -137,6 +138,15 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     // A range on the indexed UIDs rather than `$exists`, which the embedded store answers by a scan.
     const found = await this.docs.find({ order_pending: { $gt: '' } }, { projection: { _outbox: 0 } });
     return found.filter((d) => !d._deleted);
+  }
+
+  async pendingTransitions(before: string): Promise<ContentDoc[]> {
+    const found = await this.docs.find({ 'transition_pending.at': { $lt: before } }, { projection: { _outbox: 0 } });
+    return found.filter((d) => !d._deleted);
+  }
+
+  async clearTransitionPending(uid: string, at: string): Promise<void> {
+    await this.docs.updateOne({ _id: uid, 'transition_pending.at': at }, { $unset: { transition_pending: '' } });
   }
 
   async byUids(uids: string[]): Promise<ContentDoc[]> {
