@@ -3,7 +3,7 @@ import {
   serveEndpoints,
   siteRootOnly,
   startGrpcServer,
-  storeAndBusReady,
+  storeReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -21,7 +21,6 @@ export async function startConfigService({
   config,
   logger,
   store,
-  bus,
 }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
   const registry = new Registry(new StoreRegistryValues(store));
 
@@ -43,7 +42,8 @@ export async function startConfigService({
         },
       },
     ],
-    healthCheck: storeAndBusReady(store, bus),
+    // It neither publishes nor consumes events: the broker has no say in whether it can answer.
+    healthCheck: storeReady(store),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

@@ -3,7 +3,7 @@ import {
   serveEndpoints,
   siteRootOnly,
   startGrpcServer,
-  storeAndBusReady,
+  storeReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -18,7 +18,6 @@ export async function startDiscussionService({
   config,
   logger,
   store,
-  bus,
 }: ServiceDeps<DiscussionConfig>): Promise<RunningService> {
   const server = await startGrpcServer({
     address: config.DISCUSSION_GRPC_ADDRESS,
@@ -37,7 +36,8 @@ export async function startDiscussionService({
         },
       },
     ],
-    healthCheck: storeAndBusReady(store, bus),
+    // It neither publishes nor consumes events: the broker has no say in whether it can answer.
+    healthCheck: storeReady(store),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });

@@ -5,8 +5,9 @@ import type { StoreContentRepository } from '../store/content-repository';
 /**
  * Publishes content events from the outbox. A write waits for its own events
  * to be confirmed (so a search right after it sees the change), but at most
- * `flushTimeoutMs`: the write is committed either way, and the sweep delivers
- * what the broker could not take now.
+ * `flushTimeoutMs`, and not at all while the broker cannot be reached: the
+ * write is committed either way, and the sweep delivers what the broker could
+ * not take now.
  */
 export class ContentEventRelay implements EventRelay {
   readonly outbox: OutboxRelay;
@@ -14,7 +15,7 @@ export class ContentEventRelay implements EventRelay {
   constructor(
     repo: StoreContentRepository,
     bus: EventBus,
-    private readonly log: Logger,
+    log: Logger,
     private readonly flushTimeoutMs: number,
   ) {
     this.outbox = new OutboxRelay(repo.docs, bus, log, {
@@ -24,17 +25,6 @@ export class ContentEventRelay implements EventRelay {
   }
 
   async flush(uid: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.flushTimeoutMs)),
-    );
-    try {
-      const outcome = await Promise.race([this.outbox.flush(uid).then(() => 'done' as const), timeout]);
-      if (outcome === 'timeout') this.log.warn({ uid }, 'event publish slow; left to the outbox sweep');
-    } catch (error) {
-      this.log.warn({ err: error, uid }, 'event publish failed; left to the outbox sweep');
-    } finally {
-      clearTimeout(timer);
-    }
+    await this.outbox.flushWithin(uid, this.flushTimeoutMs);
   }
 }

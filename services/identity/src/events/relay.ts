@@ -11,10 +11,10 @@ import type { EventFlusher } from '../domain/write-path';
 /**
  * Publishes identity events (documented in proto/EVENTS.md) from the outboxes
  * of the users and groups collections. A write waits for its events' confirm
- * at most `flushTimeoutMs`: it is committed either way, and the sweep delivers
- * what could not go out now (e.g. while no consumer takes them off an
- * in-process bus). Stopping waits as long at most; what is still unpublished
- * stays in the outbox for the next start.
+ * at most `flushTimeoutMs`, and not at all while the broker cannot be reached:
+ * it is committed either way, and the sweep delivers what could not go out now
+ * (e.g. while no consumer takes them off an in-process bus). Stopping waits as
+ * long at most; what is still unpublished stays in the outbox for the next start.
  */
 export class IdentityEventRelay implements EventFlusher {
   readonly users: OutboxRelay;
@@ -55,12 +55,7 @@ export class IdentityEventRelay implements EventFlusher {
   }
 
   private async flush(outbox: OutboxRelay, id: string): Promise<void> {
-    try {
-      const outcome = await this.bounded(outbox.flush(id));
-      if (outcome === 'timeout') this.log.warn({ id }, 'event publish slow; left to the outbox sweep');
-    } catch (error) {
-      this.log.warn({ err: error, id }, 'event publish failed; left to the outbox sweep');
-    }
+    await outbox.flushWithin(id, this.flushTimeoutMs);
   }
 
   private async bounded(work: Promise<unknown>): Promise<'done' | 'timeout'> {

@@ -2,27 +2,59 @@ import * as amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { redactUrl } from '../logging/redact';
 import type { Logger } from '../logging/logger';
+import {
+  copyOptions,
+  deadLetterExchangeName,
+  deadLetterQueueName,
+  FAILURES_HEADER,
+  failuresOf,
+  groupQueueArguments,
+  LAST_ERROR_HEADER,
+  legacyQueueNames,
+  moveMessages,
+  originalRoutingKey,
+  queueName,
+  redeliveriesOf,
+  retryQueueArguments,
+  retryQueueName,
+} from './amqp-topology';
 import { decodeEvent, encodeEvent, EVENT_CONTENT_TYPE } from './codec';
+import type { DomainEvent } from './event-types';
 import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
-import { type BusOptions, normalizeTopology, resolveDeliveryLimit, resolvePrefetch } from './topology';
+import {
+  type BusOptions,
+  describeError,
+  normalizeTopology,
+  resolveDeliveryLimit,
+  resolvePrefetch,
+  resolveRetryDelays,
+  retryDelayAfter,
+  retryDelaysInUse,
+} from './topology';
 
 export interface AmqpBusOptions extends BusOptions {
   /** Topic exchange events are published to. Default `cms.events`. */
   exchange?: string;
-  /** How long publish() and subscribe() wait for a lost connection to come back. Default 5 s. */
+  /** How long publish() waits for a lost connection to come back. Default 5 s. */
   reconnectWaitMs?: number;
+  /**
+   * How often the bus checks each group's dead-letter depth (logged when it changed) and clears what is left of
+   * an earlier version's group queue. Default 30 s.
+   */
+  housekeepingIntervalMs?: number;
 }
 
 const DEFAULT_EXCHANGE = 'cms.events';
 const DEFAULT_RECONNECT_WAIT_MS = 5_000;
+const DEFAULT_HOUSEKEEPING_INTERVAL_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 const RECONNECT_INITIAL_DELAY_MS = 100;
 const RECONNECT_MAX_DELAY_MS = 5_000;
 const DRAIN_POLL_INTERVAL_MS = 5;
-
-const queueName = (group: string) => `cms.${group}`;
-const deadLetterQueueName = (group: string) => `cms.${group}.dead`;
-const deadLetterExchangeName = (exchange: string) => `${exchange}.dlx`;
+/** When a failed event cannot be parked in its retry queue, the longest it is held before going back. */
+const REQUEUE_FALLBACK_MAX_DELAY_MS = 1_000;
+/** What an operator runs to send a group's dead letters back (services/shared/src/runtime/replay-dead-letters.ts). */
+const replayCommand = (group: string) => `node services/shared/dist/runtime/replay-dead-letters.js ${group}`;
 
 /** The channel closed before the broker confirmed; the message may or may not have been routed. */
 class LinkLostError extends Error {}
@@ -46,15 +78,26 @@ class AmqpEventBus implements EventBus {
   readonly exchange: string;
   readonly logger: Logger;
   readonly deliveryLimit: number;
+  readonly retryDelays: number[];
+  /** The waits a failed event can meet, one retry queue per group for each. */
+  readonly retryQueueDelays: number[];
   private readonly deadLetterExchange: string;
   private readonly groups: Map<string, string[]>;
   private readonly reconnectWaitMs: number;
+  private readonly housekeepingIntervalMs: number;
   private readonly subscriptions = new Set<AmqpSubscription>();
   private readonly linkListeners = new Set<() => void>();
   private link: Link | null = null;
   private reconnecting: Promise<void> | null = null;
   private cancelBackoff: () => void = noop;
   private closing = false;
+  /** Connected at least once: the topology declared, the consumers started. */
+  private started = false;
+  private housekeepingTimer: NodeJS.Timeout | undefined;
+  private housekeeping = false;
+  private migrating: Promise<void> = Promise.resolve();
+  /** Last depth logged per group. */
+  private readonly deadLetterDepths = new Map<string, number>();
 
   constructor(
     private readonly url: string,
@@ -64,8 +107,35 @@ class AmqpEventBus implements EventBus {
     this.deadLetterExchange = deadLetterExchangeName(this.exchange);
     this.logger = options.logger;
     this.deliveryLimit = resolveDeliveryLimit(options);
+    this.retryDelays = resolveRetryDelays(options);
+    this.retryQueueDelays = retryDelaysInUse(this.deliveryLimit, this.retryDelays);
     this.groups = normalizeTopology(options.topology);
     this.reconnectWaitMs = options.reconnectWaitMs ?? DEFAULT_RECONNECT_WAIT_MS;
+    this.housekeepingIntervalMs = options.housekeepingIntervalMs ?? DEFAULT_HOUSEKEEPING_INTERVAL_MS;
+  }
+
+  get connected(): boolean {
+    return !this.closing && this.link !== null && !this.link.lost;
+  }
+
+  /**
+   * Connects; when the broker cannot be reached, keeps trying in the background
+   * (with backoff) instead of failing, so that a service starts, reports not
+   * ready, and connects when the broker comes back.
+   */
+  async open(): Promise<void> {
+    this.housekeepingTimer = setInterval(() => void this.keepHouse(), this.housekeepingIntervalMs);
+    this.housekeepingTimer.unref();
+    try {
+      await this.connect();
+    } catch (err) {
+      if (this.closing) return;
+      this.logger.warn(
+        { err, url: redactUrl(this.url) },
+        'Event bus cannot reach the broker; connecting in the background',
+      );
+      this.startReconnecting();
+    }
   }
 
   async connect(): Promise<void> {
@@ -97,26 +167,38 @@ class AmqpEventBus implements EventBus {
         const id: unknown = msg.properties.messageId;
         if (typeof id === 'string') link.returned.set(id, (link.returned.get(id) ?? 0) + 1);
       });
-      await this.assertTopology(publisher);
+      await this.assertTopology(connection, publisher);
+      // A subscription added while this loop runs is visited too (a Set iterates what is added meanwhile).
       for (const subscription of this.subscriptions) await subscription.start(connection);
       if (closed) throw new Error('Connection closed while it was being set up');
       if (this.closing) throw new Error('Event bus is closed');
       this.link = link;
+      this.started = true;
     } catch (err) {
       await connection.close().catch(noop);
       throw err;
     }
     this.logger.info({ url: redactUrl(this.url), exchange: this.exchange }, 'Event bus connected');
     this.notifyLinkListeners();
+    void this.keepHouse();
   }
 
   async publish(event: EventEnvelope): Promise<void> {
     const deadline = Date.now() + this.reconnectWaitMs;
     const body = encodeEvent(event);
+    const options: Options.Publish = {
+      persistent: true,
+      mandatory: true,
+      contentType: EVENT_CONTENT_TYPE,
+      messageId: event.id,
+      type: event.type,
+      headers: event.requestId === undefined ? {} : { 'x-request-id': event.requestId },
+    };
+    const what = `Event ${event.id} of type ${event.type}`;
     for (;;) {
       const link = await this.awaitLink(deadline);
       try {
-        return await this.publishOn(link, event, body);
+        return await this.publishOn(link, this.exchange, event.type, body, options, what);
       } catch (err) {
         // Republishing after a lost confirm may duplicate the event; delivery is at least once anyway.
         if (!(err instanceof LinkLostError) || Date.now() >= deadline) throw err;
@@ -128,6 +210,11 @@ class AmqpEventBus implements EventBus {
     }
   }
 
+  /**
+   * Subscribes at once when connected (and fails if the broker refuses the
+   * group's queues); while disconnected, the subscription is kept and starts
+   * with the connection, like every live subscription after a reconnection.
+   */
   async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
     if (this.closing) throw new Error('Event bus is closed');
     const prefetch = resolvePrefetch(options.prefetch);
@@ -141,22 +228,17 @@ class AmqpEventBus implements EventBus {
     }
     const subscription = new AmqpSubscription(this, options.group, options.patterns, prefetch, handler);
     this.subscriptions.add(subscription);
-    const deadline = Date.now() + this.reconnectWaitMs;
+    const link = this.link;
+    if (!link || link.lost) return subscription;
     try {
-      for (;;) {
-        const link = await this.awaitLink(deadline);
-        try {
-          await subscription.start(link.connection);
-          return subscription;
-        } catch (err) {
-          // A connection lost meanwhile is retried; the reconnect starts live subscriptions.
-          if (!link.lost || Date.now() >= deadline) throw err;
-        }
-      }
+      await subscription.start(link.connection);
     } catch (err) {
+      // A connection lost meanwhile is no failure: the reconnection starts it.
+      if (link.lost || this.link !== link) return subscription;
       await subscription.stop();
       throw err;
     }
+    return subscription;
   }
 
   async ping(): Promise<void> {
@@ -165,9 +247,32 @@ class AmqpEventBus implements EventBus {
     await link.publisher.checkExchange(this.exchange);
   }
 
+  async ready(): Promise<void> {
+    if (this.closing) throw new Error('Event bus is closed');
+    if (!this.started) throw new Error('Event bus has not reached the broker yet');
+  }
+
+  async deadLetterCounts(): Promise<Record<string, number>> {
+    const link = this.link;
+    if (!link || link.lost || this.closing) throw new Error('Event bus is not connected');
+    // A channel of its own: asking about a queue that does not exist closes the channel it is asked on.
+    const channel = await link.connection.createChannel();
+    channel.on('error', noop);
+    try {
+      const counts: Record<string, number> = {};
+      for (const group of this.knownGroups().keys()) {
+        counts[group] = (await channel.checkQueue(deadLetterQueueName(group))).messageCount;
+      }
+      return counts;
+    } finally {
+      await channel.close().catch(noop);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    clearInterval(this.housekeepingTimer);
     this.cancelBackoff();
     this.notifyLinkListeners();
     await this.reconnecting?.catch(noop);
@@ -190,23 +295,31 @@ class AmqpEventBus implements EventBus {
     return this.link?.publisher ?? null;
   }
 
-  async assertGroup(channel: Channel, group: string, patterns: string[]): Promise<void> {
+  /**
+   * Sends a copy of a consumed message to one of the bus's queues by name (a
+   * retry or dead-letter queue) and resolves on the broker's confirm. Does not
+   * wait for a lost connection: the consumer's own channel went with it, so the
+   * broker redelivers the original anyway.
+   */
+  async sendToQueue(queue: string, body: Buffer, options: Options.Publish): Promise<void> {
+    const link = this.link;
+    if (!link || link.lost) throw new LinkLostError('Connection lost');
+    await this.publishOn(link, '', queue, body, { ...options, mandatory: true }, `Message for ${queue}`);
+  }
+
+  async assertGroup(connection: ChannelModel, channel: Channel, group: string, patterns: string[]): Promise<void> {
     const queue = queueName(group);
-    await channel.assertQueue(queue, {
-      durable: true,
-      arguments: {
-        'x-queue-type': 'quorum',
-        // The broker dead-letters once a message has been returned more than this many
-        // times, i.e. on the (limit + 1)th failure; minus one makes deliveryLimit the
-        // number of attempts, as in the in-process bus.
-        'x-delivery-limit': this.deliveryLimit - 1,
-        'x-dead-letter-exchange': this.deadLetterExchange,
-        'x-dead-letter-routing-key': group,
-      },
-    });
+    await channel.assertQueue(queue, { durable: true, arguments: groupQueueArguments(this.deadLetterExchange, group) });
     for (const pattern of patterns) await channel.bindQueue(queue, this.exchange, pattern);
+    for (const delayMs of this.retryQueueDelays) {
+      await channel.assertQueue(retryQueueName(group, delayMs), {
+        durable: true,
+        arguments: retryQueueArguments(group, delayMs),
+      });
+    }
     await channel.assertQueue(deadLetterQueueName(group), { durable: true });
     await channel.bindQueue(deadLetterQueueName(group), this.deadLetterExchange, group);
+    await this.migrateLegacyQueues(connection, group, patterns);
   }
 
   /**
@@ -222,44 +335,101 @@ class AmqpEventBus implements EventBus {
     });
   }
 
-  private async assertTopology(channel: Channel): Promise<void> {
-    await channel.assertExchange(this.exchange, 'topic', { durable: true });
-    await channel.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
-    for (const [group, patterns] of this.groups) await this.assertGroup(channel, group, patterns);
+  /** The groups this bus declared or consumes, with their patterns. */
+  private knownGroups(): Map<string, string[]> {
+    const groups = new Map(this.groups);
+    for (const { group, patterns } of this.subscriptions)
+      groups.set(group, [...(groups.get(group) ?? []), ...patterns]);
+    return groups;
   }
 
-  private async publishOn(link: Link, event: EventEnvelope, body: Buffer): Promise<void> {
+  private async assertTopology(connection: ChannelModel, channel: Channel): Promise<void> {
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+    for (const [group, patterns] of this.groups) await this.assertGroup(connection, channel, group, patterns);
+  }
+
+  /**
+   * The group queue of an earlier version (other arguments, another name; see
+   * amqp-topology.ts) stops receiving events, and what it holds moves to the
+   * current one, which is bound to the same patterns (so whatever reaches the
+   * old queue from now on is a copy). It is deleted once empty and without
+   * consumers: a consumer of the earlier version may still hold events it
+   * would return to it, during a rolling upgrade. RabbitMQ cannot delete a
+   * quorum queue on those conditions itself, so they are checked first; a
+   * later pass (housekeeping) finishes what this one left.
+   */
+  private migrateLegacyQueues(connection: ChannelModel, group: string, patterns: string[]): Promise<void> {
+    // One pass at a time in this process (connection, subscriptions and housekeeping all ask for one).
+    const pass = this.migrating.then(() => this.migrateLegacyQueuesNow(connection, group, patterns));
+    this.migrating = pass.catch(noop);
+    return pass;
+  }
+
+  private async migrateLegacyQueuesNow(connection: ChannelModel, group: string, patterns: string[]): Promise<void> {
+    for (const legacy of legacyQueueNames(group)) {
+      // A channel of its own: asking about a queue that does not exist closes the channel it is asked on.
+      const channel = await connection.createConfirmChannel();
+      channel.on('error', noop);
+      try {
+        const found = await channel.checkQueue(legacy).catch(() => null);
+        if (!found) continue;
+        for (const pattern of patterns) await channel.unbindQueue(legacy, this.exchange, pattern);
+        const moved = await moveMessages(channel, legacy, queueName(group), found.messageCount);
+        const left = await channel.checkQueue(legacy);
+        const deleted = left.messageCount === 0 && left.consumerCount === 0;
+        if (deleted) await channel.deleteQueue(legacy);
+        if (moved > 0 || deleted) {
+          this.logger.info(
+            { group, from: legacy, to: queueName(group), moved, deleted },
+            'Moved the events of a group queue declared by an earlier version',
+          );
+        }
+      } catch (err) {
+        // Another process may be at it too; whatever is left, a later pass moves. Consuming goes on meanwhile.
+        this.logger.warn({ err, group, from: legacy }, 'Could not finish moving an earlier version’s group queue');
+      } finally {
+        await channel.close().catch(noop);
+      }
+    }
+  }
+
+  private async publishOn(
+    link: Link,
+    exchange: string,
+    routingKey: string,
+    body: Buffer,
+    options: Options.Publish,
+    what: string,
+  ): Promise<void> {
     while (link.drained) await link.drained;
     if (link.lost) throw new LinkLostError('Connection lost');
-    const options: Options.Publish = {
-      persistent: true,
-      mandatory: true,
-      contentType: EVENT_CONTENT_TYPE,
-      messageId: event.id,
-      type: event.type,
-      headers: event.requestId === undefined ? {} : { 'x-request-id': event.requestId },
-    };
+    const id = options.messageId;
     return new Promise<void>((resolve, reject) => {
       const confirmed = (err: unknown) => {
         if (err) {
-          reject(
-            link.lost ? new LinkLostError('Connection lost') : new Error(`Event ${event.id} was nacked by the broker`),
-          );
+          reject(link.lost ? new LinkLostError('Connection lost') : new Error(`${what} was nacked by the broker`));
           return;
         }
         // The broker sends basic.return before the ack of the same message.
-        const returns = link.returned.get(event.id) ?? 0;
-        if (returns > 0) {
-          if (returns === 1) link.returned.delete(event.id);
-          else link.returned.set(event.id, returns - 1);
-          reject(new Error(`Event ${event.id} of type ${event.type} is unroutable: no consumer group matches`));
+        const returns = id === undefined ? 0 : (link.returned.get(id) ?? 0);
+        if (id !== undefined && returns > 0) {
+          if (returns === 1) link.returned.delete(id);
+          else link.returned.set(id, returns - 1);
+          reject(
+            new Error(
+              exchange === ''
+                ? `${what} is unroutable: the queue does not exist`
+                : `${what} is unroutable: no consumer group matches`,
+            ),
+          );
           return;
         }
         resolve();
       };
       let writable: boolean;
       try {
-        writable = link.publisher.publish(this.exchange, event.type, body, options, confirmed);
+        writable = link.publisher.publish(exchange, routingKey, body, options, confirmed);
       } catch {
         // Only a closed channel throws here.
         reject(new LinkLostError('Connection lost'));
@@ -307,6 +477,10 @@ class AmqpEventBus implements EventBus {
     this.link = null;
     if (this.closing) return;
     this.logger.warn({ err }, 'Event bus connection lost; reconnecting');
+    this.startReconnecting();
+  }
+
+  private startReconnecting(): void {
     this.reconnecting ??= this.reconnect().finally(() => {
       this.reconnecting = null;
     });
@@ -339,11 +513,46 @@ class AmqpEventBus implements EventBus {
       };
     });
   }
+
+  /** Runs after each connection and every `housekeepingIntervalMs`, one pass at a time. */
+  private async keepHouse(): Promise<void> {
+    const link = this.link;
+    if (!link || link.lost || this.closing || this.housekeeping) return;
+    this.housekeeping = true;
+    try {
+      await this.reportDeadLetters();
+      for (const [group, patterns] of this.knownGroups()) {
+        await this.migrateLegacyQueues(link.connection, group, patterns);
+      }
+    } catch (err) {
+      this.logger.debug({ err }, 'Event bus housekeeping failed; the next pass tries again');
+    } finally {
+      this.housekeeping = false;
+    }
+  }
+
+  /** Logs each group's dead-letter depth when it changed: a warning while events wait there for a replay. */
+  private async reportDeadLetters(): Promise<void> {
+    const counts = await this.deadLetterCounts();
+    for (const [group, depth] of Object.entries(counts)) {
+      const before = this.deadLetterDepths.get(group) ?? 0;
+      this.deadLetterDepths.set(group, depth);
+      if (depth === before) continue;
+      const context = { group, queue: deadLetterQueueName(group), deadLetters: depth };
+      if (depth > 0)
+        this.logger.warn({ ...context, replay: replayCommand(group) }, 'Dead-lettered events are waiting for replay');
+      else this.logger.info(context, 'Dead-letter queue is empty');
+    }
+  }
 }
 
 class AmqpSubscription implements Subscription {
   private readonly queue: string;
+  /** Where this group's failed events wait; checked before the group queue by waitUntilDrained. */
+  private readonly retryQueues: string[];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Channels that have closed: what they delivered is back in the queue, and must not be settled or copied. */
+  private readonly closedChannels = new WeakSet<Channel>();
   private channel: Channel | null = null;
   private consumerTag: string | null = null;
   private startedOn: ChannelModel | null = null;
@@ -354,12 +563,13 @@ class AmqpSubscription implements Subscription {
 
   constructor(
     private readonly bus: AmqpEventBus,
-    private readonly group: string,
-    private readonly patterns: string[],
+    readonly group: string,
+    readonly patterns: string[],
     private readonly prefetch: number,
     private readonly handler: EventHandler,
   ) {
     this.queue = queueName(group);
+    this.retryQueues = bus.retryQueueDelays.map((delayMs) => retryQueueName(group, delayMs));
   }
 
   /** Starts consuming on `connection`; idempotent per connection. */
@@ -394,18 +604,21 @@ class AmqpSubscription implements Subscription {
   }
 
   /**
-   * Polls the queue depth on this subscription's own channel: the broker writes a
-   * delivery it has already taken off the queue before the reply to a later check
-   * on the same channel, so two clean checks in a row with no delivery in between
-   * mean nothing was on its way to us. Limitation: deliveries held unacked by
-   * another process of the same group do not show up in the ready count.
+   * Polls the queue depths (the retry queues', then the group queue's) on this
+   * subscription's own channel: the broker writes a delivery it has already
+   * taken off the queue before the reply to a later check on the same channel,
+   * so two clean checks in a row with no delivery in between mean nothing was
+   * on its way to us. Without a connection nothing can be confirmed: false at
+   * once. Limitation: deliveries held unacked by another process of the same
+   * group do not show up in the ready count.
    */
   async waitUntilDrained(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     let cleanChecks = 0;
     for (;;) {
+      if (!this.bus.connected) return false;
       const receivedBefore = this.received;
-      const ready = this.inFlight.size === 0 ? await this.readyCount(deadline) : null;
+      const ready = this.inFlight.size === 0 ? await this.pendingCount(deadline) : null;
       if (ready === 0 && this.inFlight.size === 0 && this.received === receivedBefore) {
         if (++cleanChecks === 2) return true;
         continue;
@@ -417,7 +630,18 @@ class AmqpSubscription implements Subscription {
     }
   }
 
-  private async readyCount(deadline: number): Promise<number | null> {
+  /** Retry queues first: an event that moves on to the group queue meanwhile is then seen in one of them. */
+  private async pendingCount(deadline: number): Promise<number | null> {
+    let total = 0;
+    for (const queue of [...this.retryQueues, this.queue]) {
+      const count = await this.readyCount(queue, deadline);
+      if (count === null) return null;
+      total += count;
+    }
+    return total;
+  }
+
+  private async readyCount(queue: string, deadline: number): Promise<number | null> {
     const channel = this.channel ?? this.bus.publisherChannel;
     if (!channel) return null;
     let timer: NodeJS.Timeout | undefined;
@@ -425,7 +649,7 @@ class AmqpSubscription implements Subscription {
       timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
     });
     try {
-      const check = channel.checkQueue(this.queue).then(
+      const check = channel.checkQueue(queue).then(
         (reply) => reply.messageCount,
         () => null,
       );
@@ -441,6 +665,7 @@ class AmqpSubscription implements Subscription {
       this.bus.logger.warn({ err, group: this.group }, 'Event bus consumer channel error'),
     );
     channel.on('close', () => {
+      this.closedChannels.add(channel);
       if (this.channel !== channel) return;
       this.channel = null;
       this.consumerTag = null;
@@ -448,7 +673,7 @@ class AmqpSubscription implements Subscription {
     });
     try {
       await channel.prefetch(this.prefetch);
-      await this.bus.assertGroup(channel, this.group, this.patterns);
+      await this.bus.assertGroup(connection, channel, this.group, this.patterns);
       const { consumerTag } = await channel.consume(this.queue, (msg) => this.onMessage(connection, channel, msg), {
         noAck: false,
       });
@@ -472,8 +697,12 @@ class AmqpSubscription implements Subscription {
       messageId: msg.properties.messageId as unknown,
       type: msg.properties.type as unknown,
     };
-    const attempt = Number(msg.properties.headers?.['x-delivery-count'] ?? 0) + 1;
-    const decoded = decodeEvent(msg.content, msg.fields.routingKey);
+    const failures = failuresOf(msg);
+    // Every delivery counts here (a lost connection's too); only handler failures count toward the limit.
+    const attempt = failures + redeliveriesOf(msg) + 1;
+    // Back from a retry queue (or a replay), it came by the queue's name and carries the key it was published with.
+    const routingKey = msg.fields.routingKey === this.queue ? originalRoutingKey(msg) : msg.fields.routingKey;
+    const decoded = decodeEvent(msg.content, routingKey);
     if (!decoded.ok) {
       // No retry can make it valid: rejected without requeue, the quorum queue dead-letters it now.
       logger.error({ ...context, reason: decoded.reason, attempt }, 'Event refused and dead-lettered');
@@ -485,17 +714,55 @@ class AmqpSubscription implements Subscription {
       .then(() => this.handler({ event, attempt }))
       .then(
         () => settle(() => channel.ack(msg)),
-        (err: unknown) => {
-          if (attempt >= this.bus.deliveryLimit) {
-            logger.error({ ...context, err, attempt }, 'Event dead-lettered after reaching the delivery limit');
-          } else {
-            logger.warn({ ...context, err, attempt }, 'Event handler failed; redelivering');
-          }
-          settle(() => channel.nack(msg, false, true));
-        },
+        (err: unknown) => this.handlerFailed(channel, msg, event, failures + 1, attempt, err),
       )
       .finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
+  }
+
+  /**
+   * A handler failure: the event waits in the retry queue for its delay (then
+   * comes back to the group queue as a new message, so its redelivery count
+   * starts over), or after `deliveryLimit` failures goes to the dead-letter
+   * queue with the last error. The copy is confirmed before the original is
+   * acked: a crash in between duplicates the event, never loses it.
+   */
+  private async handlerFailed(
+    channel: Channel,
+    msg: ConsumeMessage,
+    event: DomainEvent,
+    failures: number,
+    attempt: number,
+    err: unknown,
+  ): Promise<void> {
+    // The broker has put it back already, with the channel: a copy now would be a duplicate.
+    if (this.closedChannels.has(channel)) return;
+    const { bus } = this;
+    const context = { group: this.group, messageId: event.id, type: event.type, attempt, failures, err };
+    const giveUp = failures >= bus.deliveryLimit;
+    const delayMs = retryDelayAfter(failures, bus.retryDelays);
+    const target = giveUp ? deadLetterQueueName(this.group) : retryQueueName(this.group, delayMs);
+    try {
+      const headers = { [FAILURES_HEADER]: failures, [LAST_ERROR_HEADER]: describeError(err) };
+      await bus.sendToQueue(target, msg.content, copyOptions(msg, headers));
+    } catch (sendError) {
+      // The connection went (the consumer channel's close may not have been seen yet): the broker redelivers it.
+      if (sendError instanceof LinkLostError || this.closedChannels.has(channel)) return;
+      bus.logger.warn({ ...context, sendError, queue: target }, 'Could not move the failed event; requeueing it');
+      // Held a little, so that a broker refusing the copy does not turn into a busy loop.
+      await sleep(Math.min(delayMs, REQUEUE_FALLBACK_MAX_DELAY_MS));
+      settle(() => channel.nack(msg, false, true));
+      return;
+    }
+    settle(() => channel.ack(msg));
+    if (giveUp) {
+      bus.logger.error(
+        { ...context, deadLetterQueue: target, replay: replayCommand(this.group) },
+        'Event dead-lettered after reaching the delivery limit',
+      );
+    } else {
+      bus.logger.warn({ ...context, retryInMs: delayMs, retryQueue: target }, 'Event handler failed; retrying later');
+    }
   }
 }
 
@@ -508,8 +775,13 @@ function settle(action: () => void): void {
   }
 }
 
+/**
+ * Opens the bus. Resolves connected when the broker answers; when it does
+ * not, resolves all the same, disconnected (`ready()` rejects until the first
+ * connection), and connects in the background.
+ */
 export async function createAmqpBus(url: string, options: AmqpBusOptions): Promise<EventBus> {
   const bus = new AmqpEventBus(url, options);
-  await bus.connect();
+  await bus.open();
   return bus;
 }

@@ -2,7 +2,16 @@ import type { Logger } from '../logging/logger';
 import { decodeEvent, encodeEvent } from './codec';
 import type { DomainEvent } from './event-types';
 import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
-import { type BusOptions, matchesTopic, normalizeTopology, resolveDeliveryLimit, resolvePrefetch } from './topology';
+import {
+  type BusOptions,
+  describeError,
+  matchesTopic,
+  normalizeTopology,
+  resolveDeliveryLimit,
+  resolvePrefetch,
+  resolveRetryDelays,
+  retryDelayAfter,
+} from './topology';
 
 /** A message a group gave up on, as its dead-letter queue would keep it. */
 export interface DeadLetter {
@@ -11,6 +20,8 @@ export interface DeadLetter {
   body: Buffer;
   /** Why: the message was refused (did not decode or validate), or its handler kept failing. */
   reason: string;
+  /** The handler's last error, when it kept failing. */
+  lastError?: string;
   /** The event, when the message decodes. */
   event?: DomainEvent;
 }
@@ -25,7 +36,14 @@ export interface InProcessBus extends EventBus {
   publishRaw(routingKey: string, body: Buffer): Promise<void>;
   /** Copies of what `group` dead-lettered, oldest first. */
   deadLetters(group: string): DeadLetter[];
+  /**
+   * Sends what `group` dead-lettered back to it with its failure count reset,
+   * as the RabbitMQ replay command does; resolves with how many.
+   */
+  replayDeadLetters(group: string): number;
 }
+
+const noop = () => {};
 
 /** Kept as the bytes; deadLetters() decodes them afresh. */
 type DeadMessage = Omit<DeadLetter, 'event'>;
@@ -34,7 +52,8 @@ type DeadMessage = Omit<DeadLetter, 'event'>;
 interface Pending {
   routingKey: string;
   body: Buffer;
-  attempt: number;
+  /** Handler failures so far. */
+  failures: number;
   /** Settles the publisher's promise: handled (or dead-lettered), or dropped at close. */
   handled: () => void;
   dropped: (error: Error) => void;
@@ -50,6 +69,8 @@ interface Consumer {
 /** The in-memory counterpart of one durable group queue. */
 class GroupQueue {
   readonly pending: Pending[] = [];
+  /** Failed events waiting for their retry, with the timer that puts each back in `pending`. */
+  readonly delayed = new Map<Pending, NodeJS.Timeout>();
   readonly dead: DeadMessage[] = [];
   readonly consumers: Consumer[] = [];
   inFlight = 0;
@@ -63,7 +84,7 @@ class GroupQueue {
   ) {}
 
   get idle(): boolean {
-    return this.pending.length === 0 && this.inFlight === 0;
+    return this.pending.length === 0 && this.inFlight === 0 && this.delayed.size === 0;
   }
 
   matches(routingKey: string): boolean {
@@ -98,11 +119,13 @@ class InProcessEventBus implements InProcessBus {
   private readonly groups = new Map<string, GroupQueue>();
   private readonly logger: Logger;
   private readonly deliveryLimit: number;
+  private readonly retryDelays: number[];
   private closed = false;
 
   constructor(options: BusOptions) {
     this.logger = options.logger;
     this.deliveryLimit = resolveDeliveryLimit(options);
+    this.retryDelays = resolveRetryDelays(options);
     for (const [group, patterns] of normalizeTopology(options.topology)) {
       this.groups.set(group, new GroupQueue(group, patterns));
     }
@@ -142,11 +165,29 @@ class InProcessEventBus implements InProcessBus {
     if (this.closed) throw new Error('Event bus is closed');
   }
 
+  get connected(): boolean {
+    return !this.closed;
+  }
+
+  async ready(): Promise<void> {
+    if (this.closed) throw new Error('Event bus is closed');
+  }
+
+  async deadLetterCounts(): Promise<Record<string, number>> {
+    if (this.closed) throw new Error('Event bus is closed');
+    return Object.fromEntries([...this.groups.values()].map((group) => [group.name, group.dead.length]));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    const dropped = new Error('Event bus closed before the event was handled');
     for (const group of this.groups.values()) {
-      for (const item of group.pending.splice(0))
-        item.dropped(new Error('Event bus closed before the event was handled'));
+      for (const item of group.pending.splice(0)) item.dropped(dropped);
+      for (const [item, timer] of group.delayed) {
+        clearTimeout(timer);
+        item.dropped(dropped);
+      }
+      group.delayed.clear();
     }
     await Promise.all(
       [...this.groups.values()].flatMap((group) => [...group.consumers].map((c) => this.stopConsumer(group, c))),
@@ -154,10 +195,30 @@ class InProcessEventBus implements InProcessBus {
   }
 
   deadLetters(group: string): DeadLetter[] {
-    return (this.groups.get(group)?.dead ?? []).map(({ routingKey, body, reason }) => {
+    return (this.groups.get(group)?.dead ?? []).map(({ routingKey, body, reason, lastError }) => {
       const decoded = decodeEvent(body, routingKey);
-      return { routingKey, body: Buffer.from(body), reason, ...(decoded.ok ? { event: decoded.event } : {}) };
+      return {
+        routingKey,
+        body: Buffer.from(body),
+        reason,
+        ...(lastError === undefined ? {} : { lastError }),
+        ...(decoded.ok ? { event: decoded.event } : {}),
+      };
     });
+  }
+
+  replayDeadLetters(name: string): number {
+    if (this.closed) throw new Error('Event bus is closed');
+    const group = this.groups.get(name);
+    if (!group) return 0;
+    const replayed = group.dead.splice(0, group.dead.length);
+    for (const { routingKey, body } of replayed) {
+      // Its publisher was answered when it was dead-lettered.
+      group.pending.push({ routingKey, body, failures: 0, handled: noop, dropped: noop });
+    }
+    this.logger.info({ group: name, replayed: replayed.length }, 'Dead-lettered events replayed');
+    this.scheduleDispatch(group);
+    return replayed.length;
   }
 
   private async route(routingKey: string, body: Buffer, what: string): Promise<void> {
@@ -167,7 +228,7 @@ class InProcessEventBus implements InProcessBus {
       targets.map(
         (group) =>
           new Promise<void>((handled, dropped) => {
-            group.pending.push({ routingKey, body, attempt: 1, handled, dropped });
+            group.pending.push({ routingKey, body, failures: 0, handled, dropped });
             this.scheduleDispatch(group);
           }),
       ),
@@ -216,7 +277,7 @@ class InProcessEventBus implements InProcessBus {
   private refuse(group: GroupQueue, item: Pending, reason: string): void {
     group.dead.push({ routingKey: item.routingKey, body: item.body, reason });
     this.logger.error(
-      { group: group.name, routingKey: item.routingKey, reason, attempt: item.attempt },
+      { group: group.name, routingKey: item.routingKey, reason, attempt: item.failures + 1 },
       'Event refused and dead-lettered',
     );
     item.handled();
@@ -225,7 +286,7 @@ class InProcessEventBus implements InProcessBus {
 
   private deliver(group: GroupQueue, consumer: Consumer, item: Pending, event: DomainEvent): void {
     group.inFlight++;
-    const delivery = { event, attempt: item.attempt };
+    const delivery = { event, attempt: item.failures + 1 };
     const run: Promise<void> = Promise.resolve()
       .then(() => consumer.handler(delivery))
       .then(item.handled, (err: unknown) => this.handlerFailed(group, item, event, err))
@@ -238,17 +299,31 @@ class InProcessEventBus implements InProcessBus {
     consumer.inFlight.add(run);
   }
 
+  /** As on RabbitMQ: a retry after a delay that grows with the failures, dead-lettered after `deliveryLimit` of them. */
   private handlerFailed(group: GroupQueue, item: Pending, event: DomainEvent, err: unknown): void {
-    const context = { err, group: group.name, eventId: event.id, type: event.type, attempt: item.attempt };
-    if (item.attempt >= this.deliveryLimit) {
-      group.dead.push({ routingKey: item.routingKey, body: item.body, reason: 'delivery limit reached' });
-      this.logger.error(context, 'Event dead-lettered after reaching the delivery limit');
+    const failures = item.failures + 1;
+    const context = { err, group: group.name, eventId: event.id, type: event.type, attempt: failures, failures };
+    if (failures >= this.deliveryLimit) {
+      const lastError = describeError(err);
+      group.dead.push({ routingKey: item.routingKey, body: item.body, reason: 'delivery limit reached', lastError });
+      this.logger.error(
+        { ...context, deadLetters: group.dead.length },
+        'Event dead-lettered after reaching the delivery limit',
+      );
       item.handled();
       return;
     }
-    this.logger.warn(context, 'Event handler failed; redelivering');
-    // Back at the front, as a quorum queue requeues it, so the group keeps its order.
-    group.pending.unshift({ ...item, attempt: item.attempt + 1 });
+    const retryInMs = retryDelayAfter(failures, this.retryDelays);
+    this.logger.warn({ ...context, retryInMs }, 'Event handler failed; retrying later');
+    const retry = { ...item, failures };
+    group.delayed.set(
+      retry,
+      setTimeout(() => {
+        group.delayed.delete(retry);
+        group.pending.push(retry);
+        this.scheduleDispatch(group);
+      }, retryInMs),
+    );
   }
 
   private async stopConsumer(group: GroupQueue, consumer: Consumer): Promise<void> {

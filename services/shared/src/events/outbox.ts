@@ -35,8 +35,13 @@ export function outboxFieldsFor(events: EventEnvelope[]): OutboxFields {
   return { _outbox: events, _pending: true };
 }
 
+/** How long stop() waits for publishes under way. */
+const DEFAULT_STOP_WAIT_MS = 5_000;
+
 export interface OutboxRelayOptions {
   pollIntervalMs?: number;
+  /** How long stop() waits for publishes under way; default 5 s. */
+  stopWaitMs?: number;
   /** Runs before a tombstone is removed, e.g. to finish deleting what it contained. */
   beforeTombstoneRemoval?: (doc: Document & OutboxFields) => Promise<void>;
 }
@@ -73,15 +78,24 @@ export class OutboxRelay {
     tick();
   }
 
+  /**
+   * Stops the sweep and waits for the publishes under way, at most `stopWaitMs`: an event whose consumer cannot
+   * take it now (it may be waiting for this very service) stays in the outbox for the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.sweeping;
-    await Promise.allSettled(this.inFlight.values());
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS);
+    });
+    await Promise.race([Promise.allSettled([this.sweeping, ...this.inFlight.values()]), bound]);
+    clearTimeout(timer);
   }
 
-  /** Publishes every pending document's events. */
+  /** Publishes every pending document's events; nothing while the broker cannot be reached (the next sweep will). */
   async sweep(): Promise<void> {
+    if (!this.bus.connected) return;
     const pending = await this.collection.find({ _pending: true }, { projection: { _id: 1 } });
     for (const doc of pending) {
       if (this.stopped) return;
@@ -104,6 +118,31 @@ export class OutboxRelay {
     };
     next.then(cleanup, cleanup);
     return next;
+  }
+
+  /**
+   * What a write waits for after its commit: the confirm of its events, at
+   * most `timeoutMs`, and not at all while the broker cannot be reached. The
+   * events are safe in the outbox either way; what is not confirmed now, the
+   * sweep publishes (after the reconnection). Never rejects.
+   */
+  async flushWithin(docId: string, timeoutMs: number): Promise<'confirmed' | 'deferred'> {
+    if (!this.bus.connected) {
+      this.log.debug({ docId }, 'event bus disconnected; events left to the outbox sweep');
+      return 'deferred';
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    try {
+      const outcome = await Promise.race([this.flush(docId).then(() => 'confirmed' as const), timeout]);
+      if (outcome === 'confirmed') return outcome;
+      this.log.warn({ docId }, 'event publish slow; left to the outbox sweep');
+    } catch (error) {
+      this.log.warn({ err: error, docId }, 'event publish failed; left to the outbox sweep');
+    } finally {
+      clearTimeout(timer);
+    }
+    return 'deferred';
   }
 
   private async relay(docId: string): Promise<void> {

@@ -25,13 +25,14 @@ export interface EventEnvelope<P = unknown> {
 export interface Delivery {
   /** Decoded and validated; `switch (event.type)` types the payload. */
   event: DomainEvent;
-  /** 1 on the first delivery, more on redeliveries. */
+  /** 1 on the first delivery, more on redeliveries (after a handler failure or a lost connection). */
   attempt: number;
 }
 
 /**
  * Applies one event. Resolve after the effect is stored (the adapter acks
- * then); reject to have it redelivered (dead-lettered after the delivery limit).
+ * then); reject to have it redelivered after a backoff (dead-lettered once the
+ * handler has failed `deliveryLimit` times).
  */
 export type EventHandler = (delivery: Delivery) => Promise<void>;
 
@@ -49,8 +50,9 @@ export interface Subscription {
   stop(): Promise<void>;
   /**
    * Resolves true when every event published (and confirmed) before this call
-   * has been handled by this group, false when `timeoutMs` passed first. Used
-   * for read-your-writes.
+   * has been handled by this group (an event waiting for its retry after a
+   * handler failure is not handled yet), false when `timeoutMs` passed first,
+   * or at once while the broker cannot be reached. Used for read-your-writes.
    */
   waitUntilDrained(timeoutMs: number): Promise<boolean>;
 }
@@ -66,7 +68,26 @@ export interface EventBus {
    */
   publish(event: EventEnvelope): Promise<void>;
   subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;
-  /** Resolves when the bus is connected and usable; rejects otherwise. Used by health checks. */
+  /** Resolves when the bus is connected and usable now; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * False while the broker cannot be reached (and once closed): a publish
+   * would only wait. A write whose events are safe in its outbox then answers
+   * without waiting for them; the relay publishes them after the reconnection.
+   */
+  readonly connected: boolean;
+  /**
+   * Resolves once the bus has connected at least once since it was opened
+   * (its queues declared, its consumers started), until it is closed; rejects
+   * otherwise. A service's readiness asks this, not `ping()`: a broker outage
+   * after the start delays events (outboxes and queues keep them) but does not
+   * keep the service from answering.
+   */
+  ready(): Promise<void>;
+  /**
+   * How many events wait in the dead-letter queue of each group this bus
+   * declared or consumes, by group name. Rejects while disconnected.
+   */
+  deadLetterCounts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }

@@ -13,11 +13,20 @@ export interface BusOptions {
    */
   topology: ConsumerGroup[];
   logger: Logger;
-  /** Deliveries of one event to a group before it is dead-lettered. Default 5. */
+  /**
+   * Handler attempts of one event in a group before it is dead-lettered: only a handler that failed counts, never
+   * a delivery cut short by a lost connection. Default 5.
+   */
   deliveryLimit?: number;
+  /**
+   * How long a failed event waits before its next attempt: after the first failure, the second, ...; the last
+   * wait repeats. Default 1 s, 5 s, 30 s, 2 min. On RabbitMQ each wait is a queue of its own, named after it.
+   */
+  retryDelaysMs?: number[];
 }
 
 export const DEFAULT_DELIVERY_LIMIT = 5;
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
 export const DEFAULT_PREFETCH = 16;
 
 export function resolveDeliveryLimit(options: BusOptions): number {
@@ -25,6 +34,32 @@ export function resolveDeliveryLimit(options: BusOptions): number {
   if (!Number.isInteger(limit) || limit < 1)
     throw new RangeError(`deliveryLimit must be a positive integer, got ${limit}`);
   return limit;
+}
+
+export function resolveRetryDelays(options: BusOptions): number[] {
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  if (delays.length === 0 || delays.some((ms) => !Number.isInteger(ms) || ms < 1))
+    throw new RangeError(`retryDelaysMs must be positive integers, got [${delays.join(', ')}]`);
+  return [...delays];
+}
+
+/** The distinct waits an event can meet before its last attempt (a RabbitMQ bus declares a queue for each). */
+export function retryDelaysInUse(deliveryLimit: number, delays: readonly number[]): number[] {
+  const used = Array.from({ length: deliveryLimit - 1 }, (_, i) => retryDelayAfter(i + 1, delays));
+  return [...new Set(used)];
+}
+
+/** The wait before the next attempt of an event whose handler has failed `failures` times (1 or more). */
+export function retryDelayAfter(failures: number, delays: readonly number[]): number {
+  return delays[Math.min(failures, delays.length) - 1];
+}
+
+const MAX_ERROR_LENGTH = 1_000;
+
+/** A handler's error as a dead letter keeps it: name and message, bounded. */
+export function describeError(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
 }
 
 export function resolvePrefetch(prefetch: number | undefined): number {

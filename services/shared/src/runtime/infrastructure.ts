@@ -20,6 +20,8 @@ export function openServiceStore(
  * The bus, with the queues of `consumerGroups` declared up front so that what is published before their consumers
  * subscribe is kept: the groups of the services this process runs (all of them when embedded). A producer's process
  * does not declare its consumers' queues; on a new broker they exist once each consumer has started (proto/EVENTS.md).
+ * A broker that cannot be reached does not fail it: the bus connects in the background, and `bus.ready()` (what a
+ * service's readiness asks) rejects until it has.
  */
 export function openBus(
   config: { AMQP_URL?: string },

@@ -21,10 +21,21 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** A readiness check that asks something real: the store answers and the bus is connected. */
+/**
+ * Readiness of a service that publishes or consumes events: its store answers,
+ * and its bus has reached the broker since the start (queues declared,
+ * consumers started). A broker outage after that does not make it unready: its
+ * writes keep their events in the outbox and its queues keep what it consumes,
+ * so taking it out of a load balancer would only refuse requests it can answer.
+ */
 export function storeAndBusReady(store: DocumentStore, bus: EventBus): () => Promise<void> {
   return async () => {
     await store.ping();
-    await bus.ping();
+    await bus.ready();
   };
+}
+
+/** Readiness of a service that neither publishes nor consumes events: its store answers. */
+export function storeReady(store: DocumentStore): () => Promise<void> {
+  return () => store.ping();
 }

@@ -12,7 +12,9 @@ import type { CommonConfig, RunningService, ServiceDeps } from './service';
  * its own store, the AMQP bus (required: separate processes share no memory),
  * graceful shutdown on SIGTERM with the store closed last. The bus declares
  * the service's own consumer groups (e.g. SEARCH_CONSUMER_GROUPS) before it
- * starts, so its queues keep what is published while it is down.
+ * starts, so its queues keep what is published while it is down. A broker that
+ * is down at start does not stop it: it starts, reports not ready, and
+ * connects when the broker is back.
  */
 export function runStandalone<C extends CommonConfig>(
   service: ServiceName,

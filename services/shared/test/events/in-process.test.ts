@@ -47,9 +47,10 @@ function send(b: { publish(e: EventEnvelope): Promise<void> }, e: EventEnvelope)
   return confirmed;
 }
 
-function bus(topology: ConsumerGroup[], deliveryLimit?: number) {
+/** Retries after 1 ms unless a test asks for other waits, so that tests do not wait for the default ones. */
+function bus(topology: ConsumerGroup[], deliveryLimit?: number, retryDelaysMs = [1]) {
   const { logger, records } = captureLogger();
-  return { bus: createInProcessBus({ topology, logger, deliveryLimit }), records };
+  return { bus: createInProcessBus({ topology, logger, deliveryLimit, retryDelaysMs }), records };
 }
 
 describe('matchesTopic', () => {
@@ -168,7 +169,7 @@ describe('in-process event bus', () => {
     await b.close();
   });
 
-  it('redelivers a failed event at the front of the queue and dead-letters it after the delivery limit', async () => {
+  it('retries a failed event after a wait, handing out the next events meanwhile, and dead-letters it after the delivery limit', async () => {
     const { bus: b, records } = bus([{ group: 'g', patterns: ['#'] }], 3);
     const poison = event('content.added');
     const healthy = event('content.modified');
@@ -181,13 +182,14 @@ describe('in-process event bus', () => {
     });
     expect(await sub.waitUntilDrained(1000)).toBe(true);
 
-    expect(seen).toEqual(['content.added#1', 'content.added#2', 'content.added#3', 'content.modified#1']);
+    expect(seen).toEqual(['content.added#1', 'content.modified#1', 'content.added#2', 'content.added#3']);
     const dead = b.deadLetters('g');
     expect(dead).toEqual([
       {
         routingKey: 'content.added',
         body: expect.any(Buffer),
         reason: 'delivery limit reached',
+        lastError: 'Error: boom',
         event: expect.objectContaining({ id: poison.id, type: 'content.added' }),
       },
     ]);
@@ -230,7 +232,7 @@ describe('in-process event bus', () => {
       [50, 1],
       [50, 1],
     ]);
-    expect(records.some((r) => r.msg === 'Event handler failed; redelivering')).toBe(false);
+    expect(records.some((r) => r.msg === 'Event handler failed; retrying later')).toBe(false);
     await b.close();
   });
 
@@ -381,9 +383,119 @@ describe('in-process event bus', () => {
     await expect(b.subscribe({ group: 'g', patterns: ['#'] }, async () => {})).rejects.toThrow(/closed/);
   });
 
-  it('rejects an invalid delivery limit or prefetch', async () => {
+  describe('retries with backoff (issue 9, finding 13)', () => {
+    const fakeClock = () =>
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
+    afterEach(() => jest.useRealTimers());
+
+    it('waits the given delay before each retry, the last one repeating', async () => {
+      fakeClock();
+      const { bus: b, records } = bus([{ group: 'g', patterns: ['#'] }], 4, [100, 1000]);
+      const attempts: number[] = [];
+      await b.subscribe({ group: 'g', patterns: ['#'] }, async ({ attempt }) => {
+        attempts.push(attempt);
+        throw new Error('store down');
+      });
+      send(b, event());
+      await jest.advanceTimersByTimeAsync(0);
+      expect(attempts).toEqual([1]);
+      await jest.advanceTimersByTimeAsync(99);
+      expect(attempts).toEqual([1]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(attempts).toEqual([1, 2]);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(attempts).toEqual([1, 2]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(attempts).toEqual([1, 2, 3]);
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(attempts).toEqual([1, 2, 3, 4]);
+      expect(b.deadLetters('g')).toHaveLength(1);
+      expect(records.filter((r) => r.msg === 'Event handler failed; retrying later').map((r) => r.retryInMs)).toEqual([
+        100, 1000, 1000,
+      ]);
+      await b.close();
+    });
+
+    it('a store hiccup shorter than the retry schedule costs no event', async () => {
+      fakeClock();
+      const { bus: b } = bus([{ group: 'g', patterns: ['#'] }], 5, [100, 400, 1600]);
+      // The store answers again 1 s after the first attempt; without waits, all five attempts fail at once.
+      const storeBackAt = Date.now() + 1000;
+      const applied: number[] = [];
+      const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, async ({ attempt }) => {
+        if (Date.now() < storeBackAt) throw new Error('store down');
+        applied.push(attempt);
+      });
+      send(b, event());
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(applied).toEqual([4]);
+      expect(b.deadLetters('g')).toEqual([]);
+      expect(await sub.waitUntilDrained(0)).toBe(true);
+      await b.close();
+    });
+
+    it('an event waiting for its retry is not drained yet, and close() hands it back to its publisher', async () => {
+      fakeClock();
+      const { bus: b } = bus([{ group: 'g', patterns: ['#'] }], 3, [1000]);
+      const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, async () => {
+        throw new Error('store down');
+      });
+      const confirmed = send(b, event());
+      await jest.advanceTimersByTimeAsync(10);
+      const drained = sub.waitUntilDrained(500);
+      await jest.advanceTimersByTimeAsync(500);
+      expect(await drained).toBe(false);
+      await b.close();
+      await expect(confirmed).rejects.toThrow(/closed before the event was handled/);
+    });
+  });
+
+  describe('dead letters (issue 9, finding 13)', () => {
+    it('replays what a group dead-lettered with its failure count reset, at most what was there when it began', async () => {
+      const { bus: b, records } = bus([{ group: 'g', patterns: ['#'] }], 2);
+      let failing = true;
+      const attempts: string[] = [];
+      const sub = await b.subscribe({ group: 'g', patterns: ['#'] }, async ({ event: e, attempt }) => {
+        attempts.push(`${e.id}#${attempt}`);
+        if (failing || e.type === 'content.removed') throw new Error('still broken');
+      });
+      const fixed = event('content.added');
+      const poison = event('content.removed');
+      await b.publish(fixed);
+      await b.publish(poison);
+      expect(await b.deadLetterCounts()).toEqual({ g: 2 });
+      expect(records.filter((r) => r.level === 50)).toEqual([
+        expect.objectContaining({ group: 'g', eventId: fixed.id, failures: 2, deadLetters: 1 }),
+        expect.objectContaining({ group: 'g', eventId: poison.id, failures: 2, deadLetters: 2 }),
+      ]);
+
+      failing = false;
+      attempts.length = 0;
+      expect(b.replayDeadLetters('g')).toBe(2);
+      expect(await sub.waitUntilDrained(1000)).toBe(true);
+      // Each from attempt 1 again; the poison event failed twice more and is back, once: no loop.
+      expect(attempts.filter((a) => a.startsWith(fixed.id))).toEqual([`${fixed.id}#1`]);
+      expect(attempts.filter((a) => a.startsWith(poison.id))).toEqual([`${poison.id}#1`, `${poison.id}#2`]);
+      expect(b.deadLetters('g').map((d) => d.event?.id)).toEqual([poison.id]);
+      expect(await b.deadLetterCounts()).toEqual({ g: 1 });
+      await b.close();
+    });
+
+    it('is always connected and ready until closed', async () => {
+      const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
+      expect(b.connected).toBe(true);
+      await b.ready();
+      await b.close();
+      expect(b.connected).toBe(false);
+      await expect(b.ready()).rejects.toThrow(/closed/);
+    });
+  });
+
+  it('rejects an invalid delivery limit, retry delays or prefetch', async () => {
     const { logger } = captureLogger();
     expect(() => createInProcessBus({ topology: [], logger, deliveryLimit: 0 })).toThrow(RangeError);
+    expect(() => createInProcessBus({ topology: [], logger, retryDelaysMs: [] })).toThrow(RangeError);
+    expect(() => createInProcessBus({ topology: [], logger, retryDelaysMs: [10, 0] })).toThrow(RangeError);
     const b = createInProcessBus({ topology: [], logger });
     await expect(b.subscribe({ group: 'g', patterns: ['#'], prefetch: 0 }, async () => {})).rejects.toThrow(RangeError);
   });
