@@ -4,10 +4,16 @@ import { z } from 'zod';
 export const searchConfigSchema = z.object({
   ...commonEnv,
   SEARCH_GRPC_ADDRESS: address.default('0.0.0.0:50053'),
-  /** The content service, for reindexing. */
+  /** The content service: events are confirmed with it, and reindexing reads it. */
   CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
   /** How long a search waits for the catalog to catch up with published events. */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(2000),
+  /** How long the catalog keeps a removed object's tombstone (against late, older events) before purging it. */
+  SEARCH_TOMBSTONE_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 60 * 60_000),
 });
 
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

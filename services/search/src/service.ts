@@ -11,9 +11,11 @@ import {
 } from '@cms/shared';
 import { searchRpcs } from './api/grpc';
 import { ENDPOINTS } from './api/endpoints';
+import { remoteContentSource } from './clients/content-source';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
+import { startTombstoneSweep } from './store/tombstone-sweep';
 
 export async function startSearchService({
   config,
@@ -23,12 +25,23 @@ export async function startSearchService({
 }: ServiceDeps<SearchConfig>): Promise<RunningService> {
   const catalog = new Catalog(store);
   await catalog.ensureIndexes();
-  const subscription = await subscribeToContent(bus, catalog, logger);
-  // Made on first use, when requests arrive: the embedded suite starts search before content (so that search
-  // subscribes before content's first write) and knows content's address only then.
+  // Made on first use, when events or requests arrive: the embedded suite starts search before content (so that
+  // search subscribes before content's first write) and knows content's address only once content has started.
   let content: ContentServiceClient | undefined;
   const contentClient = () =>
     (content ??= createClient(protos().content.ContentService, config.CONTENT_ADDRESS, config.MAX_MESSAGE_BYTES));
+  const subscription = await subscribeToContent(
+    bus,
+    catalog,
+    remoteContentSource(contentClient, config.CALL_TIMEOUT_MS),
+    logger,
+  );
+  const clock = () => new Date();
+  const tombstones = startTombstoneSweep(catalog, {
+    retentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
+    now: clock,
+    log: logger,
+  });
   let contexts: ReturnType<typeof remoteContentContexts> | undefined;
   const contentContexts = () =>
     (contexts ??= remoteContentContexts(config.CONTENT_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES));
@@ -47,7 +60,10 @@ export async function startSearchService({
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
           }),
-          ...searchRpcs(catalog, contentClient, logger),
+          ...searchRpcs(catalog, contentClient, logger, {
+            now: clock,
+            tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
+          }),
         },
       },
     ],
@@ -61,6 +77,7 @@ export async function startSearchService({
     async stop() {
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await subscription.stop();
+      await tombstones.stop();
       content?.close();
       contexts?.close();
     },

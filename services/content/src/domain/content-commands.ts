@@ -86,10 +86,12 @@ export class ContentCommands {
       workflow_history: [],
     };
     Object.assign(root, accessFields(root, null));
-    // A concurrent start of another replica may win; either root is fine.
+    // A concurrent start of another replica may win; either root is fine. Its event is left to the relay's sweep
+    // (a batch never flushed here): its consumers confirm events with this service, which does not serve yet.
     await this.writer.insert(
       { kind: 'site-root', doc: root, events: [addedEvent(root)], container: null },
       SYSTEM_WRITE,
+      this.writer.deferFlushes(),
     );
   }
 

@@ -6,7 +6,7 @@ import {
   type Logger,
   type SearchServiceHandlers,
 } from '@cms/shared';
-import { entryFrom } from '../domain/catalog-entry';
+import { rebuildCatalog, type RebuildOptions } from '../store/rebuild';
 import type { Catalog } from '../store/catalog';
 
 /**
@@ -17,20 +17,14 @@ export function searchRpcs(
   catalog: Catalog,
   content: () => ContentServiceClient,
   log: Logger,
+  options: RebuildOptions,
 ): Omit<SearchServiceHandlers, 'Handle'> {
   return {
     Reindex: unary(log, async (_request, ctx) => {
-      const startedAt = new Date().toISOString();
-      const seen = new Set<string>();
       const snapshots = content().Scan({ page_size: 500 }, requestMetadata(ctx.requestId));
-      for await (const snapshot of snapshots as AsyncIterable<ContentSnapshot>) {
-        seen.add(snapshot.uid);
-        // Version-guarded like an event, so a newer event applied meanwhile is kept.
-        await catalog.put(entryFrom(snapshot, new Date().toISOString()));
-      }
-      const removed = await catalog.removeStale(seen, startedAt);
-      ctx.log.info({ indexed: seen.size, removed }, 'reindex done');
-      return { indexed: seen.size, removed };
+      const result = await rebuildCatalog(catalog, snapshots as AsyncIterable<ContentSnapshot>, options);
+      ctx.log.info(result, 'reindex done');
+      return { indexed: result.indexed, removed: result.removed };
     }),
   };
 }

@@ -1,4 +1,5 @@
-import type { ConsumerGroup, EventBus, Logger, Subscription } from '@cms/shared';
+import type { ConsumerGroup, DomainEvent, EventBus, Logger, Subscription } from '@cms/shared';
+import type { ContentSource } from '../clients/content-source';
 import { entryFrom } from '../domain/catalog-entry';
 import type { Catalog } from '../store/catalog';
 
@@ -8,8 +9,26 @@ export const SEARCH_GROUP: ConsumerGroup = { group: 'search', patterns: ['conten
 /** Every queue search consumes, for the bus of a process that runs search to declare up front. */
 export const SEARCH_CONSUMER_GROUPS: ConsumerGroup[] = [SEARCH_GROUP];
 
-/** Keeps the catalog in step with content events; resolves after the effect is stored, so the bus acks then. */
-export function subscribeToContent(bus: EventBus, catalog: Catalog, log: Logger): Promise<Subscription> {
+/** How many objects of one removal are confirmed with content at once. */
+const CONFIRM_CONCURRENCY = 16;
+
+/** The events that carry an object's state. */
+type SnapshotEvent = Extract<
+  DomainEvent,
+  { type: 'content.added' | 'content.modified' | 'content.moved' | 'content.ordered' }
+>;
+
+/**
+ * Keeps the catalog in step with content events; resolves after the effect is stored, so the bus acks then.
+ * What an event says of an object is not indexed on its word: anyone who can publish could forge a well-formed
+ * event. The object is read from the content service, and the catalog indexes that.
+ */
+export function subscribeToContent(
+  bus: EventBus,
+  catalog: Catalog,
+  content: ContentSource,
+  log: Logger,
+): Promise<Subscription> {
   return bus.subscribe({ ...SEARCH_GROUP, prefetch: 16 }, async ({ event, attempt }) => {
     const at = new Date().toISOString();
     switch (event.type) {
@@ -17,11 +36,10 @@ export function subscribeToContent(bus: EventBus, catalog: Catalog, log: Logger)
       case 'content.modified':
       case 'content.moved':
       case 'content.ordered':
-        // Each carries the object's whole indexable state at its version; the catalog keeps the newest.
-        await catalog.put(entryFrom(event.payload.snapshot, at));
+        await indexConfirmed(event, catalog, content, log, at);
         break;
       case 'content.removed':
-        await catalog.markRemoved(event.payload.removed_uids, at);
+        await removeConfirmed(event, catalog, content, log, at);
         break;
       default:
         // Other events do not change what the catalog holds.
@@ -29,4 +47,65 @@ export function subscribeToContent(bus: EventBus, catalog: Catalog, log: Logger)
     }
     log.debug({ requestId: event.requestId, eventType: event.type, eventId: event.id, attempt }, 'event applied');
   });
+}
+
+/**
+ * Indexes the object as the content store has it, at the event's version or later; drops the event, with a
+ * warning, when content has no such object or not that version. Fails when content does not answer.
+ */
+async function indexConfirmed(
+  event: SnapshotEvent,
+  catalog: Catalog,
+  content: ContentSource,
+  log: Logger,
+  at: string,
+): Promise<void> {
+  const { uid, version } = event.payload;
+  // The catalog holds only what content confirmed: an event it is already past needs no call.
+  if ((await catalog.versionOf(uid)) >= version) return;
+  const current = await content.current(uid, event.requestId ?? event.id);
+  if (!current || current.version < version) {
+    log.warn(
+      { eventId: event.id, eventType: event.type, uid, version, contentVersion: current?.version ?? null },
+      current ? 'event names a version content does not have; dropped' : 'event names no content object; dropped',
+    );
+    return;
+  }
+  await catalog.put(entryFrom(current, at));
+}
+
+/**
+ * Marks removed what content confirms is gone: each object of the removal that content no longer has, or still
+ * has below the removed object's path (what was inside it, whose deletion a crash may have left for later). An
+ * object content still has elsewhere, or the removed object itself still live, stays indexed: the event is
+ * forged or confused, and is dropped for it with a warning. Fails when content does not answer.
+ */
+async function removeConfirmed(
+  event: Extract<DomainEvent, { type: 'content.removed' }>,
+  catalog: Catalog,
+  content: ContentSource,
+  log: Logger,
+  at: string,
+): Promise<void> {
+  const { uid, path, removed_uids: uids } = event.payload;
+  const requestId = event.requestId ?? event.id;
+  const inside = (candidate: string) => path !== '/' && candidate.startsWith(`${path}/`);
+  const gone: string[] = [];
+  const kept: string[] = [];
+  for (let start = 0; start < uids.length; start += CONFIRM_CONCURRENCY) {
+    const batch = uids.slice(start, start + CONFIRM_CONCURRENCY);
+    const found = await Promise.all(batch.map((removed) => content.current(removed, requestId)));
+    batch.forEach((removed, i) => {
+      const live = found[i];
+      const confirmed = !live || (removed !== uid && inside(live.path));
+      (confirmed ? gone : kept).push(removed);
+    });
+  }
+  if (kept.length) {
+    log.warn(
+      { eventId: event.id, eventType: event.type, uid, kept: kept.length, example: kept[0] },
+      'removal names objects content still has; they stay indexed',
+    );
+  }
+  await catalog.markRemoved(gone, at);
 }

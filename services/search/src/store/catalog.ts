@@ -14,6 +14,14 @@ export class Catalog {
     await this.entries.createIndex({ words: 1 });
     await this.entries.createIndex({ path: 1 });
     await this.entries.createIndex({ allowed: 1 });
+    // Tombstones only: the purge finds them without a scan.
+    await this.entries.createIndex({ deleted: 1 }, { sparse: true });
+  }
+
+  /** The version the catalog holds for `uid` (REMOVED_VERSION for a tombstone), 0 when none. */
+  async versionOf(uid: string): Promise<number> {
+    const found = await this.entries.findOne({ _id: uid }, { projection: { version: 1 } });
+    return found?.version ?? 0;
   }
 
   /**
@@ -22,22 +30,38 @@ export class Catalog {
    * whether it was written.
    */
   async put(entry: CatalogEntry): Promise<boolean> {
+    return this.upsert(entry, { version: { $lt: entry.version } });
+  }
+
+  /**
+   * A reindex's write: the entry as the content store has it, over whatever the catalog held before the reindex
+   * began (`since`), a newer version or a tombstone included; only what an event wrote since then is kept when it
+   * is newer. Returns whether it was written.
+   */
+  async refresh(entry: CatalogEntry, since: string): Promise<boolean> {
+    return this.upsert(entry, { $or: [{ version: { $lt: entry.version } }, { indexed_at: { $lt: since } }] });
+  }
+
+  private async upsert(entry: CatalogEntry, unless: Record<string, unknown>): Promise<boolean> {
     try {
       const { _id, ...fields } = entry;
       const result = await this.entries.updateOne(
-        { _id, version: { $lt: entry.version } },
-        { $set: fields },
+        { _id, ...unless },
+        { $set: fields, $unset: { deleted: '' } },
         { upsert: true },
       );
       return result.matchedCount + (result.upsertedId ? 1 : 0) > 0;
     } catch (error) {
-      // The entry exists with this version or a newer one: nothing to do.
+      // The entry exists and is to be kept: nothing to do.
       if (error instanceof DuplicateKeyError) return false;
       throw error;
     }
   }
 
-  /** Marks objects removed for good; a removal wins over any later-arriving older event. */
+  /**
+   * Marks objects removed; a removal wins over any later-arriving older event. The tombstone is kept until
+   * `purgeTombstones` (a late event for a removed object is dropped anyway: content no longer confirms it).
+   */
   async markRemoved(uids: string[], at: string): Promise<void> {
     for (const uid of uids) {
       await this.entries.updateOne(
@@ -46,6 +70,12 @@ export class Catalog {
         { upsert: true },
       );
     }
+  }
+
+  /** Deletes the tombstones written before `before`; returns how many. */
+  async purgeTombstones(before: string): Promise<number> {
+    const { deletedCount } = await this.entries.deleteMany({ deleted: true, indexed_at: { $lt: before } });
+    return deletedCount;
   }
 
   async search(query: CatalogQuery): Promise<{ items: CatalogEntry[]; total: number }> {
@@ -61,14 +91,17 @@ export class Catalog {
     return { items, total };
   }
 
-  /** Live entries last written before `before` and not in `seen`: what a reindex found gone from the content store. */
-  async removeStale(seen: Set<string>, before: string): Promise<number> {
+  /**
+   * Live entries last written before `before` and not in `seen`: what a reindex found gone from the content
+   * store. Marked removed at `at`; returns how many.
+   */
+  async removeStale(seen: Set<string>, before: string, at: string): Promise<number> {
     const candidates = await this.entries.find(
       { deleted: { $ne: true }, indexed_at: { $lt: before } },
       { projection: { _id: 1 } },
     );
     const stale = candidates.map((c) => c._id).filter((uid) => !seen.has(uid));
-    await this.markRemoved(stale, new Date().toISOString());
+    await this.markRemoved(stale, at);
     return stale.length;
   }
 }

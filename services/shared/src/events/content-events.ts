@@ -1,9 +1,10 @@
 /**
  * Events of the content area, as defined in proto/cms/events/v1/content_events.proto
- * (indexed in proto/EVENTS.md). Each carries what the search index needs, so
- * consumers never call back for ordinary updates, and the object's version, so
- * consumers apply them idempotently: an event whose version is not newer than
- * what a consumer holds is skipped.
+ * (indexed in proto/EVENTS.md). Each names the object and its version, so
+ * consumers apply them idempotently (an event whose version is not newer than
+ * what a consumer holds is skipped), and carries a snapshot of it; search does
+ * not index an event on its word but confirms the object with content first
+ * (anyone who can publish could forge a well-formed event).
  */
 import type { ContentAdded__Output } from '../generated/cms/events/v1/ContentAdded';
 import type { ContentModified__Output } from '../generated/cms/events/v1/ContentModified';

@@ -454,6 +454,7 @@ interface DocPair {
 const PATCHED = Symbol('unchanged keys swapped in place');
 const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
   getDotValue(doc: unknown, field: string): unknown;
+  match(doc: unknown, query: unknown): boolean;
 };
 
 /**
@@ -520,6 +521,46 @@ function indexKeys(index: NedbIndexInternals, doc: Document): unknown[] | null {
   return [...new Set(values)];
 }
 
+/**
+ * The NeDB internals a write runs through so that it can be undone in memory (lib/datastore.js): the methods that
+ * `insertAsync`, `updateAsync` and `removeAsync` queue, the queue itself, and the in-memory indexes.
+ */
+interface NedbInternals {
+  executor: { pushAsync<R>(task: () => Promise<R>): Promise<R> };
+  indexes: { _id: { getMatching(id: unknown): Document[] } };
+  /** NeDB's own objects that may match (by an index), not copies. */
+  _getCandidatesAsync(query: NedbQuery, dontExpireStaleDocs: boolean): Promise<Document[]>;
+  _insertAsync(doc: Document): Promise<Document>;
+  _updateAsync(query: NedbQuery, replacement: Document, options: object): Promise<unknown>;
+  _removeAsync(query: NedbQuery, options: { multi: boolean }): Promise<number>;
+  _addToIndexes(doc: Document): void;
+  _removeFromIndexes(doc: Document): void;
+  _updateIndexes(oldDoc: Document, newDoc: Document): void;
+}
+
+function internals(db: Datastore): NedbInternals {
+  return db as unknown as NedbInternals;
+}
+
+/** NeDB's own object for `_id` (it replaces, never mutates, a stored document). */
+function storedDocument(nedb: NedbInternals, id: unknown): Document | undefined {
+  return nedb.indexes._id.getMatching(id)[0];
+}
+
+/** Puts each document back as `before` had it; returns whether any had changed. */
+function restoreInMemory(nedb: NedbInternals, before: Map<unknown, Document | undefined>): boolean {
+  let changed = false;
+  for (const [id, previous] of before) {
+    const current = storedDocument(nedb, id);
+    if (current === previous) continue;
+    changed = true;
+    if (current && previous) nedb._updateIndexes(current, previous);
+    else if (current) nedb._removeFromIndexes(current);
+    else if (previous) nedb._addToIndexes(previous);
+  }
+  return changed;
+}
+
 function duplicateKeyError(collection: string, field: string | undefined, key: unknown): DuplicateKeyError {
   return new DuplicateKeyError(collection, JSON.stringify(field === undefined ? key : { [field]: key }) ?? 'null');
 }
@@ -530,6 +571,11 @@ class Engine {
   private tail: Promise<unknown> = Promise.resolve();
   private compaction: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * Set when a write's append failed after NeDB had begun it: the file may end with a torn line (which would
+   * swallow the next append) or hold a line the memory no longer has. Rewritten from memory before the next write.
+   */
+  private unsynced = false;
 
   constructor(
     readonly name: string,
@@ -558,7 +604,7 @@ class Engine {
       // alive and a failed compaction there is an unhandled rejection.
       this.compaction = setInterval(() => {
         // A failed compaction leaves the append-only file valid; the next one retries.
-        this.exclusive(() => db.compactDatafileAsync()).catch(() => undefined);
+        this.exclusive(() => this.compact(db)).catch(() => undefined);
       }, COMPACTION_INTERVAL_MS);
       this.compaction.unref();
     }
@@ -586,12 +632,43 @@ class Engine {
     this.assertOpen();
     return this.exclusive(async () => {
       const db = await this.loaded;
+      // Nothing is appended after a failed append until the file is the memory again.
+      if (this.unsynced) await this.compact(db);
       try {
         return await task(db);
       } catch (err) {
         throw this.duplicateKeyError(db, err) ?? err;
       }
     });
+  }
+
+  /**
+   * Runs one NeDB write in NeDB's queue, so that no read sees it half done. NeDB changes its memory first and
+   * appends to the file after; when the append fails, the documents the write affects (`affected`, their ids) are
+   * put back in memory as they were, so a failed write leaves nothing a read (or the outbox relay) could find.
+   */
+  undoable<R>(
+    db: Datastore,
+    affected: (nedb: NedbInternals) => Promise<unknown[]>,
+    run: (nedb: NedbInternals, ids: unknown[]) => Promise<R>,
+  ): Promise<R> {
+    const nedb = internals(db);
+    return nedb.executor.pushAsync(async () => {
+      const ids = await affected(nedb);
+      const before = new Map(ids.map((id) => [id, storedDocument(nedb, id)]));
+      try {
+        return await run(nedb, ids);
+      } catch (err) {
+        if (restoreInMemory(nedb, before)) this.unsynced = true;
+        throw err;
+      }
+    });
+  }
+
+  /** Rewrites the file from memory (NeDB writes a new file and renames it over the old one). */
+  private async compact(db: Datastore): Promise<void> {
+    await db.compactDatafileAsync();
+    this.unsynced = false;
   }
 
   private duplicateKeyError(db: Datastore, err: unknown): DuplicateKeyError | undefined {
@@ -614,7 +691,7 @@ class Engine {
         return; // never loaded: nothing to compact
       }
       clearInterval(this.compaction);
-      await db.compactDatafileAsync();
+      await this.compact(db);
     });
   }
 }
@@ -647,7 +724,7 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
     const { _id, ...rest } = doc;
     const prepared = { _id: _id ?? newDocumentId(), ...rest };
     return this.engine.write(async (db) => {
-      const inserted = await db.insertAsync(prepared);
+      const inserted = await this.insert(db, prepared);
       return { insertedId: String(inserted._id) };
     });
   }
@@ -658,7 +735,7 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
       const [doc] = await findIn(db, filter, { limit: 1 });
       if (!doc) {
         if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null };
-        const inserted = await db.insertAsync(buildUpsertDocument(filter, update));
+        const inserted = await this.insert(db, buildUpsertDocument(filter, update));
         return { matchedCount: 0, modifiedCount: 0, upsertedId: String(inserted._id) };
       }
       const modified = await this.replace(db, doc, update);
@@ -684,7 +761,7 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
       const [doc] = await findIn(db, filter, { sort: options.sort, limit: 1 });
       if (!doc) {
         if (!options.upsert) return null;
-        const inserted = await db.insertAsync(buildUpsertDocument(filter, update));
+        const inserted = await this.insert(db, buildUpsertDocument(filter, update));
         return after ? project(inserted as T, options.projection) : null;
       }
       const before = after ? undefined : deepClone(doc);
@@ -693,24 +770,46 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
     });
   }
 
+  /** Inserts a prepared document (with its `_id`); NeDB returns a copy. */
+  private insert(db: Datastore, doc: Document): Promise<Document> {
+    return this.engine.undoable(
+      db,
+      async () => [doc._id],
+      (nedb) => nedb._insertAsync(doc),
+    );
+  }
+
   /** Applies the update to a copy of a stored document and writes it back if it changed. */
   private async replace(db: Datastore, doc: Document, update: Update): Promise<boolean> {
     if (!applyUpdate(doc, update)) return false;
     // NeDB copies the replacement, so `doc` stays the caller's own object.
-    await db.updateAsync({ _id: doc._id }, doc, {});
+    await this.engine.undoable(
+      db,
+      async () => [doc._id],
+      (nedb) => nedb._updateAsync({ _id: doc._id }, doc, {}),
+    );
     return true;
   }
 
+  /** Removes the matches of `filter` (the first one only with a limit), all or none. */
+  private remove(db: Datastore, filter: Filter, limit?: number): Promise<number> {
+    const query = toNedbQuery(filter);
+    return this.engine.undoable(
+      db,
+      async (nedb) => {
+        const matches = (await nedb._getCandidatesAsync(query, true)).filter((doc) => nedbModel.match(doc, query));
+        return (limit ? matches.slice(0, limit) : matches).map((doc) => doc._id);
+      },
+      async (nedb, ids) => (ids.length ? nedb._removeAsync({ _id: { $in: ids } }, { multi: true }) : 0),
+    );
+  }
+
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    return this.engine.write(async (db) => ({
-      deletedCount: await db.removeAsync(toNedbQuery(filter), { multi: false }),
-    }));
+    return this.engine.write(async (db) => ({ deletedCount: await this.remove(db, filter, 1) }));
   }
 
   async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
-    return this.engine.write(async (db) => ({
-      deletedCount: await db.removeAsync(toNedbQuery(filter), { multi: true }),
-    }));
+    return this.engine.write(async (db) => ({ deletedCount: await this.remove(db, filter) }));
   }
 
   async createIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
@@ -785,7 +884,8 @@ class EmbeddedStore implements DocumentStore {
 /**
  * Opens the embedded store under `dataDir` (created if missing). Each write
  * resolves once NeDB has appended it to the collection's file, so a killed
- * process loses no acknowledged write. One process per data directory.
+ * process loses no acknowledged write; one that cannot be appended fails and
+ * leaves the documents in memory as they were. One process per data directory.
  */
 export async function openEmbeddedStore(dataDir: string): Promise<DocumentStore> {
   await fs.mkdir(dataDir, { recursive: true });

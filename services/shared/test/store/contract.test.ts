@@ -724,6 +724,67 @@ describe('embedded store on disk', () => {
     await reopened.close();
   });
 
+  describe('a write its file cannot take', () => {
+    // Root writes files whatever their mode, so a directory takes the file's place: every append and rename fails.
+    const breakFile = async (file: string) => {
+      await fs.rename(file, `${file}.aside`);
+      await fs.mkdir(file);
+    };
+    const repairFile = async (file: string) => {
+      await fs.rmdir(file);
+      await fs.rename(`${file}.aside`, file);
+    };
+    const writes: [string, (c: Collection) => Promise<unknown>][] = [
+      ['insertOne', (c) => c.insertOne({ _id: 'c', k: 3, title: 'new' })],
+      ['updateOne', (c) => c.updateOne({ _id: 'a' }, { $set: { k: 3, title: 'new', _pending: true } })],
+      ['updateOne with upsert', (c) => c.updateOne({ _id: 'c' }, { $set: { k: 3, title: 'new' } }, { upsert: true })],
+      ['findOneAndUpdate', (c) => c.findOneAndUpdate({ _id: 'a' }, { $set: { k: 3, title: 'new', _pending: true } })],
+      [
+        'findOneAndUpdate with upsert',
+        (c) => c.findOneAndUpdate({ _id: 'c' }, { $set: { k: 3, title: 'new' } }, { upsert: true }),
+      ],
+      ['updateMany', (c) => c.updateMany({}, { $set: { title: 'new', _pending: true } })],
+      ['deleteOne', (c) => c.deleteOne({ _id: 'a' })],
+      ['deleteMany', (c) => c.deleteMany({})],
+    ];
+
+    it.each(writes)(
+      '%s fails, leaves nothing in memory, and the file is whole again at the next write',
+      async (_, write) => {
+        const store = await openEmbeddedStore(dir);
+        const c = store.collection('items');
+        await c.createIndex({ k: 1 }, { unique: true });
+        await c.insertOne({ _id: 'a', k: 1, title: 'old' });
+        await c.insertOne({ _id: 'b', k: 2, title: 'old' });
+        const before = await c.find({}, { sort: { _id: 1 } });
+        const file = path.join(dir, 'items.db');
+
+        await breakFile(file);
+        await expect(write(c)).rejects.toThrow();
+        // Reads, the unique index and the outbox relay's `_pending` look-up all see the store as it was.
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual(before);
+        expect(await c.find({ k: 3 })).toEqual([]);
+        expect(await c.countDocuments({ _pending: true })).toBe(0);
+        await expect(c.insertOne({ _id: 'd', k: 1 })).rejects.toThrow();
+
+        // Writable again, with the torn line a failed append may leave: the next write is kept whole.
+        await repairFile(file);
+        await fs.appendFile(file, '{"_id":"torn","k');
+        await expect(c.insertOne({ _id: 'd', k: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await c.insertOne({ _id: 'e', k: 5, title: 'later' });
+
+        // No close: a restart after a crash reads what the memory held.
+        const reopened = await openEmbeddedStore(dir);
+        expect(await reopened.collection('items').find({}, { sort: { _id: 1 } })).toEqual([
+          ...before,
+          { _id: 'e', k: 5, title: 'later' },
+        ]);
+        await reopened.close();
+        await store.close();
+      },
+    );
+  });
+
   it('rejects collection names that are not plain file names', async () => {
     const store = await openEmbeddedStore(dir);
     expect(() => store.collection('../escape')).toThrow(/invalid collection name/);
