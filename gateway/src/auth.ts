@@ -8,13 +8,15 @@ const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="CMS", error="inval
 /**
  * Establishes the caller from the Authorization header: none is anonymous
  * (null); Basic and Bearer are verified by the identity service (or found in
- * the cache of verified headers); anything else is 401.
+ * the cache of verified headers); anything else is 401. Identity is told the
+ * client's address: Basic is a password guess like `@login`, throttled alike.
  */
 export async function authenticate(
   header: string | undefined,
   backends: Backends,
   requestId: string,
   cache?: AuthCache,
+  clientAddress?: string,
 ): Promise<Principal__Output | null> {
   if (!header) return null;
   const memory = cache?.active ? cache : undefined;
@@ -33,6 +35,7 @@ export async function authenticate(
       backends.authenticate(
         { basic: { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) } },
         requestId,
+        clientAddress,
       ),
       BASIC_CHALLENGE,
     );
@@ -40,7 +43,10 @@ export async function authenticate(
     return principal;
   }
   if (scheme === 'bearer' && value) {
-    const principal = await withChallenge(backends.authenticate({ bearer_token: value }, requestId), BEARER_CHALLENGE);
+    const principal = await withChallenge(
+      backends.authenticate({ bearer_token: value }, requestId, clientAddress),
+      BEARER_CHALLENGE,
+    );
     memory?.set(key, ticket, principal, tokenHints(value));
     return principal;
   }

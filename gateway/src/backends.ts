@@ -24,11 +24,18 @@ interface HandleClient extends grpc.Client {
   ): grpc.ClientUnaryCall;
 }
 
+/** `clientAddress`: the HTTP client's address, sent along in the call metadata (identity throttles logins by it). */
 export interface Backends {
-  handle(service: ServiceName, request: HttpRequest, requestId: string): Promise<HttpResponse__Output>;
+  handle(
+    service: ServiceName,
+    request: HttpRequest,
+    requestId: string,
+    clientAddress?: string,
+  ): Promise<HttpResponse__Output>;
   authenticate(
     credentials: { basic: { login: string; password: string } } | { bearer_token: string },
     requestId: string,
+    clientAddress?: string,
   ): Promise<Principal__Output>;
   /** Opens identity's stream of cache invalidations (no deadline: it stays open for the process's life). */
   watchInvalidations(requestId: string): InvalidationStream;
@@ -70,17 +77,19 @@ export function connectBackends(
   const timeoutMs = config.CALL_TIMEOUT_MS;
 
   return {
-    handle(service, request, requestId) {
+    handle(service, request, requestId, clientAddress) {
       const client = clients[service];
       return callUnary<HttpResponse__Output>((md, o, cb) => client.Handle(request, md, o, cb), {
         requestId,
         timeoutMs,
+        clientAddress,
       });
     },
-    authenticate(credentials, requestId) {
+    authenticate(credentials, requestId, clientAddress) {
       return callUnary<Principal__Output>((md, o, cb) => identity.Authenticate(credentials, md, o, cb), {
         requestId,
         timeoutMs,
+        clientAddress,
       });
     },
     watchInvalidations(requestId) {

@@ -4,7 +4,9 @@
  * gateway's credential cache being invalidated on logout, with one gateway
  * process and with two.
  */
+import { statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { pollUntil } from '../support/poll';
@@ -12,6 +14,15 @@ import { freePort } from '../support/processes';
 
 const basic = (login: string, password: string) => 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64');
 const bearer = (token: string) => `Bearer ${token}`;
+
+/** Bytes of identity's throttle records on disk (an append-only file: every write makes it longer). */
+function attemptsBytes(t: TestSuite): number {
+  try {
+    return statSync(join(t.dataDir, 'identity', 'login_attempts.db')).size;
+  } catch {
+    return 0;
+  }
+}
 
 function claimsOf(token: string): Record<string, any> {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
@@ -101,6 +112,51 @@ describe('token login (one gateway process)', () => {
     }
     const empty = await t.request('POST', '/@login', { auth: null });
     expect(empty.status).toBe(400);
+  });
+
+  it('answers 400 to an over-long login name or password, without echoing it and without storing anything', async () => {
+    const before = attemptsBytes(t);
+    for (const body of [
+      { login: 'x'.repeat(60_000), password: 'admin' },
+      { login: 'y'.repeat(257), password: 'admin' },
+      { login: 'admin', password: 'p'.repeat(1001) },
+    ]) {
+      const response = await t.request('POST', '/@login', { body, auth: null });
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text.length).toBeLessThan(500);
+      expect(text).not.toMatch(/xxxx|yyyy|pppp/);
+      const answer = JSON.parse(text);
+      expect(answer).toEqual({
+        type: 'BadRequest',
+        message: expect.stringMatching(/at most/),
+        errors: expect.any(Array),
+      });
+      expect(answer.errors).toEqual([
+        { field: expect.stringMatching(/^(login|password)$/), message: expect.any(String) },
+      ]);
+    }
+    // The finding's 5 MB login name: refused (by the gateway's body limit, or as above), stored nowhere.
+    for (let i = 0; i < 3; i++) {
+      const response = await t.request('POST', '/@login', {
+        body: { login: 'z'.repeat(5 * 1024 * 1024), password: 'admin' },
+        auth: null,
+      });
+      expect([400, 413]).toContain(response.status);
+      expect(await response.text()).not.toContain('zzzz');
+    }
+    expect(attemptsBytes(t) - before).toBe(0);
+  });
+
+  it('refuses an over-long login name in Basic credentials with 401, without storing anything', async () => {
+    const before = attemptsBytes(t);
+    for (let i = 0; i < 3; i++) {
+      const response = await t.request('GET', '/', { auth: basic(`${i}`.repeat(10_000), 'guess') });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Basic /);
+      expect(await response.text()).not.toContain('0000');
+    }
+    expect(attemptsBytes(t) - before).toBe(0);
   });
 
   it('ignores any Authorization header on POST /@login (a stale token must not block a new login)', async () => {
@@ -333,6 +389,24 @@ describe('throttling of failed logins', () => {
     // Four failures, then a success: without the reset the fifth failure below would lock the name.
     expect(await statuses('admin', ['wrong', 'wrong', 'wrong', 'wrong', 'admin'])).toEqual([401, 401, 401, 401, 200]);
     expect(await statuses('admin', ['wrong', 'wrong', 'wrong', 'wrong', 'admin'])).toEqual([401, 401, 401, 401, 200]);
+  });
+
+  it('counts a login name with "@" in any case as one, as authentication finds the account', async () => {
+    const created = await t.request('POST', '/@users', {
+      body: { username: 'carol@example.org', password: 'carols-secret' },
+    });
+    expect(created.status).toBe(201);
+    const variants = [
+      'carol@example.org',
+      'Carol@example.org',
+      'CAROL@EXAMPLE.ORG',
+      'carol@Example.Org',
+      'cArOl@example.org',
+    ];
+    for (const name of variants) expect((await attempt(name, 'guess')).status).toBe(401);
+    // The lock holds whatever the case: changing it is not a way out.
+    for (const name of variants) expect((await attempt(name, 'carols-secret')).status).toBe(429);
+    expect((await t.request('GET', '/', { auth: basic('Carol@Example.org', 'carols-secret') })).status).toBe(429);
   });
 
   it('counts Basic and @login failures together per login name', async () => {

@@ -20,8 +20,16 @@ export const identityConfigSchema = z
       .default(12 * 3600),
     /** Failed logins (per login name) answered at full speed; each further attempt waits longer. */
     LOGIN_FAILURES_BEFORE_DELAY: z.coerce.number().int().nonnegative().default(3),
-    /** Failed logins after which the login name is locked for LOGIN_LOCK_SECONDS (429). */
+    /**
+     * Failed logins (per login name) after which the name is locked for LOGIN_LOCK_SECONDS (429), for the client
+     * addresses that have failed lately; the right password from an address that has not is still let in.
+     */
     LOGIN_FAILURES_BEFORE_LOCK: z.coerce.number().int().positive().default(10),
+    /**
+     * Failed logins from one client address (an IPv6 /64), on any login names, after which the address is locked
+     * for LOGIN_LOCK_SECONDS (429). The gateway tells the address (see its TRUST_PROXY).
+     */
+    LOGIN_CLIENT_FAILURES_BEFORE_LOCK: z.coerce.number().int().positive().default(50),
     LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(300),
     /** Failures are forgotten after this long without another failure. */
     LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),

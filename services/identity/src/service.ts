@@ -7,6 +7,7 @@ import {
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
+import { withClientAddress } from './api/client-address';
 import { ENDPOINTS } from './api/endpoints';
 import { identityRpcs } from './api/grpc';
 import { principalRpcs } from './api/principals-rpc';
@@ -89,7 +90,9 @@ export async function startIdentityService(
         name: 'cms.identity.v1.IdentityService',
         definition: protos().identity.IdentityService.service,
         implementation: {
-          Handle: serveEndpoints({ service: 'identity', endpoints: ENDPOINTS, deps, contexts: siteRootOnly(), logger }),
+          Handle: withClientAddress(
+            serveEndpoints({ service: 'identity', endpoints: ENDPOINTS, deps, contexts: siteRootOnly(), logger }),
+          ),
           ...identityRpcs(authenticator, users, logger, invalidations),
           ...principalRpcs(directory, logger),
         },

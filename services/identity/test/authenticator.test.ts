@@ -71,6 +71,7 @@ describe('Authenticator', () => {
         windowSeconds: 600,
         delayMs: 100,
         maxDelayMs: 150,
+        clientFailuresBeforeLock: 6,
       },
       { sleep: async (ms) => void slept.push(ms) },
     );
@@ -114,6 +115,37 @@ describe('Authenticator', () => {
     // Other names are not affected, and a locked name is refused without a wait.
     await expect(authenticator.basic('jane', 'secret')).resolves.toMatchObject({ id: 'jane' });
     expect(slept).toEqual([100, 150]);
+  });
+
+  it('throttles per client address too: Basic and password logins from one address count across names', async () => {
+    const from = '203.0.113.7';
+    for (let i = 0; i < 3; i++) await refusal(authenticator.basic(`user-${i}`, 'guess', from));
+    for (let i = 3; i < 6; i++) await refusal(authenticator.verifyPassword(`user-${i}`, 'guess', from));
+    expect((await refusal(authenticator.verifyPassword('jane', 'secret', from))).type).toBe('TooManyRequests');
+    expect((await refusal(authenticator.basic('jane', 'secret', from))).type).toBe('TooManyRequests');
+    await expect(authenticator.basic('jane', 'secret', '203.0.113.8')).resolves.toMatchObject({ id: 'jane' });
+  });
+
+  it('lets the right password in from an address that has not failed while the account is locked', async () => {
+    for (const guess of ['a', 'b', 'c', 'd']) await refusal(authenticator.basic('bob', guess, '198.51.100.1'));
+    expect((await refusal(authenticator.basic('bob', 'secret', '198.51.100.1'))).type).toBe('TooManyRequests');
+    await expect(authenticator.verifyPassword('bob', 'secret', '192.0.2.10')).resolves.toMatchObject({ _id: 'bob' });
+    await expect(authenticator.basic('bob', 'secret', '192.0.2.11')).resolves.toMatchObject({ id: 'bob' });
+  });
+
+  it('refuses an over-long login name or password at once: no look-up, no hash, nothing stored', async () => {
+    const attempts = store.collection('login_attempts');
+    for (const [login, password] of [
+      ['x'.repeat(5_000_000), 'guess'],
+      ['jane', 'p'.repeat(1001)],
+    ]) {
+      const refused = await refusal(authenticator.basic(login, password, '203.0.113.7'));
+      expect(refused.type).toBe('Unauthorized');
+      expect(refused.message.length).toBeLessThan(100);
+      expect((await refusal(authenticator.verifyPassword(login, password))).type).toBe('Unauthorized');
+    }
+    expect(lookups).toBe(0);
+    expect(await attempts.countDocuments({})).toBe(0);
   });
 
   it('keeps answering remembered credentials during a lock: they are not a guess', async () => {

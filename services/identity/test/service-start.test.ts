@@ -1,7 +1,8 @@
 /**
  * The identity service as it starts: the administrator from ADMIN_PASSWORD on
  * the first start only (with a warning when it is given again), and the login
- * throttle wired to the LOGIN_* settings, observed through a recording sleep.
+ * throttle wired to the LOGIN_* settings, observed through a recording sleep,
+ * and told the client's address by the gateway in the call's metadata.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import {
   protos,
   type DocumentStore,
   type EventBus,
+  type HttpResponse__Output,
   type IdentityServiceClient,
   type Principal__Output,
   type RunningService,
@@ -65,13 +67,40 @@ describe('identity service start', () => {
     client = service = bus = store = undefined;
   }
 
-  const basic = (login: string, password: string) =>
+  const basic = (login: string, password: string, clientAddress?: string) =>
     callUnary<Principal__Output>((md, o, cb) => client!.Authenticate({ basic: { login, password } }, md, o, cb), {
       requestId: 'test',
       timeoutMs: 5000,
+      clientAddress,
     });
-  const refusal = (login: string, password: string) =>
-    basic(login, password).then(
+  /** POST /@login as the gateway passes it on, `headers` as if a client had sent them; its status, or its refusal. */
+  const tokenLogin = (login: string, password: string, clientAddress?: string, headers: Record<string, string> = {}) =>
+    callUnary<HttpResponse__Output>(
+      (md, o, cb) =>
+        client!.Handle(
+          {
+            method: 'POST',
+            context_path: [],
+            endpoint: 'login',
+            sub_path: [],
+            query: [],
+            body: Buffer.from(JSON.stringify({ login, password })),
+            principal: null,
+            public_url: 'http://localhost:8080',
+            request_id: 'test',
+            headers,
+          },
+          md,
+          o,
+          cb,
+        ),
+      { requestId: 'test', timeoutMs: 5000, clientAddress },
+    ).then(
+      (response) => ({ status: response.status, error: undefined }),
+      (error: AppError) => ({ status: error.httpStatus, error }),
+    );
+  const refusal = (login: string, password: string, clientAddress?: string) =>
+    basic(login, password, clientAddress).then(
       () => {
         throw new Error('expected a refusal');
       },
@@ -131,5 +160,41 @@ describe('identity service start', () => {
     expect(locked.headers).toEqual({ 'Retry-After': '120' });
     // A refused attempt waits for nothing.
     expect(slept).toEqual([300, 500, 500]);
+  });
+
+  it('takes the client address from the call metadata, for Authenticate and POST @login alike', async () => {
+    await start({ LOGIN_FAILURES_BEFORE_LOCK: '3', LOGIN_DELAY_MS: '0', LOGIN_CLIENT_FAILURES_BEFORE_LOCK: '4' });
+    for (let i = 0; i < 3; i++)
+      expect((await refusal('admin', `guess-${i}`, '198.51.100.1')).type).toBe('Unauthorized');
+    // The account is locked for the address that failed, through either way in ...
+    expect((await refusal('admin', 'admin', '198.51.100.1')).type).toBe('TooManyRequests');
+    expect((await tokenLogin('admin', 'admin', '198.51.100.1')).status).toBe(429);
+    // ... however the request names itself: a client address among the request's headers is not believed.
+    const claimed = await tokenLogin('admin', 'admin', '198.51.100.1', { 'x-client-address': '192.0.2.10' });
+    expect(claimed.status).toBe(429);
+    // Not for the real user elsewhere.
+    expect((await tokenLogin('admin', 'admin', '192.0.2.10')).status).toBe(200);
+    expect(await basic('admin', 'admin', '192.0.2.11')).toMatchObject({ id: 'admin' });
+    // The fourth failure from that address, on any name, locks the address.
+    expect((await tokenLogin('someone-else', 'guess', '198.51.100.1')).status).toBe(401);
+    const locked = await refusal('someone-else', 'x', '198.51.100.1');
+    expect(locked.type).toBe('TooManyRequests');
+    expect(locked.message).toMatch(/from this address/);
+  });
+
+  it('answers POST @login with 400 for an over-long login name or password, without echoing it', async () => {
+    await start({});
+    for (const [login, password] of [
+      ['x'.repeat(1_000_000), 'admin'],
+      ['admin', 'p'.repeat(1001)],
+    ]) {
+      const { status, error } = await tokenLogin(login, password, '192.0.2.10');
+      expect(status).toBe(400);
+      const body = JSON.stringify(error!.toBody());
+      expect(error!.type).toBe('BadRequest');
+      expect(body.length).toBeLessThan(400);
+      expect(body).not.toMatch(/xxxx|pppp/);
+    }
+    expect(await store!.collection('login_attempts').countDocuments({})).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { EndpointCall } from '@cms/shared';
+import { CLIENT_ADDRESS_KEY, type EndpointCall } from '@cms/shared';
 import type { UserCaller } from '../domain/users';
 
 type AnyCall = EndpointCall<unknown, unknown, unknown, unknown>;
@@ -12,4 +12,9 @@ export function requestUrl(call: AnyCall): string {
   const path = ['@' + call.request.endpoint, ...call.request.sub_path].join('/');
   const query = new URLSearchParams(call.request.query.map((p): [string, string] => [p.key, p.value])).toString();
   return `${call.publicUrl}/${path}${query ? `?${query}` : ''}`;
+}
+
+/** Where the request came from, as the gateway saw it (put among the headers by `withClientAddress`). */
+export function clientAddressOfCall(call: AnyCall): string | undefined {
+  return call.header(CLIENT_ADDRESS_KEY);
 }

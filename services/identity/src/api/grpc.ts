@@ -19,8 +19,8 @@ export function identityRpcs(
   invalidations: InvalidationHub,
 ): Omit<IdentityServiceHandlers, 'Handle'> {
   return {
-    Authenticate: unary(log, async (request: AuthenticateRequest__Output) => {
-      if (request.basic) return authenticator.basic(request.basic.login, request.basic.password);
+    Authenticate: unary(log, async (request: AuthenticateRequest__Output, ctx) => {
+      if (request.basic) return authenticator.basic(request.basic.login, request.basic.password, ctx.clientAddress);
       if (request.bearer_token) return authenticator.bearer(request.bearer_token);
       throw badRequest('No credentials given');
     }),

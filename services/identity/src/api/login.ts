@@ -4,11 +4,14 @@
  * not block a new login).
  */
 import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../domain/passwords';
+import { MAX_LOGIN_LENGTH } from '../domain/user';
+import { clientAddressOfCall } from './calls';
 import { endpoint, operation } from './declarations';
 
 const loginBody = z.object({
-  login: z.string().min(1),
-  password: z.string().min(1),
+  login: z.string().min(1).max(MAX_LOGIN_LENGTH, `at most ${MAX_LOGIN_LENGTH} characters`),
+  password: z.string().min(1).max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`),
 });
 
 export const login = endpoint({
@@ -27,7 +30,8 @@ export const login = endpoint({
       permission: null, // the credentials in the body are the check
       body: loginBody,
       handle: async (call, { authenticator, tokens }) => {
-        const user = await authenticator.verifyPassword(call.body.login, call.body.password);
+        const { login, password } = call.body;
+        const user = await authenticator.verifyPassword(login, password, clientAddressOfCall(call));
         return { status: 200, body: { token: await tokens.issue(user) } };
       },
     }),

@@ -4,6 +4,7 @@
  */
 import { forbidden, param, rolesHere, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../domain/passwords';
 import { NullDenial, USER_ID } from '../domain/users';
 import { userJson } from '../domain/users-serialize';
 import { callerOf, requestUrl } from './calls';
@@ -16,7 +17,7 @@ const email = z
   .union([z.literal(''), z.string().max(254).email()])
   .nullable()
   .optional();
-const password = z.string().min(5, 'at least 5 characters').max(1000);
+const password = z.string().min(5, 'at least 5 characters').max(MAX_PASSWORD_LENGTH);
 
 const newUserBody = z
   .object({
@@ -54,7 +55,7 @@ const userChangesBody = z
     home_page: text(2000),
     location: text(1000),
     password: password.optional(),
-    old_password: z.string().max(1000).optional(),
+    old_password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
     roles: z.record(z.string().max(200), z.boolean()).optional(),
     portrait: portraitBody.nullable().optional(),
   })

@@ -1,10 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { unauthorized, type Principal } from '@cms/shared';
 import type { Invalidation, InvalidationHub } from './invalidations';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from './passwords';
 import type { LoginThrottle } from './throttle';
 import type { TokenService } from './tokens';
-import type { UserDoc } from './user';
+import { MAX_LOGIN_LENGTH, type UserDoc } from './user';
 
 export interface UserLookup {
   byLogin(login: string): Promise<UserDoc | null>;
@@ -18,7 +18,7 @@ interface CachedLogin {
 export interface AuthenticatorOptions {
   /** The principal of a verified user, built from the current records (roles of its groups included). */
   principalOf: (user: UserDoc) => Principal | Promise<Principal>;
-  /** Throttles password checks per login name; none: unthrottled. */
+  /** Throttles password checks per client address and per login name; none: unthrottled. */
   throttle?: LoginThrottle;
   /** Verifies Bearer tokens; none: every token is refused. */
   tokens?: TokenService;
@@ -32,10 +32,11 @@ const LOGIN_FAILED = 'Login failed: wrong login name or password';
 
 /**
  * Verifies credentials: login name and password (HTTP Basic and POST
- * /@login), throttled per login name, and Bearer tokens. A verified Basic
- * pair is remembered for a short time under a keyed hash of the pair (never
- * the password itself), so the hashing cost is paid per login rather than per
- * request; a remembered pair is not a guess, so it skips the throttle.
+ * /@login), throttled per client address and per login name, and Bearer
+ * tokens. A verified Basic pair is remembered for a short time under a keyed
+ * hash of the pair (never the password itself), so the hashing cost is paid
+ * per login rather than per request; a remembered pair is not a guess, so it
+ * skips the throttle.
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedLogin>();
@@ -53,13 +54,15 @@ export class Authenticator {
     options.invalidations?.onInvalidation((invalidation) => this.invalidate(invalidation));
   }
 
-  async basic(login: string, password: string): Promise<Principal> {
+  /** `clientAddress`: where the request came from, as the gateway saw it (unknown: the throttle assumes the worst). */
+  async basic(login: string, password: string, clientAddress?: string): Promise<Principal> {
+    checkLengths(login, password);
     const key = createHmac('sha256', this.cacheKeySecret).update(login).update('\0').update(password).digest('base64');
     const cached = this.cache.get(key);
     if (cached && cached.expires > this.now()) return cached.principal;
     this.cache.delete(key);
 
-    const principal = await this.options.principalOf(await this.verifyPassword(login, password));
+    const principal = await this.options.principalOf(await this.verifyPassword(login, password, clientAddress));
     if (this.cacheTtlMs > 0) {
       if (this.cache.size >= MAX_CACHED_LOGINS) this.cache.delete(this.cache.keys().next().value as string);
       this.cache.set(key, { principal, expires: this.now() + this.cacheTtlMs });
@@ -67,14 +70,16 @@ export class Authenticator {
     return principal;
   }
 
-  /** A login name and password checked under the throttle; 401 when wrong, 429 while the name is locked. */
-  async verifyPassword(login: string, password: string): Promise<UserDoc> {
+  /** A login name and password checked under the throttle; 401 when wrong, 429 while locked. */
+  async verifyPassword(login: string, password: string, clientAddress?: string): Promise<UserDoc> {
+    checkLengths(login, password);
     const check = async () => {
       const user = await this.users.byLogin(login);
       const ok = await verifyPassword(password, user?.password_hash ?? (await this.decoy()));
       return ok && user ? user : null;
     };
-    const user = this.options.throttle ? await this.options.throttle.attempt(login, check) : await check();
+    const { throttle } = this.options;
+    const user = throttle ? await throttle.attempt(login, check, clientAddress) : await check();
     if (!user) throw unauthorized(LOGIN_FAILED);
     return user;
   }
@@ -103,4 +108,9 @@ export class Authenticator {
     this.decoyHash ??= hashPassword(randomBytes(16).toString('base64'));
     return this.decoyHash;
   }
+}
+
+/** Longer than any login name or password can be: wrong, and worth neither a look-up, nor a hash, nor a record. */
+function checkLengths(login: string, password: string): void {
+  if (login.length > MAX_LOGIN_LENGTH || password.length > MAX_PASSWORD_LENGTH) throw unauthorized(LOGIN_FAILED);
 }

@@ -3,6 +3,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 /** scrypt parameters (N=2^15, r=8, p=1): ~50 ms per hash here, paid per login, not per request. */
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
+/** No longer password can be set, so none is checked either: scrypt over megabytes is not paid for a guess. */
+export const MAX_PASSWORD_LENGTH = 1000;
 
 function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>

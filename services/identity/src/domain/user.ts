@@ -24,6 +24,17 @@ export interface UserDoc extends Document, OutboxFields {
   version?: number;
 }
 
+/** Longer than any login name (a user id has at most 100 characters, an e-mail address 254). */
+export const MAX_LOGIN_LENGTH = 256;
+
+/**
+ * The login name as accounts are found by it: e-mail logins are stored lower-case, so a login with `@` typed
+ * with capitals is the same login; other login names are compared as they are.
+ */
+export function normalizedLogin(login: string): string {
+  return login.includes('@') ? login.toLowerCase() : login;
+}
+
 /** What a user gets from the groups it belongs to (directly or through other groups). */
 export interface Membership {
   /** Group ids, `AuthenticatedUsers` included, sorted. */

@@ -7,7 +7,7 @@ import {
   type Filter,
   type Update,
 } from '@cms/shared';
-import type { UserDoc } from '../domain/user';
+import { normalizedLogin, type UserDoc } from '../domain/user';
 import type { StoredPortrait, UserQuery, UserStore } from '../domain/users-repository';
 import { contains, insertOverTombstone, LIVE, updateAtVersion } from './records';
 
@@ -27,8 +27,9 @@ export class UsersRepository implements UserStore {
   /** E-mail logins are stored lower-case; a login typed with capitals still finds its account. */
   async byLogin(login: string): Promise<UserDoc | null> {
     const user = await this.users.findOne({ login, ...LIVE });
-    if (user || !login.includes('@') || login === login.toLowerCase()) return user;
-    return this.users.findOne({ login: login.toLowerCase(), ...LIVE });
+    const normalized = normalizedLogin(login);
+    if (user || normalized === login) return user;
+    return this.users.findOne({ login: normalized, ...LIVE });
   }
 
   byId(id: string): Promise<UserDoc | null> {

@@ -3,12 +3,14 @@ import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { fromServiceError } from './errors';
 import { channelOptions } from './loader';
-import { REQUEST_ID_KEY } from './server';
+import { CLIENT_ADDRESS_KEY, REQUEST_ID_KEY } from './server';
 
 export interface CallOptions {
   requestId: string;
   /** Every call has a deadline. */
   timeoutMs: number;
+  /** The HTTP client's address, for calls made on its behalf (identity throttles logins by it). */
+  clientAddress?: string;
 }
 
 type UnaryInvoker<Res> = (
@@ -18,13 +20,14 @@ type UnaryInvoker<Res> = (
 ) => void;
 
 /**
- * Runs one unary call with a deadline and the request id in metadata; a
+ * Runs one unary call with a deadline and the request id (and client address) in metadata; a
  * failure comes back as the AppError the service raised.
  *   await callUnary((md, o, cb) => client.GetByPath({ path }, md, o, cb), { requestId, timeoutMs })
  */
 export function callUnary<Res>(invoke: UnaryInvoker<Res>, options: CallOptions): Promise<Res> {
   const metadata = new grpc.Metadata();
   metadata.set(REQUEST_ID_KEY, options.requestId);
+  if (options.clientAddress) metadata.set(CLIENT_ADDRESS_KEY, options.clientAddress);
   return new Promise<Res>((resolve, reject) =>
     invoke(metadata, { deadline: Date.now() + options.timeoutMs }, (error, response) =>
       error ? reject(fromServiceError(error, options.requestId)) : resolve(response as Res),
@@ -32,9 +35,10 @@ export function callUnary<Res>(invoke: UnaryInvoker<Res>, options: CallOptions):
   );
 }
 
-export function requestMetadata(requestId: string): grpc.Metadata {
+export function requestMetadata(requestId: string, clientAddress?: string): grpc.Metadata {
   const metadata = new grpc.Metadata();
   metadata.set(REQUEST_ID_KEY, requestId);
+  if (clientAddress) metadata.set(CLIENT_ADDRESS_KEY, clientAddress);
   return metadata;
 }
 

@@ -5,15 +5,26 @@ import { toServiceError } from './errors';
 import { channelOptions } from './loader';
 
 export const REQUEST_ID_KEY = 'x-request-id';
+/** The HTTP client's address as the gateway saw it (socket peer, or X-Forwarded-For from trusted proxies). */
+export const CLIENT_ADDRESS_KEY = 'x-client-address';
+/** An IPv6 address with a zone is at most ~60 characters; anything longer or stranger is not an address. */
+const CLIENT_ADDRESS = /^[0-9A-Za-z.:%_-]{1,100}$/;
 
 export interface CallContext {
   requestId: string;
+  /** Absent when the caller did not say (not called on behalf of an HTTP client). */
+  clientAddress?: string;
   log: Logger;
 }
 
 export function requestIdOf(metadata: grpc.Metadata): string {
   const value = metadata.get(REQUEST_ID_KEY)[0];
   return typeof value === 'string' && value ? value : '-';
+}
+
+export function clientAddressOf(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get(CLIENT_ADDRESS_KEY)[0];
+  return typeof value === 'string' && CLIENT_ADDRESS.test(value) ? value : undefined;
 }
 
 /** Adapts an async handler to grpc-js: request id from metadata, errors mapped by `toServiceError`. */
@@ -25,6 +36,7 @@ export function unary<Req, Res>(
     const requestId = requestIdOf(call.metadata);
     const ctx = {
       requestId,
+      clientAddress: clientAddressOf(call.metadata),
       get log() {
         return log.child({ requestId });
       },
@@ -48,6 +60,7 @@ export function serverStream<Req, Res>(
     const requestId = requestIdOf(call.metadata);
     const ctx = {
       requestId,
+      clientAddress: clientAddressOf(call.metadata),
       get log() {
         return log.child({ requestId });
       },
