@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, type HttpMethod, type Logger, type QueryParam } from '@cms/shared';
+import {
+  AppError,
+  BASIC_CHALLENGE,
+  badRequest,
+  unauthorized,
+  type HttpMethod,
+  type Logger,
+  type Principal__Output,
+  type QueryParam,
+  type Route,
+} from '@cms/shared';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { authenticate } from './auth';
 import type { AuthCache } from './auth-cache';
 import type { Backends } from './backends';
-import type { GatewayConfig } from './config';
+import { clientAddressOf } from './client-address';
+import { BodyBudget, readBody, type BodyLimit } from './body';
+import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { parsePath } from './path';
 import { routeFor } from './routes';
@@ -12,7 +24,6 @@ import { routeFor } from './routes';
 /** Request headers passed on to services (lower-case). */
 const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language'] as const;
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
-const EMPTY = Buffer.alloc(0);
 
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */
@@ -61,7 +72,9 @@ export function createGatewayApp(
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', serving: state.serving, services });
   });
 
-  app.use(express.raw({ type: () => true, limit: config.MAX_BODY_BYTES }));
+  const anonymousBodyBytes = Math.min(config.MAX_ANONYMOUS_BODY_BYTES, config.MAX_BODY_BYTES);
+  const budget = new BodyBudget(bodyBytesInFlight(config), anonymousBodyBytes);
+  const bodyLimits = bodyLimitsOf(config.MAX_BODY_BYTES, anonymousBodyBytes);
 
   app.use(async (req: Request, res: Response) => {
     const requestId = res.locals.requestId as string;
@@ -83,11 +96,14 @@ export function createGatewayApp(
           },
         );
       }
-      const body = Buffer.isBuffer(req.body) ? req.body : EMPTY;
-      if (body.length > 0) checkJson(body);
+      // The caller is known before a byte of the body is read; the service parses the body, once.
       const authorization = req.headers.authorization;
+      const clientAddress = clientAddressOf(req, config.TRUST_PROXY);
       const principal =
-        route.auth === 'ignore' ? null : await authenticate(authorization, backends, requestId, authCache);
+        route.auth === 'ignore'
+          ? null
+          : await authenticate(authorization, backends, requestId, authCache, clientAddress);
+      const body = await readBody(req, res, bodyLimits(principal, route, method), budget);
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const value = req.headers[name];
@@ -109,6 +125,7 @@ export function createGatewayApp(
           headers,
         },
         requestId,
+        clientAddress,
       );
       res.status(response.status);
       for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
@@ -125,16 +142,10 @@ export function createGatewayApp(
     }
   });
 
-  // Body-parser failures: too large, aborted, bad encoding.
-  app.use((error: Error & { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+  // Whatever Express itself raises before the handler: a client error is 400, the rest is logged.
+  app.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
-    if (error.type === 'entity.too.large') {
-      sendError(
-        res,
-        new AppError('PayloadTooLarge', `Request body larger than ${config.MAX_BODY_BYTES} bytes`),
-        requestId,
-      );
-    } else if (error.status && error.status < 500) {
+    if (error.status && error.status < 500) {
       sendError(res, badRequest(error.message), requestId);
     } else {
       logger.error({ err: error, requestId }, 'request failed');
@@ -145,12 +156,33 @@ export function createGatewayApp(
   return app;
 }
 
-function checkJson(body: Buffer): void {
-  try {
-    JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    throw badRequest(`Malformed JSON body: ${(error as Error).message}`);
-  }
+/**
+ * How much body each caller may send: an authenticated caller up to MAX_BODY_BYTES; an anonymous one only a
+ * small body (anonymous writes are rare: `@login`). Above that, 401 asking for a login where the request is a
+ * write an anonymous caller could never make (every write but `@login` needs a permission Anonymous lacks),
+ * else 413.
+ */
+function bodyLimitsOf(
+  maxBytes: number,
+  anonymousBytes: number,
+): (principal: Principal__Output | null, route: Route, method: HttpMethod) => BodyLimit {
+  const authenticated: BodyLimit = {
+    bytes: maxBytes,
+    tooLarge: () => new AppError('PayloadTooLarge', `Request body larger than ${maxBytes} bytes`),
+  };
+  const anonymousWrite: BodyLimit = {
+    bytes: anonymousBytes,
+    tooLarge: () => unauthorized(`Log in to send a request body larger than ${anonymousBytes} bytes`, BASIC_CHALLENGE),
+  };
+  const anonymous: BodyLimit = {
+    bytes: anonymousBytes,
+    tooLarge: () =>
+      new AppError('PayloadTooLarge', `Request body larger than ${anonymousBytes} bytes (the anonymous limit)`),
+  };
+  return (principal, route, method) => {
+    if (principal) return authenticated;
+    return route.auth !== 'ignore' && method !== 'GET' ? anonymousWrite : anonymous;
+  };
 }
 
 /** Query pairs in order with repeated keys kept; `+` is a space, as in forms. */

@@ -17,6 +17,23 @@ export const gatewayConfigSchema = z
       .int()
       .positive()
       .default(32 * 1024 * 1024),
+    /** Largest body of an anonymous request (`@login`); larger is 413, or 401 on a write that needs a login. */
+    MAX_ANONYMOUS_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024),
+    /**
+     * Request body bytes one gateway process holds at once; a body larger than MAX_ANONYMOUS_BODY_BYTES that
+     * does not fit is 503 with Retry-After, before it is read. Default: 4 × MAX_BODY_BYTES.
+     */
+    MAX_BODY_BYTES_IN_FLIGHT: z.coerce.number().int().positive().optional(),
+    /**
+     * How many reverse proxies in front of the gateway append the peer they saw to X-Forwarded-For; the client
+     * address (identity throttles logins by it) is then the one the outermost saw. 0: the socket's peer is the
+     * client and X-Forwarded-For is ignored (a client could write anything there).
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
     /** Worker processes serving HTTP; 0 serves from this process. */
     GATEWAY_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
     READY_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
@@ -36,6 +53,18 @@ export const gatewayConfigSchema = z
         message: 'must be at least 1 MiB below MAX_MESSAGE_BYTES',
       });
     }
+    if (config.MAX_BODY_BYTES_IN_FLIGHT !== undefined && config.MAX_BODY_BYTES_IN_FLIGHT < config.MAX_BODY_BYTES) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['MAX_BODY_BYTES_IN_FLIGHT'],
+        message: 'must be at least MAX_BODY_BYTES',
+      });
+    }
   });
+
+/** The bound on body bytes in flight: configured, or room for four of the largest bodies. */
+export function bodyBytesInFlight(config: Pick<GatewayConfig, 'MAX_BODY_BYTES' | 'MAX_BODY_BYTES_IN_FLIGHT'>): number {
+  return config.MAX_BODY_BYTES_IN_FLIGHT ?? 4 * config.MAX_BODY_BYTES;
+}
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

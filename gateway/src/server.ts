@@ -4,6 +4,7 @@ import type { Logger } from '@cms/shared';
 import { createGatewayApp, type GatewayState } from './app';
 import { AuthCache } from './auth-cache';
 import { connectBackends, type BackendAddresses } from './backends';
+import { expectsContinue } from './body';
 import type { GatewayConfig } from './config';
 import { answerClientError, trackResponse } from './errors';
 import { watchInvalidations } from './invalidations';
@@ -41,7 +42,19 @@ export async function startGateway(
   const port = (server.address() as AddressInfo).port;
   // Known only now when PORT is 0; no request is taken before the app is attached.
   const publicUrl = publicUrlOf(config, port);
-  server.on('request', createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache));
+  const app = createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache);
+  server.on('request', app);
+  // A client that asks before sending its body is told to go on only once the gateway will read it.
+  server.on('checkContinue', (req, res) => {
+    trackResponse(req, res);
+    expectsContinue(req);
+    app(req, res);
+  });
+  // Node answers any other expectation with a bare 417; it is ignored instead (RFC 9110 §10.1.1 allows either).
+  server.on('checkExpectation', (req, res) => {
+    trackResponse(req, res);
+    app(req, res);
+  });
   logger.info({ port, publicUrl }, 'gateway listening');
 
   return {

@@ -162,9 +162,44 @@ export function matchSubPath(patterns: string[][], segments: readonly string[]):
   return null;
 }
 
-/** The JSON body; an empty body is `{}` (addendum §7). The gateway has already checked that it parses. */
+/**
+ * Deepest nesting of arrays and objects a JSON body may have; deeper is 400. What is stored is copied and
+ * serialised recursively (the embedded store's deep copy overflowed the stack on a query criterion 20,000 deep).
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** The JSON body; an empty body is `{}` (addendum §7). Parsed here only: the gateway passes the bytes on. */
 function jsonBody(body: Buffer): unknown {
-  return body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+  if (body.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw badRequest(`Malformed JSON body: ${clip((error as Error).message)}`);
+  }
+  const problem = shapeProblem(value, MAX_JSON_DEPTH);
+  if (problem) throw badRequest(problem);
+  return value;
+}
+
+/**
+ * Why a parsed body is refused: arrays and objects nested deeper than `limit`, or a `__proto__` member anywhere
+ * (an assignment of it would set an object's prototype). Walked without recursion, so any depth can be measured.
+ */
+function shapeProblem(value: unknown, limit: number): string | null {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return `JSON body nested deeper than ${limit} levels`;
+    if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, '__proto__')) {
+      return 'JSON body has a member named "__proto__", which no field has';
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return null;
 }
 
 function validate<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown, where: string): T {

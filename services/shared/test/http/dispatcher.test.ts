@@ -7,7 +7,7 @@ import type { HttpResponse } from '../../src/generated/cms/common/v1/HttpRespons
 import type { Principal__Output } from '../../src/generated/cms/common/v1/Principal';
 import { fromServiceError } from '../../src/grpc/errors';
 import type { ContextResolver } from '../../src/http/context';
-import { serveEndpoints, matchSubPath } from '../../src/http/dispatcher';
+import { serveEndpoints, matchSubPath, MAX_JSON_DEPTH } from '../../src/http/dispatcher';
 import { declarations, routeOf } from '../../src/http/endpoint';
 import { param } from '../../src/http/params';
 
@@ -189,6 +189,53 @@ describe('serveEndpoints', () => {
       status: 204,
     });
     expect(seen).toEqual(['guard refused', 'guard x', 'guard x', 'handle Hello']);
+  });
+
+  it('parses the body itself: malformed JSON and JSON nested deeper than MAX_JSON_DEPTH are 400, the handler never runs', async () => {
+    const seen: string[] = [];
+    const notes = endpoint({
+      name: 'notes',
+      service: 'content',
+      context: 'content',
+      operations: {
+        PATCH: operation({
+          permission: null,
+          body: z.record(z.unknown()),
+          handle: async (_call, deps) => {
+            deps.seen.push('handle');
+            return { status: 204 };
+          },
+        }),
+      },
+    });
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [notes],
+      deps: { seen },
+      contexts,
+      logger: silent,
+    });
+    const patch = (text: string) =>
+      call(handler, request({ method: 'PATCH', endpoint: 'notes', body: Buffer.from(text) }));
+    // An object holding `arrays` nested arrays: arrays + 1 levels.
+    const nested = (arrays: number) => `{"v":${'['.repeat(arrays)}${']'.repeat(arrays)}}`;
+
+    const malformed = (await patch('{"v": ')) as AppError;
+    expect(malformed).toMatchObject({ type: 'BadRequest', message: expect.stringMatching(/^Malformed JSON body/) });
+    expect(await patch(nested(MAX_JSON_DEPTH - 1))).toMatchObject({ status: 204 });
+    for (const arrays of [MAX_JSON_DEPTH, 20_000, 200_000]) {
+      const deep = (await patch(nested(arrays))) as AppError;
+      expect(deep).toMatchObject({
+        type: 'BadRequest',
+        message: `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`,
+      });
+    }
+    // A `__proto__` member, at the top or deep inside, is refused rather than silently dropped by a schema.
+    for (const text of ['{"__proto__": {"admin": true}}', '{"a": [{"b": {"__proto__": {"x": 1}}}]}']) {
+      expect(await patch(text)).toMatchObject({ type: 'BadRequest', message: expect.stringMatching(/__proto__/) });
+    }
+    expect(await patch('{"constructor": "plain data", "proto": 1}')).toMatchObject({ status: 204 });
+    expect(seen).toEqual(['handle', 'handle']);
   });
 
   it('validates the query with the declared schema: typed values, 400 naming the parameter', async () => {
