@@ -8,7 +8,8 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   testMatch: ['<rootDir>/{gateway,services/*,test}/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // The fault and fuzz suites have their own commands (jest.faults.config.js, jest.fuzz.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/faults/', '<rootDir>/test/fuzz/'],
   // Tests import workspace packages from source, so they never run stale builds.
   moduleNameMapper: {
     '^@cms/gateway$': '<rootDir>/gateway/src',

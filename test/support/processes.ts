@@ -32,6 +32,8 @@ export class NodeProcess {
   readonly child: ChildProcess;
   /** Resolves when the process has exited (never rejects). */
   readonly exited: Promise<Exit>;
+  /** Resolves when the process has exited and its stdout and stderr are read to the end (never rejects). */
+  readonly closed: Promise<void>;
   private exit: Exit | null = null;
   private buffer = '';
   private dropped = 0;
@@ -57,6 +59,10 @@ export class NodeProcess {
         this.exit = { code, signal };
         done(this.exit);
       });
+    });
+    this.closed = new Promise<void>((done) => {
+      this.child.once('close', () => done());
+      this.child.once('error', () => done());
     });
   }
 

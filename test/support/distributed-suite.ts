@@ -1,0 +1,333 @@
+/**
+ * The distributed mode as separate `node` processes (every service and the gateway) over RabbitMQ, on a virtual
+ * host of the run's own: the harness of test/distributed and test/faults. Runs the built `dist/` entry points.
+ *
+ * With `proxied`, each service reaches the broker through a TcpProxy of its own, so a test can cut or take away
+ * one service's broker connection (or all of them) without touching the broker other runs share.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_AMQP_URL, deleteBrokerObjects, isolatedVhost } from './broker';
+import { pollUntil } from './poll';
+import { assertFilesExist, baseEnv, freePorts, NodeProcess, ROOT, runNode, startNode, type Exit } from './processes';
+import { TcpProxy, type TcpProxyOptions } from './tcp-proxy';
+
+export const SERVICES = ['identity', 'content', 'search', 'discussion', 'config'] as const;
+export type Service = (typeof SERVICES)[number];
+export type ProcessName = Service | 'gateway';
+
+/** Consumers first, so that their queues exist before the first write (proto/EVENTS.md); the gateway last. */
+const START_ORDER: ProcessName[] = ['search', 'content', 'identity', 'config', 'discussion', 'gateway'];
+
+export const SCRIPTS: Record<ProcessName | 'reindex', string> = {
+  identity: join(ROOT, 'services/identity/dist/main.js'),
+  content: join(ROOT, 'services/content/dist/main.js'),
+  search: join(ROOT, 'services/search/dist/main.js'),
+  discussion: join(ROOT, 'services/discussion/dist/main.js'),
+  config: join(ROOT, 'services/config/dist/main.js'),
+  gateway: join(ROOT, 'gateway/dist/main.js'),
+  reindex: join(ROOT, 'services/search/dist/reindex.js'),
+};
+
+const GRPC_ADDRESS_VARIABLE: Record<Service, string> = {
+  identity: 'IDENTITY_GRPC_ADDRESS',
+  content: 'CONTENT_GRPC_ADDRESS',
+  search: 'SEARCH_GRPC_ADDRESS',
+  discussion: 'DISCUSSION_GRPC_ADDRESS',
+  config: 'CONFIG_GRPC_ADDRESS',
+};
+
+/** What the processes declare: each consumer its own group's queues (proto/EVENTS.md), every one the exchanges. */
+export const BROKER_OBJECTS = {
+  queues: ['cms.search', 'cms.search.dead', 'cms.content', 'cms.content.dead'],
+  exchanges: ['cms.events', 'cms.events.dlx'],
+};
+
+export const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 8_000;
+const HTTP_TIMEOUT_MS = 15_000;
+
+export interface HttpResult {
+  status: number;
+  body: Record<string, any>;
+  text: string;
+}
+
+export interface DistributedSuiteOptions {
+  /** Names the data folder, for reading leftovers. */
+  name: string;
+  /** One TcpProxy per service between it and the broker. */
+  proxied?: boolean;
+  /** Options of every proxy (e.g. a downstream filter). */
+  proxyOptions?: (service: Service) => TcpProxyOptions;
+  /** Added to the environment of every process. */
+  env?: NodeJS.ProcessEnv;
+  /** Added to one process's environment. */
+  envOf?: Partial<Record<ProcessName, NodeJS.ProcessEnv>>;
+  /** Failure messages show the last this many characters of each process's output (default: all it kept). */
+  logTailChars?: number;
+}
+
+export class DistributedSuite {
+  readonly adminPassword = `test-${randomUUID()}`;
+  readonly auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
+  /** The isolated virtual host's URL: what tests publish to and inspect (never through a proxy). */
+  amqpUrl = '';
+  baseUrl = '';
+  dataDir = '';
+  readonly addresses = {} as Record<Service, string>;
+  readonly envs = {} as Record<ProcessName, NodeJS.ProcessEnv>;
+  readonly running = {} as Partial<Record<ProcessName, NodeProcess>>;
+  readonly proxies = {} as Partial<Record<Service, TcpProxy>>;
+  /** Every process started, the killed ones included, for failure messages. */
+  private readonly started: NodeProcess[] = [];
+  private vhost: { url: string; dispose(): void } | undefined;
+
+  private constructor(private readonly options: DistributedSuiteOptions) {}
+
+  /** Makes the virtual host, data folder, ports, proxies and environments; starts nothing. */
+  static async prepare(options: DistributedSuiteOptions): Promise<DistributedSuite> {
+    const suite = new DistributedSuite(options);
+    await suite.prepare();
+    return suite;
+  }
+
+  private async prepare(): Promise<void> {
+    assertFilesExist(
+      Object.values(SCRIPTS),
+      'The distributed tests run the built services: run `npm run build` at the workspace root first.',
+    );
+    this.vhost = isolatedVhost(process.env.AMQP_URL || DEFAULT_AMQP_URL);
+    this.amqpUrl = this.vhost.url;
+    await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
+
+    this.dataDir = mkdtempSync(join(tmpdir(), `cms-${this.options.name}-`));
+    const [gatewayPort, ...grpcPorts] = await freePorts(SERVICES.length + 1);
+    SERVICES.forEach((service, i) => (this.addresses[service] = `127.0.0.1:${grpcPorts[i]}`));
+    this.baseUrl = `http://127.0.0.1:${gatewayPort}`;
+
+    const common = { ...baseEnv(), LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000', ...this.options.env };
+    for (const service of SERVICES) {
+      let amqpUrl = this.amqpUrl;
+      if (this.options.proxied) {
+        const through = await TcpProxy.forUrl(this.amqpUrl, this.options.proxyOptions?.(service));
+        this.proxies[service] = through.proxy;
+        amqpUrl = through.url;
+      }
+      this.envs[service] = {
+        ...common,
+        AMQP_URL: amqpUrl,
+        [GRPC_ADDRESS_VARIABLE[service]]: this.addresses[service],
+        DATA_DIR: join(this.dataDir, service),
+      };
+    }
+    this.envs.identity.ADMIN_PASSWORD = this.adminPassword;
+    this.envs.search.CONTENT_ADDRESS = this.addresses.content;
+    this.envs.content.IDENTITY_ADDRESS = this.addresses.identity;
+    this.envs.identity.CONFIG_ADDRESS = this.addresses.config;
+    this.envs.gateway = {
+      ...common,
+      AMQP_URL: this.amqpUrl,
+      HOST: '127.0.0.1',
+      PORT: String(gatewayPort),
+      PUBLIC_URL: this.baseUrl,
+      CONTENT_ADDRESS: this.addresses.content,
+      IDENTITY_ADDRESS: this.addresses.identity,
+      SEARCH_ADDRESS: this.addresses.search,
+      DISCUSSION_ADDRESS: this.addresses.discussion,
+      CONFIG_ADDRESS: this.addresses.config,
+    };
+    for (const [name, env] of Object.entries(this.options.envOf ?? {}))
+      Object.assign(this.envs[name as ProcessName], env);
+  }
+
+  /** Starts the whole suite, consumers first (proto/EVENTS.md), and waits until every service is ready. */
+  async startAll(): Promise<void> {
+    await this.withLogs(async () => {
+      for (const name of START_ORDER) this.start(name);
+      await this.untilReady();
+    });
+  }
+
+  /** Starts every process of the suite that is not running (a test's leftovers) and waits until all are ready. */
+  async reviveAll(): Promise<void> {
+    for (const name of START_ORDER) if (!this.running[name]?.running) this.start(name);
+    await this.withLogs(() => this.untilReady());
+  }
+
+  start(name: ProcessName): NodeProcess {
+    const child = startNode(name, SCRIPTS[name], this.envs[name]);
+    this.started.push(child);
+    this.running[name] = child;
+    return child;
+  }
+
+  process(name: ProcessName): NodeProcess {
+    const child = this.running[name];
+    if (!child) throw new Error(`${name} was never started`);
+    return child;
+  }
+
+  /** SIGKILL, resolving once it is gone. */
+  kill(name: ProcessName): Promise<Exit> {
+    return this.process(name).kill();
+  }
+
+  proxy(service: Service): TcpProxy {
+    const proxy = this.proxies[service];
+    if (!proxy) throw new Error('The suite was prepared without proxies (`proxied: true`)');
+    return proxy;
+  }
+
+  allProxies(): TcpProxy[] {
+    return Object.values(this.proxies);
+  }
+
+  /** The gRPC port a service listens on. */
+  grpcPort(service: Service): number {
+    return Number(this.addresses[service].split(':')[1]);
+  }
+
+  /**
+   * Waits until /readyz reports every started service ready (all but `notReady`, which may be either; with
+   * none left out, until it answers 200), and fails at once when a process the suite runs has exited.
+   */
+  async untilReady(notReady: Service[] = [], timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+    const outcome = await pollUntil(
+      async () => {
+        const dead = Object.values(this.running).find((child) => !child.running);
+        if (dead) return `${dead.name} exited (${JSON.stringify(dead.exitStatus)})`;
+        const response = await fetch(`${this.baseUrl}/readyz`, { signal: AbortSignal.timeout(3000) });
+        const text = await response.text();
+        const services = (JSON.parse(text) as { services?: Record<string, boolean> }).services ?? {};
+        const waitingFor = SERVICES.filter((service) => !notReady.includes(service) && !services[service]);
+        if (waitingFor.length === 0 && (notReady.length > 0 || response.status === 200)) return 'ready';
+        throw new Error(`/readyz ${response.status} ${text}`);
+      },
+      timeoutMs,
+      { description: `every service but ${notReady.join(', ') || 'none'} to be ready`, intervalMs: 100 },
+    );
+    if (outcome !== 'ready') throw new Error(outcome);
+  }
+
+  /** What /readyz says of each service (false for one it cannot reach). */
+  async readiness(): Promise<Record<string, boolean>> {
+    const response = await fetch(`${this.baseUrl}/readyz`, { signal: AbortSignal.timeout(5000) });
+    return ((await response.json()) as { services?: Record<string, boolean> }).services ?? {};
+  }
+
+  /** A request through the gateway as the administrator (or as `auth`, null for anonymous); throws only when no answer came. */
+  async http(method: string, url: string, body?: unknown, auth: string | null = this.auth): Promise<HttpResult> {
+    const response = await fetch(url.startsWith('http') ? url : this.baseUrl + url, {
+      method,
+      headers: {
+        ...(auth ? { Authorization: auth } : {}),
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    let parsed: Record<string, any> = {};
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, any>) : {};
+    } catch {
+      // Not JSON: kept as text for the failure message.
+    }
+    return { status: response.status, body: parsed, text };
+  }
+
+  /** A request that must answer `status`; returns the body. */
+  async expectHttp(status: number, method: string, url: string, body?: unknown): Promise<Record<string, any>> {
+    const result = await this.http(method, url, body);
+    if (result.status !== status) {
+      throw new Error(`${method} ${url} answered ${result.status} (expected ${status}): ${result.text}`);
+    }
+    return result.body;
+  }
+
+  /** Runs services/search/dist/reindex.js against the running search service; returns its summary line. */
+  async reindex(): Promise<string> {
+    const result = await runNode(
+      'reindex',
+      SCRIPTS.reindex,
+      { ...baseEnv(), SEARCH_ADDRESS: this.addresses.search },
+      60_000,
+    );
+    if (result.code !== 0 || !/reindexed \d+ objects/.test(result.output)) {
+      throw new Error(`reindex exited with code ${result.code} (signal ${result.signal}):\n${result.output}`);
+    }
+    return result.output.trim();
+  }
+
+  /** Every process's output (with `tailChars`, the end of each); an exited one's to its last byte. */
+  async processLogs(tailChars = this.options.logTailChars): Promise<string> {
+    const exited = this.started.filter((child) => !child.running).map((child) => child.closed);
+    // Bounded: a grandchild holding the pipes must not hold up a failure message.
+    await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    return this.started
+      .map((child) => {
+        const text = child.describe();
+        if (!tailChars || text.length <= tailChars) return text;
+        const header = text.slice(0, text.indexOf('\n') + 1);
+        return `${header}[…]\n${text.slice(text.length - tailChars)}`;
+      })
+      .join('\n');
+  }
+
+  /** Runs a test body; a failure carries every process's output. */
+  async withLogs<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      if (error instanceof Error && !error.message.includes('\n\nProcess output:\n')) {
+        error.message += `\n\nProcess output:\n${await this.processLogs()}`;
+        if (error.stack)
+          error.stack =
+            error.message +
+            '\n' +
+            error.stack
+              .split('\n')
+              .filter((line) => /^\s+at /.test(line))
+              .join('\n');
+      }
+      throw error;
+    }
+  }
+
+  /** Stops every process, the proxies, and deletes the data folder and the virtual host. */
+  async dispose(): Promise<void> {
+    await Promise.all(Object.values(this.running).map((child) => child.stop(STOP_TIMEOUT_MS)));
+    await Promise.all(this.allProxies().map((proxy) => proxy.close()));
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.amqpUrl) {
+      // Best effort: the next run deletes them before it starts anyway.
+      await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS).catch((error: unknown) =>
+        console.warn(`Could not delete the test's RabbitMQ queues and exchanges: ${String(error)}`),
+      );
+    }
+    this.vhost?.dispose();
+  }
+}
+
+/** Runs `task` for each item, at most `limit` at a time. */
+export async function inParallel<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A word no other test or run uses, for finding a test's own objects with SearchableText. */
+export function uniqueWord(): string {
+  return `w${randomUUID().replace(/-/g, '')}`;
+}
