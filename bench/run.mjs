@@ -1,5 +1,5 @@
 // `npm run bench`: every part in one run; `node bench/run.mjs <part ...>` runs the
-// parts named (gateway, content).
+// parts named (gateway, content, history).
 //
 //   gateway  (this file) how close the real gateway path comes to the floor set by one
 //            express hop plus one gRPC call, and to the ceiling of a bare node:http
@@ -19,6 +19,8 @@
 //
 //   content  bench/content.mjs: the content service on generated trees of 1,000 and 100,000 objects
 //            (GET of a Document, of a 1,000-item folder, expanded GET, POST), same method.
+//   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
+//            versioning at one connection.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -27,6 +29,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { runContent } from './content.mjs';
+import { runHistory } from './history.mjs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
@@ -295,7 +298,7 @@ async function runGateway(settings) {
   await Promise.all([real, realWorkers, ceiling, echo].map((handle) => handle.stop()));
 }
 
-const PARTS = { gateway: runGateway, content: runContent };
+const PARTS = { gateway: runGateway, content: runContent, history: runHistory };
 
 async function main() {
   const names = process.argv.slice(2);
