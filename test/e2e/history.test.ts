@@ -113,6 +113,9 @@ describe('@history', () => {
     expect(reverted.status).toBe(200);
     expect(await json(reverted)).toEqual({ message: 'Welcome has been reverted to revision 0.' });
     expect(await json(await admin('GET', '/notes/fifth'))).toMatchObject({ title: 'Welcome', description: 'v0' });
+    // The index follows the revert (its event names the restored fields).
+    const found = await json(await admin('GET', '/notes/@search?path.depth=1&id=fifth&metadata_fields=Description'));
+    expect(found.items.map((i: any) => [i.title, i.description])).toEqual([['Welcome', 'v0']]);
     const [latest] = await json(await admin('GET', '/notes/fifth/@history'));
     expect(latest).toMatchObject({ type: 'versioning', version: 2, comments: 'Restored from revision 0' });
     expect((await t.request('PATCH', '/notes/fifth/@history', { body: { version: 9 } })).status).toBe(404);
