@@ -10,6 +10,7 @@ import {
   type QueryParam,
   type Route,
 } from '@cms/shared';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { authenticate } from './auth';
 import type { AuthCache } from './auth-cache';
@@ -19,6 +20,7 @@ import { BodyBudget, readBody, type BodyLimit } from './body';
 import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { parsePath } from './path';
+import { publicUrlFor } from './public-origin';
 import { routeFor } from './routes';
 
 /** Request headers passed on to services (lower-case). */
@@ -61,6 +63,20 @@ export function createGatewayApp(
     }
     next();
   });
+
+  // Browsers on the allowed origins (Volto in its direct mode) may call the API; preflights end here.
+  if (config.CORS_ALLOW_ORIGINS.length > 0) {
+    app.use(
+      cors({
+        origin: config.CORS_ALLOW_ORIGINS,
+        methods: config.CORS_ALLOW_METHODS,
+        allowedHeaders: config.CORS_ALLOW_HEADERS,
+        exposedHeaders: config.CORS_EXPOSE_HEADERS,
+        credentials: config.CORS_ALLOW_CREDENTIALS,
+        maxAge: config.CORS_MAX_AGE,
+      }),
+    );
+  }
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -120,7 +136,7 @@ export function createGatewayApp(
           query: queryStart === -1 ? [] : parseQuery(req.url.slice(queryStart + 1)),
           body,
           principal,
-          public_url: config.publicUrl,
+          public_url: publicUrlFor(req, config),
           request_id: requestId,
           headers,
         },

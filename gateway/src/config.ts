@@ -1,6 +1,38 @@
 import { address, commonEnv } from '@cms/shared';
 import { z } from 'zod';
 
+/** `a.example.org, b.example.org:8443` → lower-cased `host[:port]` names; each must be one. */
+const hostList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected host[:port]')));
+
+/** `https://a.example.org, http://localhost:3000` → origins (scheme, host, port; no path). */
+const originList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .url()
+        .refine((origin) => new URL(origin).origin === origin.replace(/\/+$/, ''), 'expected an origin, no path')
+        .transform((origin) => new URL(origin).origin),
+    ),
+  );
+
 export const gatewayConfigSchema = z
   .object({
     LOG_LEVEL: commonEnv.LOG_LEVEL,
@@ -34,6 +66,23 @@ export const gatewayConfigSchema = z
      * client and X-Forwarded-For is ignored (a client could write anything there).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
+    /**
+     * Other public hosts this deployment answers as (`host[:port]`, comma-separated): a request naming one in its
+     * `Host` (or, behind TRUST_PROXY proxies, `X-Forwarded-Host`) gets `@id`s and links under that origin, e.g.
+     * Volto's host in its seamless mode. Any other host gets PUBLIC_URL; empty: always PUBLIC_URL.
+     */
+    PUBLIC_HOSTS: hostList,
+    /** Origins allowed to call the API from a browser (CORS), comma-separated; empty (the default): CORS off. */
+    CORS_ALLOW_ORIGINS: originList,
+    CORS_ALLOW_METHODS: z.string().default('GET, POST, PUT, PATCH, DELETE, OPTIONS'),
+    CORS_ALLOW_HEADERS: z.string().default('Accept, Authorization, Content-Type, Lock-Token, Prefer, X-Request-Id'),
+    CORS_EXPOSE_HEADERS: z.string().default('Content-Type, Location, Retry-After, X-Request-Id'),
+    CORS_ALLOW_CREDENTIALS: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
+    /** How long a browser may keep a preflight's answer, in seconds. */
+    CORS_MAX_AGE: z.coerce.number().int().nonnegative().default(3600),
     /** Worker processes serving HTTP; 0 serves from this process. */
     GATEWAY_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
     READY_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
