@@ -6,6 +6,8 @@ export const contentConfigSchema = z.object({
   CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
   /** The identity service, for the names of users and groups on the sharing form. */
   IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
+  /** The search service, for Collections' results. */
+  SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
   SITE_ID: z
     .string()
     .regex(/^[a-z0-9-]+$/)

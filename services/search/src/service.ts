@@ -10,6 +10,9 @@ import {
   type ServiceDeps,
 } from '@cms/shared';
 import { searchRpcs } from './api/grpc';
+import { termsRpcs } from './api/terms-rpc';
+import { queryCollectionRpc } from './api/query-collection-rpc';
+import { remoteFullObjects } from './clients/content-render';
 import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
 import type { SearchConfig } from './config';
@@ -30,12 +33,8 @@ export async function startSearchService({
   let content: ContentServiceClient | undefined;
   const contentClient = () =>
     (content ??= createClient(protos().content.ContentService, config.CONTENT_ADDRESS, config.MAX_MESSAGE_BYTES));
-  const subscription = await subscribeToContent(
-    bus,
-    catalog,
-    remoteContentSource(contentClient, config.CALL_TIMEOUT_MS),
-    logger,
-  );
+  const contentSource = remoteContentSource(contentClient, config.CALL_TIMEOUT_MS);
+  const subscription = await subscribeToContent(bus, catalog, contentSource, logger);
   const clock = () => new Date();
   const tombstones = startTombstoneSweep(catalog, {
     retentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
@@ -56,9 +55,21 @@ export async function startSearchService({
           Handle: serveEndpoints({
             service: 'search',
             endpoints: ENDPOINTS,
-            deps: { catalog, events: subscription, readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS },
+            deps: {
+              catalog,
+              events: subscription,
+              readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+              content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
+              snapshots: contentSource,
+            },
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
+          }),
+          ...termsRpcs(catalog, logger, {
+            drained: () => subscription.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS),
+          }),
+          ...queryCollectionRpc(catalog, logger, {
+            drained: () => subscription.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS),
           }),
           ...searchRpcs(catalog, contentClient, logger, {
             now: clock,

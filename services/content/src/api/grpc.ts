@@ -1,10 +1,29 @@
-import { notFound, serverStream, unary, type Logger } from '@cms/shared';
+import {
+  EndpointCall,
+  hasPermission,
+  notFound,
+  QueryParams,
+  serverStream,
+  unary,
+  type Logger,
+  type Principal__Output,
+} from '@cms/shared';
 import type { ContentServiceHandlers } from '@cms/shared';
+import { accessOf } from '../domain/access';
 import { snapshot } from '../domain/content-commands';
 import type { StoreContentRepository } from '../store/content-repository';
+import type { ContentDeps } from './declarations';
+import { renderContent } from './render';
+
+/** Most UIDs one RenderMany call renders (a search batch is far smaller). */
+const MAX_RENDER_MANY = 1000;
 
 /** Typed RPCs other services call: look-ups and the full scan for reindexing, each object as its events carry it. */
-export function contentLookups(repo: StoreContentRepository, log: Logger): Omit<ContentServiceHandlers, 'Handle'> {
+export function contentLookups(
+  repo: StoreContentRepository,
+  log: Logger,
+  deps: ContentDeps,
+): Omit<ContentServiceHandlers, 'Handle'> {
   return {
     GetByPath: unary(log, async (request: { path: string }) => {
       const doc = await repo.byPath(request.path);
@@ -19,5 +38,48 @@ export function contentLookups(repo: StoreContentRepository, log: Logger): Omit<
     Scan: serverStream(log, async function* (request: { page_size: number }) {
       for await (const doc of repo.scan(request.page_size > 0 ? request.page_size : 500)) yield snapshot(doc);
     }),
+    RenderMany: unary(log, async (request: RenderManyInput, ctx) => {
+      const uids = request.uids.slice(0, MAX_RENDER_MANY);
+      const principal = request.principal ?? null;
+      const docs = await Promise.all(uids.map((uid) => repo.byUid(uid)));
+      const objects = await Promise.all(
+        docs.map(async (doc) => {
+          // The catalog may lag behind a permission change: what the caller may not view now is left out.
+          if (!doc || !hasPermission(principal, 'View', accessOf(doc))) return null;
+          const call = renderCall(doc.path ?? '/', principal, request.public_url, ctx.requestId, log);
+          return { uid: doc._id, json: Buffer.from(JSON.stringify(await renderContent(call, doc, deps))) };
+        }),
+      );
+      return { objects: objects.filter((o) => o !== null) };
+    }),
   };
+}
+
+interface RenderManyInput {
+  uids: string[];
+  principal?: Principal__Output | null;
+  public_url: string;
+}
+
+/** A plain `GET` of the object by `principal`, so that each serialization is what that GET would answer. */
+function renderCall(
+  path: string,
+  principal: Principal__Output | null,
+  publicUrl: string,
+  requestId: string,
+  log: Logger,
+) {
+  const request = {
+    method: 'GET',
+    context_path: path.split('/').filter(Boolean),
+    endpoint: '',
+    sub_path: [],
+    query: [],
+    body: Buffer.alloc(0),
+    principal,
+    public_url: publicUrl,
+    request_id: requestId,
+    headers: {},
+  };
+  return new EndpointCall(request, requestId, log, null, {}, {}, undefined, new QueryParams([]));
 }

@@ -24,13 +24,14 @@ export async function renderContent(
 ): Promise<Record<string, unknown>> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
-  const [listing, neighbours, related, expanded, lock, workingCopy] = await Promise.all([
+  const [listing, neighbours, related, expanded, lock, workingCopy, results] = await Promise.all([
     type.folderish ? listChildren(call, doc, deps) : null,
     neighboursOf(call, doc, parent, deps),
     relatedOf(call, doc, deps),
     deps.expansion.componentsOf(call, doc),
     renderLock(call, doc, deps),
     deps.workingCopies.references(doc, callerOf(call)),
+    type.behaviors.includes('cms.collection') ? collectionResults(call, doc, deps) : null,
   ]);
   const body = deps.serializer.serialize(doc, {
     publicUrl: call.publicUrl,
@@ -42,7 +43,39 @@ export async function renderContent(
     lock,
     workingCopy,
   });
-  return { '@components': expanded, ...body };
+  return { '@components': expanded, ...body, ...results };
+}
+
+/** A Collection's `items`: its query's results as the caller may see them, asked of search, batched. */
+async function collectionResults(call: RenderCall, doc: ContentDoc, { collections }: ContentDeps) {
+  const batch = { start: call.query?.b_start ?? 0, size: call.query?.b_size ?? DEFAULT_BATCH_SIZE };
+  const fields = doc.fields ?? {};
+  const { items, items_total } = await collections.results({
+    query: Array.isArray(fields.query) ? fields.query : [],
+    contextPath: doc.path ?? '/',
+    sortOn: typeof fields.sort_on === 'string' && fields.sort_on ? fields.sort_on : null,
+    sortReversed: fields.sort_reversed === true,
+    limit: typeof fields.limit === 'number' ? fields.limit : 1000,
+    start: batch.start,
+    size: batch.size,
+    principal: call.principal,
+    requestId: call.requestId,
+  });
+  const url = urlOf(call.publicUrl, doc.path ?? '/');
+  const body: Record<string, unknown> = {
+    items: items.map((item) => ({
+      '@id': urlOf(call.publicUrl, item.path),
+      '@type': item.portal_type,
+      description: item.description,
+      review_state: item.review_state ?? null,
+      title: item.title,
+      type_title: item.type_title,
+    })),
+    items_total,
+  };
+  const batching = batchingLinks(url, call.request.query, batch, items_total);
+  if (batching) body.batching = batching;
+  return body;
 }
 
 /** The object's lock as `@lock` and the `lock` member show it, with its holder's name from identity. */

@@ -1,5 +1,6 @@
 import type { ContentSnapshot } from '@cms/shared';
 import { searchableText } from './field-values';
+import { asFileValue, PRIMARY_FILE_FIELD } from './files';
 import type { ContentDoc } from './model';
 import { builtinTypeRegistry, type ContentType, type TypeRegistry } from './types';
 
@@ -46,5 +47,28 @@ export function snapshot(doc: ContentDoc): ContentSnapshot {
     expires: doc.expires ?? undefined,
     exclude_from_nav: doc.fields?.exclude_from_nav === true,
     language: typeof language === 'string' ? language : '',
+    ...catalogColumns(doc, type),
   };
+}
+
+/** Values only some types have, for the catalog's metadata columns (`metadata_fields`). */
+function catalogColumns(doc: ContentDoc, type: ContentType) {
+  const text = (name: string) => (typeof doc.fields?.[name] === 'string' ? (doc.fields[name] as string) : '');
+  const primary = PRIMARY_FILE_FIELD[doc.portal_type];
+  const file = primary ? asFileValue(doc.fields?.[primary]) : null;
+  return {
+    start: text('start') || undefined,
+    end: text('end') || undefined,
+    remote_url: text('remoteUrl'),
+    object_size: String(typeof file?.size === 'number' ? file.size : 0),
+    mime_type: typeof file?.content_type === 'string' ? file.content_type : '',
+    location: text('location'),
+    collection_json: type.behaviors.includes('cms.collection') ? collectionJson(doc) : '',
+  };
+}
+
+/** A Collection's query settings, for `@querystring-search` on it. */
+function collectionJson(doc: ContentDoc): string {
+  const { query = null, sort_on = null, sort_reversed = null, limit = null } = doc.fields ?? {};
+  return JSON.stringify({ query, sort_on, sort_reversed, limit });
 }

@@ -1,4 +1,6 @@
 import { declarations, type ContentContext, type Subscription } from '@cms/shared';
+import type { FullObjects } from '../clients/content-render';
+import type { ContentSource } from '../clients/content-source';
 import type { Catalog } from '../store/catalog';
 
 /** What the search service's endpoints are given. */
@@ -7,6 +9,10 @@ export interface SearchDeps {
   /** The content events' subscription, to wait until the catalog has applied what was published. */
   events: Subscription;
   readYourWritesTimeoutMs: number;
+  /** Content's full serializations, for `fullobjects`. */
+  content: FullObjects;
+  /** Objects as content holds them now (a Collection's query settings). */
+  snapshots: ContentSource;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, SearchDeps>();

@@ -18,7 +18,7 @@ export function searchRpcs(
   content: () => ContentServiceClient,
   log: Logger,
   options: RebuildOptions,
-): Omit<SearchServiceHandlers, 'Handle'> {
+): Omit<SearchServiceHandlers, 'Handle' | 'Terms' | 'QueryCollection'> {
   return {
     Reindex: unary(log, async (_request, ctx) => {
       const snapshots = content().Scan({ page_size: 500 }, requestMetadata(ctx.requestId));

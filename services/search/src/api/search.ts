@@ -3,8 +3,10 @@
  * search right after a write sees it (addendum §6, read-your-writes).
  */
 import { batchingLinks, callerTokens, urlOf } from '@cms/shared';
+import { requestedColumns } from '../domain/metadata';
 import { buildCatalogQuery } from '../domain/search-query';
 import { endpoint, operation } from './declarations';
+import { flag, resultItems } from './results';
 
 export const search = endpoint({
   name: 'search',
@@ -14,9 +16,11 @@ export const search = endpoint({
     GET: operation({
       summary: 'Catalog search below the context; parameters are catalog indexes and options',
       permission: 'View',
-      handle: async (call, { catalog, events, readYourWritesTimeoutMs }) => {
+      handle: async (call, { catalog, events, readYourWritesTimeoutMs, content }) => {
         // Index names are open-ended: the catalog query reads the parameters as sent, and validates them.
         const query = buildCatalogQuery(call.queryParams, call.contextPath, callerTokens(call.principal));
+        const columns = requestedColumns(call.queryParams.getList('metadata_fields'));
+        const fullobjects = call.queryParams.has('fullobjects') && flag(call.queryParams.get('fullobjects') || true);
         if (!(await events.waitUntilDrained(readYourWritesTimeoutMs))) {
           call.log.warn('catalog behind the content events; answering with what it has');
         }
@@ -24,14 +28,17 @@ export const search = endpoint({
         const self = urlOf(call.publicUrl, call.contextPath) + '/@search';
         const body: Record<string, unknown> = {
           '@id': self,
-          items: items.map((entry) => ({
-            '@id': urlOf(call.publicUrl, entry.path),
-            '@type': entry.portal_type,
-            description: entry.description,
-            review_state: entry.review_state,
-            title: entry.title,
-            type_title: entry.type_title,
-          })),
+          items: await resultItems(
+            items,
+            {
+              fullobjects,
+              columns,
+              principal: call.principal,
+              publicUrl: call.publicUrl,
+              requestId: call.requestId,
+            },
+            content,
+          ),
           items_total: total,
         };
         const batching = batchingLinks(self, call.request.query, query.batch, total);

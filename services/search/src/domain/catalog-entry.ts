@@ -24,6 +24,21 @@ export interface CatalogEntry extends Document {
   position: number;
   is_folderish: boolean;
   words: string[];
+  /** Catalog columns and indexes beyond the core (optional: entries written before they existed lack them). */
+  subjects?: string[];
+  effective?: string | null;
+  expires?: string | null;
+  start?: string | null;
+  end?: string | null;
+  exclude_from_nav?: boolean;
+  language?: string;
+  remote_url?: string;
+  object_size?: number;
+  mime_type?: string;
+  location?: string;
+  /** Words of the title and of the description, for the `Title` and `Description` text indexes. */
+  title_words?: string[];
+  description_words?: string[];
   /** Who may find it: role names and `user:<id>` tokens. */
   allowed: string[];
   /** When this entry was last written, for telling a reindex's leftovers from fresh entries. */
@@ -63,7 +78,27 @@ export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): Catalog
     position: snapshot.position,
     is_folderish: snapshot.is_folderish,
     words: words(snapshot.searchable_text),
+    subjects: snapshot.subjects ?? [],
+    effective: instant(snapshot.effective),
+    expires: instant(snapshot.expires),
+    start: instant(snapshot.start),
+    end: instant(snapshot.end),
+    exclude_from_nav: snapshot.exclude_from_nav === true,
+    language: snapshot.language ?? '',
+    remote_url: snapshot.remote_url ?? '',
+    object_size: Number(snapshot.object_size ?? 0) || 0,
+    mime_type: snapshot.mime_type ?? '',
+    location: snapshot.location ?? '',
+    title_words: words(snapshot.title),
+    description_words: words(snapshot.description),
     allowed: snapshot.allowed_roles_and_users,
     indexed_at: indexedAt,
   };
+}
+
+/** An ISO-8601 instant in one form (`toISOString`), so that dates compare as strings; null when none or invalid. */
+export function instant(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }

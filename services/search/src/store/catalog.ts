@@ -2,6 +2,9 @@ import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/sha
 import { REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
 import type { CatalogQuery } from '../domain/search-query';
 
+/** Entries read for the query builder's vocabularies (a term only beyond them is not offered). */
+const MAX_TERM_ENTRIES = 50_000;
+
 export class Catalog {
   readonly entries: Collection<CatalogEntry>;
 
@@ -78,17 +81,46 @@ export class Catalog {
     return deletedCount;
   }
 
-  async search(query: CatalogQuery): Promise<{ items: CatalogEntry[]; total: number }> {
-    const [items, total] = await Promise.all([
-      this.entries.find(query.filter, {
-        sort: query.sort,
-        skip: query.batch.start,
-        limit: query.batch.size,
-        projection: { words: 0, path_parents: 0 },
-      }),
+  /** One batch of the matches and how many match; with `limit`, only the first `limit` matches count. */
+  async search(query: CatalogQuery, limit?: number): Promise<{ items: CatalogEntry[]; total: number }> {
+    const { start } = query.batch;
+    const size = limit === undefined ? query.batch.size : Math.min(query.batch.size, Math.max(0, limit - start));
+    const [items, count] = await Promise.all([
+      size === 0
+        ? Promise.resolve([])
+        : this.entries.find(query.filter, {
+            sort: query.sort,
+            skip: start,
+            limit: size,
+            projection: { words: 0, path_parents: 0, title_words: 0, description_words: 0 },
+          }),
       this.entries.countDocuments(query.filter),
     ]);
-    return { items, total };
+    return { items, total: limit === undefined ? count : Math.min(count, limit) };
+  }
+
+  /** The path of a live entry, or null. */
+  async pathOf(uid: string): Promise<string | null> {
+    const found = await this.entries.findOne({ _id: uid, deleted: { $ne: true } }, { projection: { path: 1 } });
+    return found?.path ?? null;
+  }
+
+  /**
+   * The types (name → title) and tags of what a viewer holding `viewerTokens` may see, for the query builder's
+   * vocabularies; read from at most `MAX_TERM_ENTRIES` entries.
+   */
+  async distinctTerms(viewerTokens: string[]): Promise<{ types: Map<string, string>; subjects: Set<string> }> {
+    const all = await this.entries.find(
+      { deleted: { $ne: true }, allowed: { $in: viewerTokens } },
+      { projection: { portal_type: 1, type_title: 1, subjects: 1 }, limit: MAX_TERM_ENTRIES },
+    );
+    const types = new Map<string, string>();
+    const subjects = new Set<string>();
+    for (const entry of all) {
+      types.set(entry.portal_type, entry.type_title);
+      for (const subject of entry.subjects ?? []) subjects.add(subject);
+    }
+    return { types, subjects };
   }
 
   /**

@@ -22,6 +22,11 @@ export interface ContentTypeDef {
   /** Whether users may add it (the site root is created by the system). */
   addable: boolean;
   behaviors: readonly string[];
+  /**
+   * Whether objects of the type allow discussion where they leave `allow_discussion` unset (the type's setting of
+   * addendum §3). Unset: no, as no built-in type of the reference platform does.
+   */
+  allowDiscussion?: boolean;
   /** Fields of the type's own schema. */
   schema: readonly FieldDef[];
   /** Changes the type makes to behavior fields (a File's title is optional). */

@@ -1,5 +1,6 @@
 // Original file: proto/cms/events/v1/content_snapshot.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface ContentSnapshot {
   'uid'?: (string);
@@ -24,9 +25,18 @@ export interface ContentSnapshot {
   'expires'?: (string);
   'exclude_from_nav'?: (boolean);
   'language'?: (string);
+  'start'?: (string);
+  'end'?: (string);
+  'remote_url'?: (string);
+  'object_size'?: (number | string | Long);
+  'mime_type'?: (string);
+  'location'?: (string);
+  'collection_json'?: (string);
   '_review_state'?: "review_state";
   '_effective'?: "effective";
   '_expires'?: "expires";
+  '_start'?: "start";
+  '_end'?: "end";
 }
 
 export interface ContentSnapshot__Output {
@@ -52,7 +62,16 @@ export interface ContentSnapshot__Output {
   'expires'?: (string);
   'exclude_from_nav': (boolean);
   'language': (string);
+  'start'?: (string);
+  'end'?: (string);
+  'remote_url': (string);
+  'object_size': (string);
+  'mime_type': (string);
+  'location': (string);
+  'collection_json': (string);
   '_review_state'?: "review_state";
   '_effective'?: "effective";
   '_expires'?: "expires";
+  '_start'?: "start";
+  '_end'?: "end";
 }

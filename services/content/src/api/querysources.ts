@@ -1,0 +1,27 @@
+/** `@querysources/<field>?query=`: searches a field's source (no enumeration); relation fields search content. */
+import { encodeComponent, param, urlOf } from '@cms/shared';
+import { z } from 'zod';
+import { endpoint, operation } from './declarations';
+import { termsQuery, termsResponse, vocabularyRequest } from './vocabularies';
+
+export const querysources = endpoint({
+  name: 'querysources',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: "Searches a field's source for the terms matching `query`",
+      paths: [':field'],
+      // View; a source backed by a protected vocabulary asks more (the domain checks it).
+      permission: null,
+      params: z.object({ field: z.string().max(200) }),
+      query: termsQuery.extend({ query: param.string() }),
+      handle: async (call, { sources: fieldSources }) => {
+        const { field } = call.params;
+        const terms = await fieldSources.search(field, call.query.query, vocabularyRequest(call));
+        const url = `${urlOf(call.publicUrl, call.contextPath)}/@querysources/${encodeComponent(field)}`;
+        return termsResponse(call, url, terms, { ...call.query, title: undefined });
+      },
+    }),
+  },
+});

@@ -1,0 +1,26 @@
+/** `@sources/<field>`: the terms of a field's source on this context, filtered and batched as vocabularies are. */
+import { encodeComponent, urlOf } from '@cms/shared';
+import { z } from 'zod';
+import { endpoint, operation } from './declarations';
+import { termsQuery, termsResponse, vocabularyRequest } from './vocabularies';
+
+export const sources = endpoint({
+  name: 'sources',
+  service: 'content',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: "The terms of a field's source (filtered by title, token or tokens; batched)",
+      paths: [':field'],
+      // View; a source backed by a protected vocabulary asks more (the domain checks it).
+      permission: null,
+      params: z.object({ field: z.string().max(200) }),
+      query: termsQuery,
+      handle: async (call, { sources: fieldSources }) => {
+        const terms = await fieldSources.terms(call.params.field, vocabularyRequest(call, call.query.title));
+        const url = `${urlOf(call.publicUrl, call.contextPath)}/@sources/${encodeComponent(call.params.field)}`;
+        return termsResponse(call, url, terms, call.query);
+      },
+    }),
+  },
+});

@@ -1,0 +1,88 @@
+/**
+ * The catalog's metadata columns (`metadata_fields`): what each adds to a result item, read from the entry.
+ * `_all` adds every one. Dates are in the content format (`YYYY-MM-DDTHH:MM:SS`, UTC), as content shows them.
+ */
+import { urlOf } from '@cms/shared';
+import type { CatalogEntry } from './catalog-entry';
+
+type Column = (entry: CatalogEntry, publicUrl: string) => unknown;
+
+const contentDate = (iso: string | null | undefined) => (iso ? iso.slice(0, 19) : null);
+/** Zope's `CreationDate` and friends: `None` when unset, as the original platform answers. */
+const zopeDate = (iso: string | null | undefined) => (iso ? iso.slice(0, 19) + '+00:00' : 'None');
+
+export const COLUMNS: Readonly<Record<string, Column>> = {
+  CreationDate: (e) => zopeDate(e.created),
+  Creator: (e) => e.creators[0] ?? '',
+  Date: (e) => zopeDate(e.effective ?? e.modified),
+  Description: (e) => e.description,
+  EffectiveDate: (e) => zopeDate(e.effective),
+  ExpirationDate: (e) => zopeDate(e.expires),
+  ModificationDate: (e) => zopeDate(e.modified),
+  Subject: (e) => e.subjects ?? [],
+  Title: (e) => e.title,
+  Type: (e) => e.type_title,
+  UID: (e) => e._id,
+  author_name: (e) => e.creators[0] ?? '',
+  cmf_uid: () => null,
+  commentators: () => [],
+  created: (e) => contentDate(e.created),
+  effective: (e) => contentDate(e.effective),
+  end: (e) => contentDate(e.end),
+  exclude_from_nav: (e) => e.exclude_from_nav === true,
+  expires: (e) => contentDate(e.expires),
+  getIcon: () => false,
+  hasPreviewImage: () => false,
+  head_title: () => null,
+  getId: (e) => e.id,
+  getObjSize: (e) => humanSize(e.object_size ?? 0),
+  getPath: (e) => e.path,
+  getRemoteUrl: (e) => e.remote_url || null,
+  getURL: (e, publicUrl) => urlOf(publicUrl, e.path),
+  id: (e) => e.id,
+  image_field: () => '',
+  image_scales: () => null,
+  is_folderish: (e) => e.is_folderish,
+  language: (e) => e.language ?? '',
+  last_comment_date: () => null,
+  listCreators: (e) => e.creators,
+  location: (e) => e.location ?? '',
+  mime_type: (e) => e.mime_type || 'text/plain',
+  modified: (e) => contentDate(e.modified),
+  nav_title: () => null,
+  portal_type: (e) => e.portal_type,
+  review_state: (e) => e.review_state,
+  start: (e) => contentDate(e.start),
+  sortable_title: (e) => e.sortable_title,
+  total_comments: () => 0,
+};
+
+/**
+ * The columns `metadata_fields` names, `_all` expanded. A column the catalog does not keep is left out, as the
+ * original platform does (clients ask for columns of add-ons a site may lack).
+ */
+export function requestedColumns(fields: readonly string[]): string[] {
+  if (fields.includes('_all')) return Object.keys(COLUMNS);
+  return [...new Set(fields)].filter((f) => Object.prototype.hasOwnProperty.call(COLUMNS, f));
+}
+
+/** A result item's summary form (the specification's Search result item), with the requested columns. */
+export function resultItem(entry: CatalogEntry, publicUrl: string, columns: readonly string[]) {
+  const item: Record<string, unknown> = {
+    '@id': urlOf(publicUrl, entry.path),
+    '@type': entry.portal_type,
+    description: entry.description,
+    review_state: entry.review_state,
+    title: entry.title,
+    type_title: entry.type_title,
+  };
+  for (const column of columns) item[column] = COLUMNS[column](entry, publicUrl);
+  return item;
+}
+
+/** Sizes as the original platform shows them (`0 KB`, `1.2 MB`). */
+function humanSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
+}

@@ -1,0 +1,12 @@
+// Original file: proto/cms/search/v1/search.proto
+
+
+export interface Term {
+  'token'?: (string);
+  'title'?: (string);
+}
+
+export interface Term__Output {
+  'token': (string);
+  'title': (string);
+}
