@@ -27,7 +27,7 @@ const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}
 const SERVICES = ['identity', 'content', 'search', 'discussion', 'config'] as const;
 type Service = (typeof SERVICES)[number];
 /** The services that publish or consume events; the others' readiness does not depend on the broker. */
-const BUS_USERS: Service[] = ['identity', 'content', 'search'];
+const BUS_USERS: Service[] = ['identity', 'content', 'search', 'discussion'];
 const SCRIPTS: Record<Service | 'gateway', string> = {
   identity: join(ROOT, 'services/identity/dist/main.js'),
   content: join(ROOT, 'services/content/dist/main.js'),

@@ -122,6 +122,42 @@ const MATRIX: Row[] = [
     path: () => '/@search?SearchableText=matrix',
     expected: () => 200,
   },
+  // @querystring and @querystring-search (issue 12): View on the context; results are filtered for the caller.
+  {
+    endpoint: 'querystring',
+    method: 'GET',
+    name: 'query builder configuration',
+    path: () => '/@querystring',
+    expected: () => 200,
+  },
+  {
+    endpoint: 'querystring',
+    method: 'GET',
+    name: 'query builder configuration on a document',
+    onContent: true,
+    path: (d) => `${d}/@querystring`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'querystring-search',
+    method: 'POST',
+    name: 'query-builder search',
+    path: () => '/@querystring-search',
+    body: { query: [{ i: 'getId', o: 'cms.app.querystring.operation.string.is', v: 'matrix' }] },
+    expected: () => 200,
+  },
+  {
+    endpoint: 'querystring-search',
+    method: 'GET',
+    name: 'query-builder search by GET on a document',
+    onContent: true,
+    path: (d) =>
+      `${d}/@querystring-search?query=` +
+      encodeURIComponent(
+        JSON.stringify({ query: [{ i: 'getId', o: 'cms.app.querystring.operation.string.is', v: 'x' }] }),
+      ),
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
   // Workflow.
   {
     endpoint: 'workflow',
@@ -424,6 +460,54 @@ const MATRIX: Row[] = [
         VIEW[s].filter((v) => v !== 'anonymous'),
       )(c),
   },
+  // @types/<type>, @vocabularies, @sources, @querysources (issue 11): viewers; users and tags need Modify portal content.
+  {
+    endpoint: 'types',
+    method: 'GET',
+    name: 'read the schema of a type',
+    path: () => '/@types/Document',
+    expected: (c) => allow(200, LOGGED_IN)(c),
+  },
+  {
+    endpoint: 'vocabularies',
+    method: 'GET',
+    name: 'list the vocabularies on a document',
+    onContent: true,
+    path: (d) => `${d}/@vocabularies`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'vocabularies',
+    method: 'GET',
+    name: 'read the field kinds vocabulary on a document',
+    onContent: true,
+    path: (d) => `${d}/@vocabularies/Fields`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'vocabularies',
+    method: 'GET',
+    name: 'read the users vocabulary on a document',
+    onContent: true,
+    path: (d) => `${d}/@vocabularies/cms.app.vocabularies.Users`,
+    expected: (c, s) => whenViewing(s, allow(200, MODIFY[s]))(c),
+  },
+  {
+    endpoint: 'sources',
+    method: 'GET',
+    name: "read a field's source on a document",
+    onContent: true,
+    path: (d) => `${d}/@sources/allow_discussion`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'querysources',
+    method: 'GET',
+    name: "search a field's query source on a document",
+    onContent: true,
+    path: (d) => `${d}/@querysources/relatedItems?query=doc`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
   // Registry: cms.ManagePortal.
   {
     endpoint: 'registry',
@@ -439,6 +523,38 @@ const MATRIX: Row[] = [
     path: () => '/@registry',
     body: {},
     expected: (c) => allow(204, ADMINS)(c),
+  },
+  // Control panels (cms.ManagePortal), @site (any viewer), @system (Manager), @tiles (deprecated, empty), @userschema.
+  {
+    endpoint: 'controlpanels',
+    method: 'GET',
+    name: 'list the control panels',
+    path: () => '/@controlpanels',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'controlpanels',
+    method: 'PATCH',
+    name: 'write a control panel',
+    path: () => '/@controlpanels/editing',
+    body: {},
+    expected: (c) => allow(204, ADMINS)(c),
+  },
+  { endpoint: 'site', method: 'GET', name: 'read the site settings', path: () => '/@site', expected: () => 200 },
+  {
+    endpoint: 'system',
+    method: 'GET',
+    name: 'read the system information',
+    path: () => '/@system',
+    expected: (c) => allow(200, ['Manager'])(c),
+  },
+  { endpoint: 'tiles', method: 'GET', name: 'list the tiles', path: () => '/@tiles', expected: () => 200 },
+  {
+    endpoint: 'userschema',
+    method: 'GET',
+    name: 'read the user schema',
+    path: () => '/@userschema',
+    expected: () => 200,
   },
   // Users: Manager only, denial is 401 with body null (the specification's exception).
   {
@@ -536,6 +652,41 @@ const MATRIX: Row[] = [
     name: "another user's missing portrait",
     path: () => '/@portrait/admin',
     expected: () => 404,
+  },
+  // @comments (discussion service): off on a new site (addendum §3), so whoever may view the object gets 404.
+  {
+    endpoint: 'comments',
+    method: 'GET',
+    name: 'list comments',
+    onContent: true,
+    path: (d) => `${d}/@comments`,
+    expected: (c, s) => whenViewing(s, () => 404)(c),
+  },
+  {
+    endpoint: 'comments',
+    method: 'POST',
+    name: 'add a comment',
+    onContent: true,
+    path: (d) => `${d}/@comments/`,
+    body: { text: 'Hello' },
+    expected: (c, s) => whenViewing(s, () => 404)(c),
+  },
+  {
+    endpoint: 'comments',
+    method: 'PATCH',
+    name: 'edit a comment',
+    onContent: true,
+    path: (d) => `${d}/@comments/1400000000000000`,
+    body: { text: 'Edited' },
+    expected: (c, s) => whenViewing(s, () => 404)(c),
+  },
+  {
+    endpoint: 'comments',
+    method: 'DELETE',
+    name: 'delete a comment',
+    onContent: true,
+    path: (d) => `${d}/@comments/1400000000000000`,
+    expected: (c, s) => whenViewing(s, () => 404)(c),
   },
   // Login ignores the caller's credentials; renew and logout need a token.
   {

@@ -126,7 +126,11 @@ export class DistributedSuite {
     this.envs.identity.ADMIN_PASSWORD = this.adminPassword;
     this.envs.search.CONTENT_ADDRESS = this.addresses.content;
     this.envs.content.IDENTITY_ADDRESS = this.addresses.identity;
+    this.envs.content.SEARCH_ADDRESS = this.addresses.search;
     this.envs.identity.CONFIG_ADDRESS = this.addresses.config;
+    this.envs.discussion.CONTENT_ADDRESS = this.addresses.content;
+    this.envs.discussion.IDENTITY_ADDRESS = this.addresses.identity;
+    this.envs.discussion.CONFIG_ADDRESS = this.addresses.config;
     this.envs.gateway = {
       ...common,
       AMQP_URL: this.amqpUrl,

@@ -10,19 +10,25 @@ import {
 import { configRpcs } from './api/grpc';
 import { ENDPOINTS } from './api/endpoints';
 import type { ConfigConfig } from './config';
+import { RecordChanges } from './domain/changes';
 import { Registry } from './domain/registry';
 import { StoreRegistryValues } from './store/registry-values';
+import { systemInfo } from './system-info';
 
 /**
  * The config service: the configuration registry (`@registry` for clients,
- * `GetRecords` for other services).
+ * `GetRecords` for other services), the control panels over it, `@site`,
+ * `@system` and the deprecated `@tiles`.
  */
 export async function startConfigService({
   config,
   logger,
   store,
+  bus,
 }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
-  const registry = new Registry(new StoreRegistryValues(store));
+  // Where writes are announced to other services' settings caches (`WatchRecords`).
+  const changes = new RecordChanges();
+  const registry = new Registry(new StoreRegistryValues(store), changes);
 
   const server = await startGrpcServer({
     address: config.CONFIG_GRPC_ADDRESS,
@@ -34,11 +40,11 @@ export async function startConfigService({
           Handle: serveEndpoints({
             service: 'config',
             endpoints: ENDPOINTS,
-            deps: { registry },
+            deps: { registry, system: systemInfo(store.kind, bus.kind) },
             contexts: siteRootOnly(),
             logger,
           }),
-          ...configRpcs(registry, logger),
+          ...configRpcs(registry, changes, logger),
         },
       },
     ],
@@ -47,5 +53,12 @@ export async function startConfigService({
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });
-  return { address: server.address, stop: () => server.stop(config.SHUTDOWN_TIMEOUT_MS) };
+  return {
+    address: server.address,
+    async stop() {
+      // Open watch streams would hold the server's graceful shutdown until its deadline.
+      changes.close();
+      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
+    },
+  };
 }

@@ -11,8 +11,11 @@ import { contentContexts, contextRpcs } from './api/contexts';
 import { ENDPOINTS } from './api/endpoints';
 import { componentExpander } from './api/expansion';
 import { identityDirectory } from './clients/identity-directory';
+import { vocabularyTerms } from './clients/vocabulary-terms';
+import { searchCollectionResults } from './clients/collection-results';
 import { ContentSerializer } from './domain/serialize';
 import { SharingCommands } from './domain/sharing-commands';
+import { FieldSources, Vocabularies } from './domain/vocabularies';
 import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { ContentCommands } from './domain/content-commands';
@@ -77,7 +80,15 @@ export async function startContentService({
     render: async (ctx, doc) =>
       serializer.serialize(doc, { publicUrl: ctx.publicUrl, parent: await commands.parentOf(doc) }),
   });
+  const termOwners = vocabularyTerms(
+    { search: config.SEARCH_ADDRESS, identity: config.IDENTITY_ADDRESS },
+    config.CALL_TIMEOUT_MS,
+    config.MAX_MESSAGE_BYTES,
+  );
+  const vocabularies = new Vocabularies(types, termOwners.catalog, termOwners.principals);
   const deps = {
+    vocabularies,
+    sources: new FieldSources(types, vocabularies),
     commands,
     repo,
     types,
@@ -91,6 +102,7 @@ export async function startContentService({
     history: new HistoryCommands(versions, writer),
     workingCopies,
     directory,
+    collections: searchCollectionResults(config.SEARCH_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES),
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
@@ -126,13 +138,13 @@ export async function startContentService({
             contexts: contentContexts(repo),
             logger,
           }),
-          ...contentLookups(repo, logger),
+          ...contentLookups(repo, logger, deps),
         },
       },
       {
         name: 'cms.content.v1.ContextService',
         definition: protos().contexts.ContextService.service,
-        implementation: contextRpcs(repo, logger),
+        implementation: contextRpcs(repo, logger, types),
       },
     ],
     healthCheck: async () => {
@@ -151,6 +163,8 @@ export async function startContentService({
       await identityEvents.stop();
       await relay.outbox.stop();
       directory.close();
+      termOwners.close();
+      deps.collections.close();
       await blobs.close();
     },
   };

@@ -1,2 +1,3 @@
 export { startDiscussionService } from './service';
 export { discussionConfigSchema, type DiscussionConfig } from './config';
+export { DISCUSSION_CONSUMER_GROUPS } from './events/consumer';

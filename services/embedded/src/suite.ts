@@ -1,6 +1,6 @@
 import { startConfigService, configConfigSchema } from '@cms/config';
 import { CONTENT_CONSUMER_GROUPS, startContentService, contentConfigSchema } from '@cms/content';
-import { startDiscussionService, discussionConfigSchema } from '@cms/discussion';
+import { DISCUSSION_CONSUMER_GROUPS, startDiscussionService, discussionConfigSchema } from '@cms/discussion';
 import {
   forkGatewayWorkers,
   gatewayConfigSchema,
@@ -54,7 +54,11 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   const loggerFor = (name: string) => createLogger(name, gatewayConfig.LOG_LEVEL);
 
   // Every service runs here, so the bus declares every service's consumer groups.
-  const bus = await openBus(configs.content, [...SEARCH_CONSUMER_GROUPS, ...CONTENT_CONSUMER_GROUPS], logger);
+  const bus = await openBus(
+    configs.content,
+    [...SEARCH_CONSUMER_GROUPS, ...CONTENT_CONSUMER_GROUPS, ...DISCUSSION_CONSUMER_GROUPS],
+    logger,
+  );
   const stores: DocumentStore[] = [];
   const storeFor = async (service: ServiceName) => {
     const store = await openServiceStore(service, configs[service]);
@@ -95,9 +99,17 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     },
     startSearchService,
   );
-  const content = await start('content', { ...configs.content, IDENTITY_ADDRESS: identity }, startContentService);
+  const content = await start(
+    'content',
+    { ...configs.content, IDENTITY_ADDRESS: identity, SEARCH_ADDRESS: search },
+    startContentService,
+  );
   late.content = content;
-  const discussion = await start('discussion', configs.discussion, startDiscussionService);
+  const discussion = await start(
+    'discussion',
+    { ...configs.discussion, CONTENT_ADDRESS: content, IDENTITY_ADDRESS: identity, CONFIG_ADDRESS: config },
+    startDiscussionService,
+  );
   const addresses: BackendAddresses = { identity, content, search, discussion, config };
   // So that `npm run reindex` and other one-off commands find the services bound to random loopback ports.
   writeAddressesFile(configs.search.DATA_DIR, addresses);

@@ -26,6 +26,7 @@ export * from './runtime/service';
 export * from './logging/redact';
 export * from './http/batching';
 export * from './grpc/contracts';
+export * from './grpc/registry-settings';
 export * from './events/topology';
 export * from './http/urls';
 export * from './permissions/workflow';

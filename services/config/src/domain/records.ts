@@ -8,59 +8,19 @@
  * and the recorded transcripts; the texts are the reference platform's.
  */
 import { z } from 'zod';
+import type {
+  BoolFieldSpec,
+  CollectionFieldSpec,
+  FieldSpec,
+  InlineChoiceSpec,
+  JsonValue,
+  TextFieldSpec,
+  VocabularyChoiceSpec,
+} from './field-specs';
+import { PANEL_RECORDS } from './panel-records';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-interface FieldBase {
-  title: string;
-  description: string;
-  /** The field's own default, shown as `default` in its definition; a record may start with another value. */
-  default?: JsonValue;
-  /** False when the value may be null (the field may be left empty). Default true. */
-  required?: boolean;
-}
-
-export interface TextFieldSpec extends FieldBase {
-  /** `Text line (String)` is one line; `Text` may have several; `Email` is an e-mail address. */
-  factory: 'Text line (String)' | 'Text' | 'Email';
-  minLength?: number;
-  maxLength?: number;
-}
-
-export interface BoolFieldSpec extends FieldBase {
-  factory: 'Yes/No';
-}
-
-export interface IntegerFieldSpec extends FieldBase {
-  factory: 'Integer';
-  min?: number;
-  max?: number;
-}
-
-/** A choice from a named vocabulary (served at `@vocabularies/<name>`) whose tokens are known here. */
-export interface VocabularyChoiceSpec extends FieldBase {
-  factory: 'Choice';
-  vocabulary: string;
-  tokens: readonly string[];
-}
-
-/** A choice from terms listed inline, shown as `enum`, `enumNames` and `choices`. */
-export interface InlineChoiceSpec extends FieldBase {
-  factory: 'Choice';
-  /** `[token, title]` pairs. */
-  terms: readonly (readonly [string, string])[];
-}
-
-export interface CollectionFieldSpec extends FieldBase {
-  /** `List` (ordered, duplicates allowed unless its items are choices), `Tuple` and `Multiple Choice` (unique). */
-  factory: 'List' | 'Tuple' | 'Multiple Choice';
-  items: FieldSpec;
-  minItems?: number;
-  maxItems?: number;
-}
-
-export type FieldSpec =
-  TextFieldSpec | BoolFieldSpec | IntegerFieldSpec | VocabularyChoiceSpec | InlineChoiceSpec | CollectionFieldSpec;
+export type { BoolFieldSpec, FieldSpec, IntegerFieldSpec, JsonValue, TextFieldSpec } from './field-specs';
+export type { CollectionFieldSpec, InlineChoiceSpec, VocabularyChoiceSpec } from './field-specs';
 
 export type FieldType = 'string' | 'boolean' | 'integer' | 'array';
 
@@ -152,10 +112,20 @@ export function fieldDefinition(field: FieldSpec, publicUrl: string): Record<str
 
 function oneOf(tokens: readonly string[]) {
   const allowed = new Set(tokens);
-  return z.string().refine((value) => allowed.has(value), {
-    message: `Must be one of: ${tokens.map((t) => JSON.stringify(t)).join(', ')}`,
-  });
+  // A long vocabulary (languages, time zones) is named, not listed, in the message.
+  const message =
+    tokens.length > 12
+      ? 'Must be a term of the field’s vocabulary'
+      : `Must be one of: ${tokens.map((t) => JSON.stringify(t)).join(', ')}`;
+  return z.string().refine((value) => allowed.has(value), { message });
 }
+
+/** A token of a vocabulary known elsewhere: one non-empty line. */
+const OPEN_TOKEN = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((value) => !/[\r\n]/.test(value), { message: 'Must be a single line (no line breaks)' });
 
 function withLength<S extends z.ZodString>(schema: S, field: TextFieldSpec): z.ZodString {
   let result: z.ZodString = schema;
@@ -183,7 +153,8 @@ function baseSchema(field: FieldSpec): z.ZodType<JsonValue> {
     case 'Email':
       return withLength(z.string().email(), field);
     case 'Choice':
-      return oneOf('vocabulary' in field ? field.tokens : field.terms.map(([token]) => token));
+      if (!('vocabulary' in field)) return oneOf(field.terms.map(([token]) => token));
+      return field.tokens ? oneOf(field.tokens) : OPEN_TOKEN;
     case 'List':
     case 'Tuple':
     case 'Multiple Choice': {
@@ -391,6 +362,15 @@ const DEFINITIONS: RecordDefinition[] = [
     tokens: ['text/plain', 'text/x-web-intelligent'],
     default: 'text/plain',
   }),
+  // Not a record of the reference platform: the longest comment text the discussion service accepts (issue 14).
+  record(`${DISCUSSION}.max_comment_length`, {
+    factory: 'Integer',
+    title: 'Maximum comment length',
+    description: 'The longest comment text, in characters, that users may post.',
+    min: 1,
+    max: 100000,
+    default: 10000,
+  }),
   record(
     `${DISCUSSION}.user_notification_enabled`,
     yesNo(
@@ -450,10 +430,11 @@ const DEFINITIONS: RecordDefinition[] = [
   ),
 ];
 
-/** Every record, sorted by name. */
-export const RECORDS: readonly RecordDefinition[] = [...DEFINITIONS].sort((a, b) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-);
+/** Every record, sorted by name; the control panels' records are defined in panel-records.ts. */
+export const RECORDS: readonly RecordDefinition[] = [
+  ...DEFINITIONS,
+  ...PANEL_RECORDS.map(([name, field, initial]) => record(name, field, initial)),
+].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 const BY_NAME = new Map(RECORDS.map((r) => [r.name, r]));
 if (BY_NAME.size !== RECORDS.length) throw new Error('registry: a record name is defined twice');

@@ -1,6 +1,7 @@
-import { badRequest, notFound, type FieldError } from '@cms/shared';
+import { badRequest, clip, notFound, type FieldError } from '@cms/shared';
 import type { z } from 'zod';
 import { findRecord, RECORDS, type JsonValue, type RecordDefinition } from './records';
+import { RecordChanges } from './changes';
 import type { RegistryValueStore } from './repository';
 
 export interface RecordWithValue {
@@ -19,7 +20,11 @@ export interface RecordPage {
  * only when every name and value in it is valid.
  */
 export class Registry {
-  constructor(private readonly store: RegistryValueStore) {}
+  constructor(
+    private readonly store: RegistryValueStore,
+    /** Told of every write, so that other services' caches drop what changed. */
+    private readonly changes = new RecordChanges(),
+  ) {}
 
   /** Records whose name starts with `prefix`, sorted by name, `size` of them from `start`. */
   async list(prefix: string, start: number, size: number): Promise<RecordPage> {
@@ -35,14 +40,14 @@ export class Registry {
   /** The value of one record; 404 for an unknown name. */
   async value(name: string): Promise<JsonValue> {
     const record = findRecord(name);
-    if (!record) throw notFound(`No registry record named "${name}"`);
+    if (!record) throw notFound(`No registry record named "${clip(name)}"`);
     return currentValue(record, await this.store.read([name]));
   }
 
   /** Values of several records by name; 404 naming every unknown one. */
   async values(names: readonly string[]): Promise<Record<string, JsonValue>> {
     const unknown = names.filter((name) => !findRecord(name));
-    if (unknown.length) throw notFound(`No registry record named ${unknown.map((n) => `"${n}"`).join(', ')}`);
+    if (unknown.length) throw notFound(`No registry record named ${clip(unknown.map((n) => `"${n}"`).join(', '))}`);
     const unique = [...new Set(names)];
     const stored = await this.store.read(unique);
     return Object.fromEntries(unique.map((name) => [name, currentValue(findRecord(name)!, stored)]));
@@ -64,7 +69,7 @@ export class Registry {
     for (const [name, value] of Object.entries(changes)) {
       const record = findRecord(name);
       if (!record) {
-        errors.push({ field: name, message: 'No such registry record' });
+        errors.push({ field: clip(name), message: 'No such registry record' });
         continue;
       }
       const result = record.schema.safeParse(value);
@@ -73,11 +78,20 @@ export class Registry {
     }
     if (errors.length) {
       throw badRequest(
-        `Invalid registry values; nothing was changed: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+        clip(
+          `Invalid registry values; nothing was changed: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+          1000,
+        ),
         errors,
       );
     }
-    if (values.size) await this.store.write(values);
+    if (values.size === 0) return;
+    try {
+      await this.store.write(values);
+    } finally {
+      // Also after a failed write: part of it may have been stored.
+      this.changes.publish([...values.keys()]);
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@cms/shared';
 import { accessOf } from '../domain/access';
 import { parentPathOf, type ContentDoc } from '../domain/model';
+import type { TypeRegistry } from '../domain/types';
 
 export interface PathLookup {
   byPath(path: string): Promise<ContentDoc | null>;
@@ -36,7 +37,7 @@ async function missing(docs: PathLookup, path: string, publicUrl: string) {
 }
 
 /** `ContextService`: the same resolution for the other services' endpoints. */
-export function contextRpcs(docs: PathLookup, log: Logger): ContextServiceHandlers {
+export function contextRpcs(docs: PathLookup, log: Logger, types?: TypeRegistry): ContextServiceHandlers {
   const contexts = contentContexts(docs);
   return {
     Resolve: unary(log, async (request: { path: string; public_url: string }, call) => {
@@ -47,6 +48,11 @@ export function contextRpcs(docs: PathLookup, log: Logger): ContextServiceHandle
         portal_type: context.portal_type,
         ...(scope.state === null ? {} : { state: scope.state }),
         local_roles: scope.localRoles,
+        // For the discussion service (addendum §3): the object's own choice, else its type's.
+        ...(typeof context.fields?.allow_discussion === 'boolean'
+          ? { allow_discussion: context.fields.allow_discussion }
+          : {}),
+        type_allows_discussion: types?.find(context.portal_type)?.allowDiscussion === true,
       };
     }),
   };

@@ -1,4 +1,5 @@
 import { declarations } from '@cms/shared';
+import type { CollectionResults } from '../clients/collection-results';
 import type { ContentCommands } from '../domain/content-commands';
 import type { FileBytes } from '../domain/files';
 import type { HistoryCommands } from '../domain/history';
@@ -9,6 +10,7 @@ import type { ContentSerializer } from '../domain/serialize';
 import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
 import type { TreeCommands } from '../domain/tree-commands';
 import type { TypeRegistry } from '../domain/types';
+import type { FieldSources, Vocabularies } from '../domain/vocabularies';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 import type { WorkingCopies } from '../domain/working-copies';
 import type { Components } from './expansion';
@@ -29,6 +31,11 @@ export interface ContentDeps {
   workingCopies: WorkingCopies;
   /** Users and groups as identity knows them (names of lock holders). */
   directory: PrincipalDirectory;
+  /** Collections' results, from search. */
+  collections: CollectionResults;
+  /** `@vocabularies` and the sources of fields (`@sources`, `@querysources`). */
+  vocabularies: Vocabularies;
+  sources: FieldSources;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

@@ -13,8 +13,11 @@ import { navigation } from './navigation';
 import { navroot } from './navroot';
 import { refreshLock } from './refresh-lock';
 import { sharing } from './sharing';
+import { querysources } from './querysources';
+import { sources } from './sources';
 import { types } from './types';
 import { unlock } from './unlock';
+import { vocabularies } from './vocabularies';
 import { workflow } from './workflow';
 import { workingcopy } from './workingcopy';
 
@@ -34,6 +37,9 @@ export const ENDPOINTS = [
   navigation,
   navroot,
   types,
+  vocabularies,
+  sources,
+  querysources,
   lock,
   unlock,
   refreshLock,

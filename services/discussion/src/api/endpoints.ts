@@ -1,4 +1,5 @@
 import type { EndpointDeclaration } from '@cms/shared';
+import { comments } from './comments';
 
-/** Every HTTP endpoint of the discussion service (none yet); the gateway's routing table is generated from it. */
-export const ENDPOINTS: EndpointDeclaration[] = [];
+/** Every HTTP endpoint of the discussion service; the gateway's routing table is generated from it. */
+export const ENDPOINTS = [comments] as EndpointDeclaration[];

@@ -12,6 +12,8 @@ export interface PrincipalSummary {
   type: 'user' | 'group';
   /** A user's global roles (its groups' included); a group's: those it gives its members. */
   roles: string[];
+  /** True for a user with a portrait (comments show its URL); unset otherwise. */
+  has_portrait?: true;
 }
 
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -68,12 +70,14 @@ export class UserDirectory {
     if (users.length === 0) return [];
     const memberships =
       users.length > 1 ? new Memberships(new InMemoryGroups(await this.groups.list())) : this.memberships;
+    const portraits = await this.users.withPortraits(users.map((user) => user._id));
     return Promise.all(
       users.map(async (user) => ({
         id: user._id,
         title: user.fullname || user._id,
         type: 'user' as const,
         roles: principalOf(user, await memberships.ofUser(user._id)).roles ?? [],
+        ...(portraits.has(user._id) ? { has_portrait: true as const } : {}),
       })),
     );
   }

@@ -24,6 +24,10 @@ const PAYLOAD_FIELDS = {
   'content.ordered': 'content_ordered',
   'identity.user.removed': 'identity_user_removed',
   'identity.group.removed': 'identity_group_removed',
+  'comment.added': 'comment_added',
+  'comment.modified': 'comment_modified',
+  'comment.removed': 'comment_removed',
+  'comment.published': 'comment_published',
 } as const satisfies { [T in EventType]: NonNullable<Envelope['payload']> };
 
 export const EVENT_TYPES = Object.keys(PAYLOAD_FIELDS) as EventType[];

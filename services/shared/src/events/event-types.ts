@@ -1,8 +1,9 @@
+import type { CommentEventPayloads } from './comment-events';
 import type { ContentEventPayloads } from './content-events';
 import type { IdentityEventPayloads } from './identity-events';
 
 /** Every event type on the bus, with its payload (proto/cms/events/v1). */
-export interface EventPayloads extends ContentEventPayloads, IdentityEventPayloads {}
+export interface EventPayloads extends ContentEventPayloads, IdentityEventPayloads, CommentEventPayloads {}
 
 export type EventType = keyof EventPayloads;
 

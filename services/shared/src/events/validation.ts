@@ -25,9 +25,17 @@ const isVersion = (value: number) => Number.isInteger(value) && value >= 1;
 const isPath = (value: string) => value.startsWith('/');
 const isInstant = (value: string) => value !== '' && !Number.isNaN(Date.parse(value));
 const isPosition = (value: number) => Number.isInteger(value) && value >= 0;
+/** Comment ids are decimal numbers (microseconds of their creation, as the reference's). */
+const isCommentId = (value: string) => /^[0-9]{1,20}$/.test(value);
 
 function checkObject(payload: { uid: string; version: number }, check: Check): void {
   check(isUid(payload.uid), 'uid is not 32 hex digits');
+  check(isVersion(payload.version), 'version is not a positive integer');
+}
+
+function checkComment(payload: { content_uid: string; comment_id: string; version: number }, check: Check): void {
+  check(isUid(payload.content_uid), 'content_uid is not 32 hex digits');
+  check(isCommentId(payload.comment_id), 'comment_id is not a comment id');
   check(isVersion(payload.version), 'version is not a positive integer');
 }
 
@@ -97,6 +105,22 @@ const VALIDATORS: { [T in EventType]: (payload: Decoded<EventPayloads[T]>, check
   },
   'identity.user.removed': (payload, check) => check(payload.user_id !== '', 'user_id is empty'),
   'identity.group.removed': (payload, check) => check(payload.group_id !== '', 'group_id is empty'),
+  'comment.added': (payload, check) => {
+    checkComment(payload, check);
+    check(payload.in_reply_to === '' || isCommentId(payload.in_reply_to), 'in_reply_to is not a comment id');
+    check(['published', 'pending'].includes(payload.review_state), 'review_state is not published or pending');
+    check(isInstant(payload.created), 'created is not an instant');
+  },
+  'comment.modified': (payload, check) => {
+    checkComment(payload, check);
+    check(isInstant(payload.modified), 'modified is not an instant');
+  },
+  'comment.removed': (payload, check) => {
+    checkComment(payload, check);
+    check(payload.removed_ids.includes(payload.comment_id), 'removed_ids does not contain comment_id');
+    check(payload.removed_ids.every(isCommentId), 'removed_ids holds something that is not a comment id');
+  },
+  'comment.published': (payload, check) => checkComment(payload, check),
 };
 
 /** What is wrong with an event, in words for the dead-letter log; empty when it is valid. */

@@ -8,6 +8,8 @@ import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cm
 import type { ConfigServiceClient as _cms_config_v1_ConfigServiceClient, ConfigServiceDefinition as _cms_config_v1_ConfigServiceDefinition } from './cms/config/v1/ConfigService';
 import type { GetRecordsRequest as _cms_config_v1_GetRecordsRequest, GetRecordsRequest__Output as _cms_config_v1_GetRecordsRequest__Output } from './cms/config/v1/GetRecordsRequest';
 import type { RecordValues as _cms_config_v1_RecordValues, RecordValues__Output as _cms_config_v1_RecordValues__Output } from './cms/config/v1/RecordValues';
+import type { RecordsChanged as _cms_config_v1_RecordsChanged, RecordsChanged__Output as _cms_config_v1_RecordsChanged__Output } from './cms/config/v1/RecordsChanged';
+import type { WatchRecordsRequest as _cms_config_v1_WatchRecordsRequest, WatchRecordsRequest__Output as _cms_config_v1_WatchRecordsRequest__Output } from './cms/config/v1/WatchRecordsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -28,6 +30,8 @@ export interface ProtoGrpcType {
         ConfigService: SubtypeConstructor<typeof grpc.Client, _cms_config_v1_ConfigServiceClient> & { service: _cms_config_v1_ConfigServiceDefinition }
         GetRecordsRequest: MessageTypeDefinition<_cms_config_v1_GetRecordsRequest, _cms_config_v1_GetRecordsRequest__Output>
         RecordValues: MessageTypeDefinition<_cms_config_v1_RecordValues, _cms_config_v1_RecordValues__Output>
+        RecordsChanged: MessageTypeDefinition<_cms_config_v1_RecordsChanged, _cms_config_v1_RecordsChanged__Output>
+        WatchRecordsRequest: MessageTypeDefinition<_cms_config_v1_WatchRecordsRequest, _cms_config_v1_WatchRecordsRequest__Output>
       }
     }
   }

@@ -8,6 +8,9 @@ import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cm
 import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, ContentServiceDefinition as _cms_content_v1_ContentServiceDefinition } from './cms/content/v1/ContentService';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from './cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from './cms/content/v1/GetByUidRequest';
+import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from './cms/content/v1/RenderManyRequest';
+import type { RenderManyResponse as _cms_content_v1_RenderManyResponse, RenderManyResponse__Output as _cms_content_v1_RenderManyResponse__Output } from './cms/content/v1/RenderManyResponse';
+import type { RenderedObject as _cms_content_v1_RenderedObject, RenderedObject__Output as _cms_content_v1_RenderedObject__Output } from './cms/content/v1/RenderedObject';
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from './cms/content/v1/ScanRequest';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from './cms/events/v1/ContentSnapshot';
 
@@ -30,6 +33,9 @@ export interface ProtoGrpcType {
         ContentService: SubtypeConstructor<typeof grpc.Client, _cms_content_v1_ContentServiceClient> & { service: _cms_content_v1_ContentServiceDefinition }
         GetByPathRequest: MessageTypeDefinition<_cms_content_v1_GetByPathRequest, _cms_content_v1_GetByPathRequest__Output>
         GetByUidRequest: MessageTypeDefinition<_cms_content_v1_GetByUidRequest, _cms_content_v1_GetByUidRequest__Output>
+        RenderManyRequest: MessageTypeDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyRequest__Output>
+        RenderManyResponse: MessageTypeDefinition<_cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyResponse__Output>
+        RenderedObject: MessageTypeDefinition<_cms_content_v1_RenderedObject, _cms_content_v1_RenderedObject__Output>
         ScanRequest: MessageTypeDefinition<_cms_content_v1_ScanRequest, _cms_content_v1_ScanRequest__Output>
       }
     }

@@ -1,6 +1,10 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { CommentAdded as _cms_events_v1_CommentAdded, CommentAdded__Output as _cms_events_v1_CommentAdded__Output } from './cms/events/v1/CommentAdded';
+import type { CommentModified as _cms_events_v1_CommentModified, CommentModified__Output as _cms_events_v1_CommentModified__Output } from './cms/events/v1/CommentModified';
+import type { CommentPublished as _cms_events_v1_CommentPublished, CommentPublished__Output as _cms_events_v1_CommentPublished__Output } from './cms/events/v1/CommentPublished';
+import type { CommentRemoved as _cms_events_v1_CommentRemoved, CommentRemoved__Output as _cms_events_v1_CommentRemoved__Output } from './cms/events/v1/CommentRemoved';
 import type { ContentAdded as _cms_events_v1_ContentAdded, ContentAdded__Output as _cms_events_v1_ContentAdded__Output } from './cms/events/v1/ContentAdded';
 import type { ContentModified as _cms_events_v1_ContentModified, ContentModified__Output as _cms_events_v1_ContentModified__Output } from './cms/events/v1/ContentModified';
 import type { ContentMoved as _cms_events_v1_ContentMoved, ContentMoved__Output as _cms_events_v1_ContentMoved__Output } from './cms/events/v1/ContentMoved';
@@ -19,6 +23,10 @@ export interface ProtoGrpcType {
   cms: {
     events: {
       v1: {
+        CommentAdded: MessageTypeDefinition<_cms_events_v1_CommentAdded, _cms_events_v1_CommentAdded__Output>
+        CommentModified: MessageTypeDefinition<_cms_events_v1_CommentModified, _cms_events_v1_CommentModified__Output>
+        CommentPublished: MessageTypeDefinition<_cms_events_v1_CommentPublished, _cms_events_v1_CommentPublished__Output>
+        CommentRemoved: MessageTypeDefinition<_cms_events_v1_CommentRemoved, _cms_events_v1_CommentRemoved__Output>
         ContentAdded: MessageTypeDefinition<_cms_events_v1_ContentAdded, _cms_events_v1_ContentAdded__Output>
         ContentModified: MessageTypeDefinition<_cms_events_v1_ContentModified, _cms_events_v1_ContentModified__Output>
         ContentMoved: MessageTypeDefinition<_cms_events_v1_ContentMoved, _cms_events_v1_ContentMoved__Output>

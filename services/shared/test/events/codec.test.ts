@@ -22,8 +22,12 @@ function broken<T extends EventType>(type: T, change: (payload: Record<string, u
 }
 
 describe('event codec', () => {
-  it('knows the seven event types', () => {
+  it('knows the eleven event types', () => {
     expect(EVENT_TYPES.sort()).toEqual([
+      'comment.added',
+      'comment.modified',
+      'comment.published',
+      'comment.removed',
       'content.added',
       'content.modified',
       'content.moved',
@@ -155,6 +159,16 @@ describe('event validation', () => {
     ],
     ['an empty user id', broken('identity.user.removed', (p) => (p.user_id = '')), 'user_id is empty'],
     ['an empty group id', broken('identity.group.removed', (p) => (p.group_id = '')), 'group_id is empty'],
+    ['a comment on no uid', broken('comment.added', (p) => (p.content_uid = 'doc')), 'content_uid is not 32 hex'],
+    ['a comment id that is no number', broken('comment.modified', (p) => (p.comment_id = 'x')), 'comment_id'],
+    ['a reply to no comment id', broken('comment.added', (p) => (p.in_reply_to = '../x')), 'in_reply_to'],
+    ['an unknown comment state', broken('comment.added', (p) => (p.review_state = 'spam')), 'review_state'],
+    [
+      'a comment removal without the comment',
+      broken('comment.removed', (p) => (p.removed_ids = ['1'])),
+      'removed_ids does not contain comment_id',
+    ],
+    ['a comment published at version 0', broken('comment.published', (p) => (p.version = 0)), 'version'],
   ];
 
   it.each(cases)('refuses %s', (_what, event, problem) => {

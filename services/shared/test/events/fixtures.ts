@@ -59,6 +59,28 @@ export function payloadOf<T extends EventType>(type: T, objectUid = uid(), versi
     'content.ordered': { uid: objectUid, version, parent_uid: PARENT, position: 2, snapshot },
     'identity.user.removed': { user_id: 'ann' },
     'identity.group.removed': { group_id: 'editors' },
+    'comment.added': {
+      content_uid: objectUid,
+      comment_id: '1400000000000001',
+      version,
+      in_reply_to: '1400000000000000',
+      author_username: 'ann',
+      review_state: 'pending',
+      created: '2030-01-01T00:00:00.000Z',
+    },
+    'comment.modified': {
+      content_uid: objectUid,
+      comment_id: '1400000000000001',
+      version,
+      modified: '2030-01-01T00:00:00.000Z',
+    },
+    'comment.removed': {
+      content_uid: objectUid,
+      comment_id: '1400000000000000',
+      version,
+      removed_ids: ['1400000000000000', '1400000000000001'],
+    },
+    'comment.published': { content_uid: objectUid, comment_id: '1400000000000001', version },
   };
   return payloads[type];
 }

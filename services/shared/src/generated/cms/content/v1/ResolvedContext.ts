@@ -8,7 +8,10 @@ export interface ResolvedContext {
   'portal_type'?: (string);
   'state'?: (string);
   'local_roles'?: (_cms_content_v1_LocalRoleGrant)[];
+  'allow_discussion'?: (boolean);
+  'type_allows_discussion'?: (boolean);
   '_state'?: "state";
+  '_allow_discussion'?: "allow_discussion";
 }
 
 export interface ResolvedContext__Output {
@@ -17,5 +20,8 @@ export interface ResolvedContext__Output {
   'portal_type': (string);
   'state'?: (string);
   'local_roles': (_cms_content_v1_LocalRoleGrant__Output)[];
+  'allow_discussion'?: (boolean);
+  'type_allows_discussion': (boolean);
   '_state'?: "state";
+  '_allow_discussion'?: "allow_discussion";
 }

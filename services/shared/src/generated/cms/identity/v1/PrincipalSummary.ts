@@ -6,6 +6,8 @@ export interface PrincipalSummary {
   'title'?: (string);
   'type'?: (string);
   'roles'?: (string)[];
+  'has_portrait'?: (boolean);
+  '_has_portrait'?: "has_portrait";
 }
 
 export interface PrincipalSummary__Output {
@@ -13,4 +15,6 @@ export interface PrincipalSummary__Output {
   'title': (string);
   'type': (string);
   'roles': (string)[];
+  'has_portrait'?: (boolean);
+  '_has_portrait'?: "has_portrait";
 }

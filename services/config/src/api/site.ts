@@ -1,0 +1,19 @@
+/** `@site`: what every page render needs to know about the site, for any caller who may view it. */
+import { siteInfo } from '../domain/site';
+import { endpoint, operation } from './declarations';
+
+export const site = endpoint({
+  name: 'site',
+  service: 'config',
+  context: 'site-root',
+  operations: {
+    GET: operation({
+      summary: 'The site’s features and public settings',
+      permission: null, // View of the site root: every visitor's page asks it
+      handle: async (call, { registry }) => ({
+        status: 200,
+        body: { '@id': `${call.publicUrl}/@site`, ...(await siteInfo(registry)) },
+      }),
+    }),
+  },
+});

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SystemInfo } from './domain/system';
+
+/** `version` of a package.json, or null when it cannot be read (the package is not installed here). */
+function versionAt(path: string): string | null {
+  try {
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown };
+    return typeof json.version === 'string' ? json.version : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The version of a dependency of the shared package (the store and broker drivers live there). */
+function driverVersion(name: string): string | null {
+  try {
+    const shared = require.resolve('@cms/shared');
+    return versionAt(require.resolve(`${name}/package.json`, { paths: [shared] }));
+  } catch {
+    return null;
+  }
+}
+
+export function systemInfo(storeKind: 'embedded' | 'mongodb', busKind: 'in-process' | 'amqp'): SystemInfo {
+  return {
+    // services/config/package.json, from src or dist alike.
+    cms_version: versionAt(join(__dirname, '..', 'package.json')) ?? 'unknown',
+    node_version: process.versions.node,
+    store: { kind: storeKind, driver_version: storeKind === 'mongodb' ? driverVersion('mongodb') : null },
+    broker: { kind: busKind, driver_version: busKind === 'amqp' ? driverVersion('amqplib') : null },
+    debug_mode: false,
+    upgradeable: false,
+  };
+}

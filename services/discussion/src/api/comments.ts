@@ -1,0 +1,178 @@
+/**
+ * `@comments`: the conversation on a content object (specification: Comments; addendum §3, §8). `GET` lists it in
+ * thread order, batched; `POST` adds a comment (or, with a comment id, a direct reply); `PATCH` edits one (its
+ * author); `DELETE` removes one and its replies (its author or a moderator). Moderators approve or reject a
+ * pending comment with `POST @comments/<id>/@workflow/publish` (or `reject`). Where the object does not allow
+ * discussion, every method answers 404.
+ */
+import { AppError, badRequest, forbidden, readBatch, requirePermission } from '@cms/shared';
+import { z } from 'zod';
+import type { DiscussionContext } from '../clients/contexts';
+import {
+  bodyLimit,
+  capabilitiesOf,
+  discussionAllowed,
+  requireDiscussion,
+  threadOrder,
+  type Capabilities,
+} from '../domain/comment';
+import type { DiscussionSettings } from '../domain/settings';
+import { endpoint, operation, settingsOf, type DiscussionDeps } from './declarations';
+import { commentsUrl, renderComment, renderList } from './render';
+
+/** Generous bounds against hostile input; the registry's length limit is checked on the text itself. */
+const addBody = z
+  .object({
+    text: z.string().max(1_000_000).optional(),
+    author_name: z.string().max(200).optional(),
+    author_email: z.string().email().max(254).optional(),
+    user_notification: z.boolean().optional(),
+    // A workflow transition's note (the `@workflow` sub-path), not kept.
+    comment: z.string().max(10_000).optional(),
+  })
+  .strict();
+
+const editBody = z.object({ text: z.string().max(1_000_000) }).strict();
+
+const commentParams = z.object({ comment_id: z.string().max(40) });
+const postParams = z.object({ comment_id: z.string().max(40).optional(), transition: z.string().max(100).optional() });
+
+interface Conversation {
+  settings: DiscussionSettings;
+  caller: Capabilities;
+}
+
+/** The settings and what the caller may do here; 404 where the object does not allow discussion. */
+async function conversation(
+  call: { request: Parameters<typeof settingsOf>[0]['request']; requestId: string; context: DiscussionContext },
+  deps: DiscussionDeps,
+): Promise<Conversation> {
+  const settings = await settingsOf(call, deps);
+  const allowed = discussionAllowed(settings, call.context);
+  requireDiscussion(allowed);
+  return { settings, caller: capabilitiesOf(call.request.principal, call.context.scope, settings, allowed) };
+}
+
+/** A body longer than any allowed comment is refused before it is parsed. */
+async function boundBody(
+  call: { request: Parameters<typeof settingsOf>[0]['request']; requestId: string; context: DiscussionContext },
+  deps: DiscussionDeps,
+): Promise<void> {
+  const { settings } = await conversation(call, deps);
+  const limit = bodyLimit(settings);
+  if (call.request.body.length > limit) {
+    throw new AppError('PayloadTooLarge', `A comment body may not exceed ${limit} bytes`);
+  }
+}
+
+function location(call: { publicUrl: string; context: DiscussionContext }, id: string): Record<string, string> {
+  return { Location: `${commentsUrl(call.publicUrl, call.context.path)}/${id}` };
+}
+
+export const comments = endpoint({
+  name: 'comments',
+  service: 'discussion',
+  context: 'content',
+  operations: {
+    GET: operation({
+      summary: 'The conversation in thread order, batched (`b_start`, `b_size`; 25 by default)',
+      permission: 'View',
+      handle: async (call, deps) => {
+        const { settings, caller } = await conversation(call, deps);
+        const batch = readBatch(call.queryParams);
+        const uid = call.context.uid as string;
+        const thread = threadOrder(await deps.store.conversation(uid), caller);
+        const page = thread.slice(batch.start, batch.start + batch.size);
+        const usernames = [...new Set(page.flatMap((c) => (c.author_username === null ? [] : [c.author_username])))];
+        const authors = await deps.authors.describe(usernames, call.requestId);
+        const base = commentsUrl(call.publicUrl, call.context.path);
+        const items = page.map((c) => renderComment(c, base, call.publicUrl, caller, authors, settings));
+        return {
+          status: 200,
+          body: renderList(base, items, thread.length, batch, call.request.query, caller.canReply),
+        };
+      },
+    }),
+    POST: operation({
+      summary:
+        'Adds a comment (`text`; anonymous: also `author_name`, `author_email`), or a reply to `<comment_id>`; ' +
+        'a moderator approves or rejects a pending one at `<comment_id>/@workflow/publish` or `reject`',
+      paths: ['', ':comment_id', ':comment_id/@workflow/:transition'],
+      // Replying needs "Reply to item", or anonymous comments switched on: the handler decides, after the 404.
+      permission: null,
+      params: postParams,
+      guard: boundBody,
+      body: addBody,
+      handle: async (call, deps) => {
+        const { settings, caller } = await conversation(call, deps);
+        const uid = call.context.uid as string;
+        const { comment_id: target, transition } = call.params;
+        if (target !== undefined && transition !== undefined) {
+          requirePermission(call.principal, 'Moderate Discussion', call.context.scope);
+          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId);
+          return {
+            status: 200,
+            body: {
+              '@id': `${commentsUrl(call.publicUrl, call.context.path)}/${target}`,
+              action: transition,
+              review_state: state,
+            },
+          };
+        }
+        if (!caller.canReply) {
+          requirePermission(call.principal, 'Reply to item', call.context.scope);
+          throw forbidden('You may not comment here');
+        }
+        if (call.body.text === undefined)
+          throw badRequest('text is required', [{ field: 'text', message: 'required' }]);
+        const id = await deps.commands.add(
+          uid,
+          target ?? null,
+          {
+            text: call.body.text,
+            authorName: call.body.author_name,
+            authorEmail: call.body.author_email,
+            userNotification: call.body.user_notification,
+          },
+          caller,
+          settings,
+          call.requestId,
+        );
+        return { status: 204, headers: location(call, id) };
+      },
+    }),
+    PATCH: operation({
+      summary: "Edits a comment's text (its author, while the registry lets authors edit)",
+      paths: [':comment_id'],
+      // Only the comment's author may edit it, which no permission on the object says.
+      permission: null,
+      params: commentParams,
+      guard: boundBody,
+      body: editBody,
+      handle: async (call, deps) => {
+        const { settings, caller } = await conversation(call, deps);
+        await deps.commands.edit(
+          call.context.uid as string,
+          call.params.comment_id,
+          call.body.text,
+          caller,
+          settings,
+          call.requestId,
+        );
+        return { status: 204, headers: location(call, call.params.comment_id) };
+      },
+    }),
+    DELETE: operation({
+      summary: 'Removes a comment and its replies (its author, or a moderator)',
+      paths: [':comment_id'],
+      // The author or a moderator: the comment decides, not a permission on the object.
+      permission: null,
+      params: commentParams,
+      handle: async (call, deps) => {
+        const { caller } = await conversation(call, deps);
+        await deps.commands.remove(call.context.uid as string, call.params.comment_id, caller, call.requestId);
+        return { status: 204 };
+      },
+    }),
+  },
+});

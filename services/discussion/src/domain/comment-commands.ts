@@ -1,0 +1,217 @@
+/**
+ * The comment writes: add, reply, edit, remove (with the replies), and the moderators' transitions. Each write is
+ * one atomic store operation carrying its event (outbox), whose publish it then waits for, boundedly.
+ */
+import { AppError, BASIC_CHALLENGE, badRequest, clip, forbidden, newEvent, notFound, type Logger } from '@cms/shared';
+import type { CommentStore } from '../store/comments';
+import {
+  checkLength,
+  isDeletable,
+  isEditable,
+  isVisible,
+  nextCommentId,
+  withReplies,
+  type Capabilities,
+  type CommentDoc,
+  type ReviewState,
+} from './comment';
+import type { DiscussionSettings } from './settings';
+
+export interface EventFlusher {
+  flush(commentId: string): Promise<void>;
+}
+
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface NewComment {
+  text: string;
+  /** Anonymous comments: required then. */
+  authorName?: string;
+  authorEmail?: string;
+  userNotification?: boolean;
+}
+
+/** The moderators' transitions (the reference's comment_review_workflow): from where, to what. */
+const TRANSITIONS: Record<string, { from: readonly ReviewState[]; to: ReviewState }> = {
+  publish: { from: ['pending', 'rejected'], to: 'published' },
+  reject: { from: ['pending'], to: 'rejected' },
+};
+
+/** How often an insert tries another id when a replica took the one it chose. */
+const ID_ATTEMPTS = 5;
+
+export class CommentCommands {
+  constructor(
+    private readonly store: CommentStore,
+    private readonly events: EventFlusher,
+    private readonly rate: RateLimit,
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A new comment on the object, or a direct reply to `inReplyTo`; answers its id. */
+  async add(
+    contentUid: string,
+    inReplyTo: string | null,
+    input: NewComment,
+    caller: Capabilities,
+    settings: DiscussionSettings,
+    requestId: string,
+  ): Promise<string> {
+    checkLength(input.text, settings);
+    const anonymous = caller.userId === null;
+    if (anonymous && (!input.authorName?.trim() || !input.authorEmail?.trim())) {
+      throw badRequest('Anonymous comments need author_name and author_email', [
+        ...(input.authorName?.trim() ? [] : [{ field: 'author_name', message: 'required' }]),
+        ...(input.authorEmail?.trim() ? [] : [{ field: 'author_email', message: 'required' }]),
+      ]);
+    }
+    if (inReplyTo !== null) {
+      const parent = await this.store.one(contentUid, inReplyTo);
+      if (!parent || !isVisible(parent, caller)) throw notFound(`No comment ${clip(inReplyTo)}`);
+    }
+    await this.checkRate(caller);
+    const at = this.now().toISOString();
+    const state: ReviewState = settings.moderationEnabled && !caller.moderator ? 'pending' : 'published';
+    for (let attempt = 1; ; attempt++) {
+      const id = nextCommentId(this.now().getTime());
+      const comment: CommentDoc = {
+        _id: id,
+        content_uid: contentUid,
+        in_reply_to: inReplyTo,
+        text: input.text,
+        mime_type: settings.textTransform,
+        author_username: caller.userId,
+        author_name: anonymous ? (input.authorName ?? null) : null,
+        author_email: anonymous ? (input.authorEmail ?? null) : null,
+        user_notification: settings.userNotificationEnabled ? (input.userNotification ?? null) : null,
+        review_state: state,
+        created: at,
+        modified: at,
+        version: 1,
+      };
+      const event = newEvent(
+        'comment.added',
+        {
+          content_uid: contentUid,
+          comment_id: id,
+          version: 1,
+          in_reply_to: inReplyTo ?? '',
+          author_username: caller.userId ?? '',
+          review_state: state,
+          created: at,
+        },
+        requestId,
+      );
+      if (await this.store.insert(comment, event)) {
+        await this.events.flush(id);
+        return id;
+      }
+      if (attempt >= ID_ATTEMPTS) throw new AppError('ServiceUnavailable', 'No free comment id; try again');
+    }
+  }
+
+  async edit(
+    contentUid: string,
+    id: string,
+    text: string,
+    caller: Capabilities,
+    settings: DiscussionSettings,
+    requestId: string,
+  ) {
+    const current = await this.visible(contentUid, id, caller);
+    if (!isEditable(current, caller)) throw this.refused(caller, 'edit this comment');
+    checkLength(text, settings);
+    const modified = this.now().toISOString();
+    const event = newEvent(
+      'comment.modified',
+      { content_uid: contentUid, comment_id: id, version: current.version + 1, modified },
+      requestId,
+    );
+    await this.changed(await this.store.update(current, { text, modified }, event), id);
+  }
+
+  /** Removes the comment and its replies (addendum §8). */
+  async remove(contentUid: string, id: string, caller: Capabilities, requestId: string): Promise<void> {
+    const current = await this.visible(contentUid, id, caller);
+    if (!isDeletable(current, caller)) throw this.refused(caller, 'delete this comment');
+    const removed = withReplies(id, await this.store.conversation(contentUid));
+    const event = newEvent(
+      'comment.removed',
+      { content_uid: contentUid, comment_id: id, version: current.version + 1, removed_ids: removed },
+      requestId,
+    );
+    await this.changed(await this.store.remove(current, removed, event), id);
+  }
+
+  /** A moderator's `publish` or `reject`; answers the new state. */
+  async transition(
+    contentUid: string,
+    id: string,
+    transition: string,
+    caller: Capabilities,
+    requestId: string,
+  ): Promise<ReviewState> {
+    if (!caller.moderator) throw this.refused(caller, 'moderate comments');
+    const current = await this.visible(contentUid, id, caller);
+    const rule = Object.hasOwn(TRANSITIONS, transition) ? TRANSITIONS[transition] : undefined;
+    if (!rule || !rule.from.includes(current.review_state)) {
+      throw badRequest(`Transition ${clip(transition)} is not available from ${current.review_state}`);
+    }
+    // Rejections are not announced: nothing outside this service shows a comment that was never published.
+    const event =
+      rule.to === 'published'
+        ? newEvent(
+            'comment.published',
+            { content_uid: contentUid, comment_id: id, version: current.version + 1 },
+            requestId,
+          )
+        : undefined;
+    const set = { review_state: rule.to, modified: this.now().toISOString() };
+    const updated = event
+      ? await this.store.update(current, set, event)
+      : await this.store.comments.findOneAndUpdate(
+          { _id: id, version: current.version, _deleted: { $ne: true } },
+          { $set: { ...set, version: current.version + 1 } },
+        );
+    await this.changed(updated, id);
+    return rule.to;
+  }
+
+  private async visible(contentUid: string, id: string, caller: Capabilities): Promise<CommentDoc> {
+    const comment = await this.store.one(contentUid, id);
+    if (!comment || !isVisible(comment, caller)) throw notFound(`No comment ${clip(id)}`);
+    return comment;
+  }
+
+  /** A write that lost a race with another one is refused rather than applied to what the caller did not see. */
+  private async changed(updated: CommentDoc | null, id: string): Promise<void> {
+    if (!updated) throw new AppError('Conflict', `Comment ${clip(id)} changed meanwhile; try again`);
+    await this.events.flush(id);
+  }
+
+  private refused(caller: Capabilities, what: string): AppError {
+    return caller.userId === null
+      ? new AppError('Unauthorized', `Log in to ${what}`, undefined, undefined, { ...BASIC_CHALLENGE })
+      : forbidden(`You may not ${what}`);
+  }
+
+  /** Moderators are not limited; anonymous callers share one allowance (no client address reaches this service). */
+  private async checkRate(caller: Capabilities): Promise<void> {
+    if (caller.moderator) return;
+    const since = new Date(this.now().getTime() - this.rate.windowSeconds * 1000).toISOString();
+    const posted = await this.store.postedSince(caller.userId, since);
+    if (posted < this.rate.limit) return;
+    this.log.info({ author: caller.userId }, 'comment rate limit reached');
+    throw new AppError(
+      'TooManyRequests',
+      `At most ${this.rate.limit} comments per ${this.rate.windowSeconds} seconds`,
+      undefined,
+      undefined,
+      { 'Retry-After': String(this.rate.windowSeconds) },
+    );
+  }
+}

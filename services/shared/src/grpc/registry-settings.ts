@@ -1,0 +1,110 @@
+/**
+ * How a service reads registry settings (site title, navigation depth, ...): `ConfigService.GetRecords`, with
+ * a small cache that is trusted only while a `WatchRecords` stream to the config service is open, and from
+ * which every record that stream names is dropped. The config service writes a change to the open streams
+ * before it answers the write, so the next request sees it; with the stream closed every read goes to the
+ * config service, and the stream is reopened in the background.
+ */
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import type { ConfigServiceClient } from '../generated/cms/config/v1/ConfigService';
+import type { RecordsChanged__Output } from '../generated/cms/config/v1/RecordsChanged';
+import type { RecordValues__Output } from '../generated/cms/config/v1/RecordValues';
+import type { Logger } from '../logging/logger';
+import { callUnary, createClient } from './client';
+import { protos } from './loader';
+
+export interface RegistrySettingsOptions {
+  address: string;
+  timeoutMs: number;
+  maxMessageBytes: number;
+  log: Logger;
+  /** Wait before reopening a closed stream; default 1 s. */
+  reconnectMs?: number;
+}
+
+export class RegistrySettings {
+  private readonly client: ConfigServiceClient;
+  private readonly cache = new Map<string, unknown>();
+  private stream: ClientReadableStream<RecordsChanged__Output> | undefined;
+  private live = false;
+  /** Counts invalidations, so that an answer that raced one is not cached. */
+  private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Reads that went to the config service (for tests and metrics). */
+  remoteReads = 0;
+
+  constructor(private readonly options: RegistrySettingsOptions) {
+    this.client = createClient(protos().config.ConfigService, options.address, options.maxMessageBytes);
+    this.watch();
+  }
+
+  /** Whether the cache is in use (its stream is open). */
+  get watching(): boolean {
+    return this.live;
+  }
+
+  /** The current values of `names`, decoded from JSON; an unknown name rejects with NotFound. */
+  async get(names: readonly string[], requestId: string): Promise<Record<string, unknown>> {
+    const missing = names.filter((name) => !this.live || !this.cache.has(name));
+    const values: Record<string, unknown> = {};
+    if (missing.length) {
+      const generation = this.generation;
+      this.remoteReads += 1;
+      const answer = await callUnary<RecordValues__Output>(
+        (md, o, cb) => this.client.GetRecords({ names: missing }, md, o, cb),
+        { requestId, timeoutMs: this.options.timeoutMs },
+      );
+      const cacheable = this.live && generation === this.generation;
+      for (const [name, json] of Object.entries(answer.values_json)) {
+        values[name] = JSON.parse(json) as unknown;
+        if (cacheable) this.cache.set(name, values[name]);
+      }
+    }
+    for (const name of names) if (!(name in values)) values[name] = this.cache.get(name);
+    return values;
+  }
+
+  /** One value (see `get`). */
+  async value<T = unknown>(name: string, requestId: string): Promise<T> {
+    return (await this.get([name], requestId))[name] as T;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.stopTrusting();
+    this.stream?.cancel();
+    this.client.close();
+  }
+
+  private watch(): void {
+    if (this.closed) return;
+    const stream = this.client.WatchRecords({});
+    this.stream = stream;
+    stream.on('data', (message: RecordsChanged__Output) => {
+      if (this.stream !== stream) return;
+      this.generation += 1;
+      for (const name of message.names) this.cache.delete(name);
+      // The first message (no names) says the stream is live: from now on nothing changes unannounced.
+      this.live = true;
+    });
+    const reopen = (error?: Error) => {
+      if (this.stream !== stream) return;
+      this.stream = undefined;
+      this.stopTrusting();
+      if (this.closed) return;
+      if (error) this.options.log.debug({ err: error }, 'registry watch stream closed; reading without cache');
+      this.timer = setTimeout(() => this.watch(), this.options.reconnectMs ?? 1000);
+      this.timer.unref();
+    };
+    stream.on('error', reopen);
+    stream.on('end', () => reopen());
+  }
+
+  private stopTrusting(): void {
+    this.live = false;
+    this.generation += 1;
+    this.cache.clear();
+  }
+}
