@@ -510,7 +510,12 @@ describe('content types', () => {
     function shape(value: Record<string, unknown>): Record<string, MemberShape> {
       const members = (v: object) => Object.fromEntries(Object.entries(v).map(([key, x]) => [key, kind(x)]));
       const byTypeOnly = (key: string, v: unknown) =>
-        key === 'lock' || key === '@components' || v === null || typeof v !== 'object' || Array.isArray(v);
+        key === 'lock' ||
+        key === '@components' ||
+        key === 'blocks' ||
+        v === null ||
+        typeof v !== 'object' ||
+        Array.isArray(v);
       return Object.fromEntries(
         Object.entries(value).map(([key, v]) => [
           key,
@@ -530,6 +535,8 @@ describe('content types', () => {
     //   `{locked: false, stealable: true}` for every object (so `lock` is compared by type only);
     // - image `scales`: not produced yet (empty object; clients fall back to `download`);
     // - `@components`: compared by member names (the transcript's are links too);
+    // - `blocks`/`blocks_layout`: not in the recordings; on for Document, News Item, Event and the site root
+    //   (a site made for Volto has them); `blocks` is compared by type only (its members are block ids);
     // - Collection `items`/`items_total`: the query's results are not served inside the Collection yet (they come
     //   from @querystring-search); left out of the comparison.
 

@@ -20,6 +20,7 @@ describe('type schema', () => {
       'categorization',
       'dates',
       'ownership',
+      'layout',
     ]);
     expect(document.fieldsets[0]).toEqual({
       behavior: 'cms',

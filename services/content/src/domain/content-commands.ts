@@ -22,6 +22,7 @@ import { checkId, idCandidates, idFromTitle } from './naming';
 import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
 import { INITIAL_STATE, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from './types';
+import { siteRootBlocks } from './types/blocks';
 import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './write-path';
 
 // Look-ups (gRPC) read the snapshot from here.
@@ -81,7 +82,8 @@ export class ContentCommands {
       creators: [creator],
       review_state: null,
       version: 1,
-      fields: { language: 'en' },
+      // Its front page renders as a page: a title block and a text block (JSON fields are kept as text).
+      fields: { language: 'en', ...frontPage(title) },
       local_roles: [],
       workflow_history: [],
     };
@@ -380,6 +382,12 @@ export class ContentCommands {
     }
     return ingested;
   }
+}
+
+/** The site root's blocks, stored as JSON fields are (fieldsAfter). */
+function frontPage(title: string): Record<string, string> {
+  const { blocks, blocks_layout } = siteRootBlocks(title);
+  return { blocks: JSON.stringify(blocks), blocks_layout: JSON.stringify(blocks_layout) };
 }
 
 /**

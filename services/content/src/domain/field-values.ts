@@ -3,6 +3,7 @@
  * convention): a few core fields top-level on the document, every other one
  * in `doc.fields`, unset fields absent (they show their default).
  */
+import { blocksText } from './types/blocks';
 import type { FileValue } from './files';
 import type { ContentDoc } from './model';
 import type { ContentType, TypeField, TypeRegistry } from './types';
@@ -22,7 +23,18 @@ export function storedValue(doc: ContentDoc, name: string): unknown {
 /** A field's value with its default filled in, as rules across fields see it. */
 export function currentValue(doc: ContentDoc, field: TypeField): unknown {
   const stored = storedValue(doc, field.name);
-  return stored === undefined ? (field.default ?? null) : stored;
+  if (stored === undefined) return field.default ?? null;
+  return field.kind === 'json' ? jsonValue(stored) : stored;
+}
+
+/** A JSON field's value: stored as text (its keys may be ones the store does not allow), or as given. */
+export function jsonValue(stored: unknown): unknown {
+  if (typeof stored !== 'string') return stored;
+  try {
+    return JSON.parse(stored);
+  } catch {
+    return stored;
+  }
 }
 
 /** Every field's value after `changes` (already validated and normalized) would be applied. */
@@ -75,6 +87,9 @@ export function searchableText(doc: ContentDoc, type: ContentType): string {
     else if (field.kind === 'richtext' && value && typeof value === 'object') {
       parts.push(stripHtml(String((value as { data?: unknown }).data ?? '')));
     }
+  }
+  if (type.field('blocks')) {
+    parts.push(...blocksText(jsonValue(storedValue(doc, 'blocks')), jsonValue(storedValue(doc, 'blocks_layout'))));
   }
   return parts.filter(Boolean).join(' ');
 }

@@ -1,3 +1,5 @@
+import type { FieldError } from '@cms/shared';
+import { BLOCKS_FIELDS, blocksInvariants } from './blocks';
 import type { FieldDef } from './fields';
 import { LANGUAGES } from './languages';
 
@@ -7,6 +9,8 @@ export interface BehaviorDef {
   title: string;
   description: string;
   fields: readonly FieldDef[];
+  /** Rules across its fields, checked on the values an object would have after a write. */
+  invariants?: (values: Readonly<Record<string, unknown>>) => FieldError[];
 }
 
 const USERS = 'cms.app.vocabularies.Users';
@@ -500,6 +504,20 @@ const behaviorList: BehaviorDef[] = [
         fieldset: 'default',
       },
     ],
+  },
+  {
+    name: 'blocks',
+    title: 'Blocks',
+    description: 'Enables the blocks editor: the page is made of blocks.',
+    fields: BLOCKS_FIELDS,
+    invariants: blocksInvariants,
+  },
+  {
+    name: 'blocks.editable.layout',
+    title: 'Blocks (editable layout)',
+    description: 'The blocks editor, with a layout each object may change.',
+    fields: BLOCKS_FIELDS,
+    invariants: blocksInvariants,
   },
 ];
 

@@ -56,7 +56,14 @@ export function buildType(def: ContentTypeDef, behaviors: Readonly<Record<string
   ];
   const byName = new Map(fields.map((f) => [f.name, f]));
   if (byName.size !== fields.length) throw new Error(`type ${def.name}: a field is defined twice`);
-  return { ...def, fields, field: (name) => byName.get(name) };
+  // The type's own rules, then those of its behaviors.
+  const rules = [def.invariants, ...def.behaviors.map((name) => behaviors[name].invariants)].filter(
+    (rule): rule is NonNullable<typeof rule> => rule !== undefined,
+  );
+  const invariants = rules.length
+    ? (values: Readonly<Record<string, unknown>>) => rules.flatMap((rule) => rule(values))
+    : undefined;
+  return { ...def, fields, field: (name) => byName.get(name), invariants };
 }
 
 /** Whether the type has the behavior switched on. */
