@@ -153,17 +153,93 @@ describe('files and images', () => {
       });
     });
 
-    it('serializes the image with its width and height', async () => {
+    it('serializes the image with its width and height, and a unique URL per scale', async () => {
       const body = await json(await t.request('GET', '/picture'));
       expect(body.image).toEqual({
         'content-type': 'image/png',
         download: url('/picture/@@images/image'),
         filename: 'p.png',
         height: 13,
-        scales: {},
+        scales: expect.any(Object),
         size: PNG.length,
         width: 21,
       });
+      const scales = body.image.scales as Record<string, { download: string; width: number; height: number }>;
+      expect(Object.keys(scales)).toEqual([
+        'huge',
+        'great',
+        'larger',
+        'large',
+        'teaser',
+        'preview',
+        'mini',
+        'thumb',
+        'tile',
+        'icon',
+        'listing',
+      ]);
+      // Never wider than the original; fitted in the box, proportions kept.
+      expect(scales.huge).toMatchObject({ width: 21, height: 13 });
+      expect(scales.icon).toMatchObject({ width: 21, height: 13 });
+      expect(scales.listing).toMatchObject({ width: 16, height: 10 });
+      expect(scales.listing.download).toMatch(new RegExp(`^${url('/picture/@@images/image-16-')}[0-9a-f]{12}\\.png$`));
+    });
+
+    it('makes a scale on first request, keeps it, and serves it at its unique URL for good', async () => {
+      // 800 × 400: larger than the preview box (400), within this suite's upload limit.
+      const big = png(800, 400, 3);
+      await create('/', { '@type': 'Image', id: 'wide', title: 'Wide', image: upload(big, 'w.png', 'image/png') });
+      const scales = (await json(await t.request('GET', '/wide'))).image.scales;
+      expect(scales.preview).toMatchObject({ width: 400, height: 200 });
+      expect(scales.thumb).toMatchObject({ width: 128, height: 64 });
+      const pngSize = (bytes: Buffer) => [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+
+      const made = await blobChanges(async () => {
+        const unique = await t.request('GET', scales.preview.download.slice(t.suite.publicUrl.length));
+        expect(unique.status).toBe(200);
+        expect(unique.headers.get('content-type')).toBe('image/png');
+        expect(unique.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(pngSize(await bytesOf(unique))).toEqual([400, 200]);
+      });
+      expect(made.added).toHaveLength(1);
+      const again = await blobChanges(async () => {
+        const named = await t.request('GET', '/wide/@@images/image/preview');
+        expect(named.status).toBe(200);
+        expect(named.headers.get('cache-control')).toBe('no-cache');
+        expect(pngSize(await bytesOf(named))).toEqual([400, 200]);
+      });
+      expect(again).toEqual({ added: [], removed: [] });
+      expect(pngSize(await bytesOf(await t.request('GET', '/wide/@@images/image/thumb')))).toEqual([128, 64]);
+
+      // A new image: new unique URLs; the old ones name nothing; the old scales go with the old original.
+      const replaced = await blobChanges(async () => {
+        const square = upload(png(420, 420, 4), 'n.png', 'image/png');
+        expect((await t.request('PATCH', '/wide', { body: { image: square } })).status).toBe(204);
+      });
+      expect(replaced.removed).toHaveLength(3);
+      expect((await t.request('GET', scales.preview.download.slice(t.suite.publicUrl.length))).status).toBe(404);
+      expect((await json(await t.request('GET', '/wide'))).image.scales.preview).toMatchObject({
+        width: 400,
+        height: 400,
+      });
+    });
+
+    it('refuses an image too large to decode (a small file may claim a huge size)', async () => {
+      // A PNG whose header claims 20,000 × 20,000 pixels.
+      const claimed = Buffer.from(PNG);
+      claimed.writeUInt32BE(20_000, 16);
+      claimed.writeUInt32BE(20_000, 20);
+      const response = await t.request('POST', '/', {
+        body: { '@type': 'Image', id: 'bomb', image: upload(claimed, 'bomb.png', 'image/png') },
+      });
+      expect(response.status).toBe(400);
+      expect((await json(response)).message).toMatch(/too large to decode/);
+    });
+
+    it('answers 404 for a scale name the imaging settings do not have', async () => {
+      const response = await t.request('GET', '/picture/@@images/image/enormous');
+      expect(response.status).toBe(404);
+      expect((await json(response)).message).toMatch(/No scale named "enormous"/);
     });
 
     it('serves the original inline at @@images/image (and at @@images), as an attachment at @@download', async () => {
@@ -177,12 +253,6 @@ describe('files and images', () => {
       const download = await t.request('GET', '/picture/@@download/image');
       expect((await bytesOf(download)).equals(PNG)).toBe(true);
       expect(download.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''p.png");
-    });
-
-    it('answers 404 with a clear message for a scale', async () => {
-      const response = await t.request('GET', '/picture/@@images/image/thumb');
-      expect(response.status).toBe(404);
-      expect((await json(response)).message).toMatch(/scales are not produced/);
     });
 
     it('refuses bytes that are not an image, and stores nothing', async () => {

@@ -36,6 +36,8 @@ import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
 import { WorkingCopies } from './domain/working-copies';
 import { BlobFileStorage } from './store/blob-file-storage';
+import { StoreScaleStore } from './store/image-scale-store';
+import { sharpScaler } from './store/sharp-scaler';
 
 /** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
 const TREE_SWEEP_INTERVAL_MS = 30_000;
@@ -50,7 +52,12 @@ export async function startContentService({
   await repo.ensureIndexes();
   // File and image bytes live beside the documents: GridFS on MongoDB, files under DATA_DIR when embedded.
   const blobs = await openBlobStore(config);
-  const fileStorage = new BlobFileStorage(blobs, config.MAX_UPLOAD_BYTES, logger);
+  const scaleStore = new StoreScaleStore(store);
+  await scaleStore.ensureIndexes();
+  const fileStorage = new BlobFileStorage(blobs, config.MAX_UPLOAD_BYTES, logger, {
+    store: scaleStore,
+    scaler: sharpScaler,
+  });
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
   const types = builtinTypeRegistry();

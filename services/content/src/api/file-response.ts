@@ -1,6 +1,7 @@
 /** What `@@download` and `@@images` share: finding the file field the URL names, and answering its bytes. */
 import { encodeComponent, notFound, type EndpointCall, type HttpResult } from '@cms/shared';
 import { asFileValue, PRIMARY_FILE_FIELD, type FileKind, type FileValue } from '../domain/files';
+import { outputOf } from '../domain/image-scales';
 import type { ContentDoc } from '../domain/model';
 import type { ContentDeps } from './declarations';
 
@@ -50,6 +51,34 @@ export async function fileResponse(
       'Content-Type': value.content_type,
       'Content-Length': String(bytes.length),
       'Content-Disposition': `${disposition}; filename*=${filenameStar(value.filename)}`,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': SANDBOX,
+    },
+  };
+}
+
+/** A scale of an image, inline, with the given caching. */
+export async function scaleResponse(
+  call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
+  value: FileValue,
+  width: number,
+  height: number,
+  cacheControl: string,
+  { files }: ContentDeps,
+): Promise<HttpResult> {
+  const bytes = await files.readScale(value, width, height);
+  if (!bytes) {
+    call.log.error({ blob: value.blob_id, path: call.contextPath }, 'the blob of an image field is missing');
+    throw notFound(`The bytes of "${value.filename}" are missing`);
+  }
+  return {
+    status: 200,
+    raw: bytes,
+    headers: {
+      'Content-Type': outputOf(value).type,
+      'Content-Length': String(bytes.length),
+      'Content-Disposition': `inline; filename*=${filenameStar(value.filename)}`,
+      'Cache-Control': cacheControl,
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': SANDBOX,
     },

@@ -46,7 +46,7 @@ export function fileJson(kind: FileKind, value: FileValue, objectUrl: string, fi
     filename: value.filename,
     size: value.size,
   };
-  // Scales are not produced yet: clients fall back to `download` when `scales` is empty.
+  // An image's `scales` are added by the serializer (image-scales.ts).
   return kind === 'image' ? { ...base, height: value.height ?? 0, scales: {}, width: value.width ?? 0 } : base;
 }
 
@@ -54,4 +54,6 @@ export function fileJson(kind: FileKind, value: FileValue, objectUrl: string, fi
 export interface FileBytes {
   /** The bytes, or null when the blob is missing. */
   read(value: FileValue): Promise<Buffer | null>;
+  /** The bytes of an image's scale of that size (made on first request); null when the original is missing. */
+  readScale(value: FileValue, width: number, height: number): Promise<Buffer | null>;
 }

@@ -3,6 +3,7 @@ import { accessOf } from './access';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
+import { DEFAULT_SIZES, scalesJson } from './image-scales';
 import type { ContentDoc } from './model';
 import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
 import type { WorkingCopyReferences } from './working-copies';
@@ -167,7 +168,12 @@ export class ContentSerializer {
         return Array.isArray(stored) ? stored.map((t) => term(field, t)) : [];
       case 'file':
       case 'image':
-        return fileJson(field.kind, stored as FileValue, objectUrl, field.name);
+        return field.kind === 'image'
+          ? {
+              ...fileJson(field.kind, stored as FileValue, objectUrl, field.name),
+              scales: scalesJson(stored as FileValue, `${objectUrl}/@@images`, field.name, DEFAULT_SIZES),
+            }
+          : fileJson(field.kind, stored as FileValue, objectUrl, field.name);
       case 'relationlist':
         return (input.related?.[field.name] ?? []).map((d) => this.summary(d, input.publicUrl));
       case 'json':

@@ -126,9 +126,17 @@ export function decodeUpload(kind: FileKind, field: string, upload: unknown, max
       { field: `${field}.data`, message: 'not an image of a known format' },
     ]);
   }
+  if (image.width * image.height > MAX_IMAGE_PIXELS) {
+    throw badRequest(`The image of "${field}" is too large to decode (at most ${MAX_IMAGE_PIXELS} pixels)`, [
+      { field: `${field}.data`, message: `more than ${MAX_IMAGE_PIXELS} pixels` },
+    ]);
+  }
   // The bytes decide the media type: an image is shown inline, so a declared type must not make it something else.
   return { bytes, filename: name, content_type: image.contentType, width: image.width, height: image.height };
 }
+
+/** The most pixels an image may have: its scales are made from the decoded image (a small file can be huge). */
+export const MAX_IMAGE_PIXELS = 100_000_000;
 
 function tooLarge(field: string, maxBytes: number): AppError {
   return new AppError('PayloadTooLarge', `An upload may have at most ${maxBytes} bytes`, [

@@ -5,6 +5,7 @@
 import { AppError, type Logger } from '@cms/shared';
 import type { BlobStore } from './blobs/port';
 import type { FileBytes, FileKind, FileStorage, FileValue } from '../domain/files';
+import type { ImageScaler, ScaleStore } from '../domain/image-scales';
 import { decodeUpload } from '../domain/uploads';
 
 export class BlobFileStorage implements FileStorage, FileBytes {
@@ -12,6 +13,8 @@ export class BlobFileStorage implements FileStorage, FileBytes {
     private readonly blobs: BlobStore,
     private readonly maxUploadBytes: number,
     private readonly logger: Logger,
+    /** Where image scales are kept and how they are made; without it, no scales. */
+    private readonly scales?: { store: ScaleStore; scaler: ImageScaler },
   ) {}
 
   async ingest(kind: FileKind, field: string, upload: unknown): Promise<FileValue> {
@@ -28,7 +31,13 @@ export class BlobFileStorage implements FileStorage, FileBytes {
 
   /** Never fails the write that already committed: a blob that cannot be deleted now is logged and left. */
   async release(values: FileValue[]): Promise<void> {
-    const ids = [...new Set(values.map((value) => value.blob_id))];
+    const originals = [...new Set(values.map((value) => value.blob_id))];
+    // The scales made of an original go with it.
+    const scales = await (this.scales?.store.forget(originals) ?? Promise.resolve([])).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'image scales not released');
+      return [];
+    });
+    const ids = [...originals, ...scales];
     const results = await Promise.allSettled(ids.map((id) => this.blobs.delete(id)));
     results.forEach((result, i) => {
       if (result.status === 'rejected') this.logger.warn({ err: result.reason, blob: ids[i] }, 'blob not released');
@@ -37,5 +46,31 @@ export class BlobFileStorage implements FileStorage, FileBytes {
 
   read(value: FileValue): Promise<Buffer | null> {
     return this.blobs.get(value.blob_id);
+  }
+
+  /**
+   * The bytes of a scale of an image, made on first request and kept; null when the original is missing. Two
+   * first requests at once may both make it: the first recorded wins and the other's blob is deleted.
+   */
+  async readScale(value: FileValue, width: number, height: number): Promise<Buffer | null> {
+    if (!this.scales) return null;
+    const made = await this.scales.store.find(value.blob_id, width, height);
+    if (made) {
+      const bytes = await this.blobs.get(made);
+      if (bytes) return bytes;
+    }
+    const original = await this.blobs.get(value.blob_id);
+    if (!original) return null;
+    let bytes: Buffer;
+    try {
+      bytes = await this.scales.scaler.scale(original, value, width, height);
+    } catch (error) {
+      this.logger.warn({ err: error, blob: value.blob_id }, 'image could not be scaled');
+      throw new AppError('BadRequest', `The image "${value.filename.slice(0, 100)}" cannot be scaled`);
+    }
+    const blob = await this.blobs.put(bytes);
+    const kept = await this.scales.store.record(value.blob_id, width, height, blob);
+    if (kept !== blob) await this.blobs.delete(blob).catch(() => false);
+    return bytes;
   }
 }
