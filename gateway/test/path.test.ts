@@ -42,6 +42,51 @@ describe('parsePath', () => {
     },
   );
 
+  describe('a comment address as search returns it (++conversation++default)', () => {
+    const comments = (subPath: string[]) => ({ context: ['folder', 'doc'], endpoint: 'comments', subPath });
+
+    it('is @comments/<id>/@workflow/<transition> for POST', () => {
+      expect(parsePath('/folder/doc/++conversation++default/123/@workflow/publish', '', 'POST')).toEqual(
+        comments(['123', '@workflow', 'publish']),
+      );
+      expect(parsePath('/api/folder/doc/++conversation++default/123/@workflow/reject', '/api', 'POST')).toEqual(
+        comments(['123', '@workflow', 'reject']),
+      );
+    });
+
+    it('is @comments/<id> for DELETE', () => {
+      expect(parsePath('/++api++/folder/doc/++conversation++default/123', '', 'DELETE')).toEqual(comments(['123']));
+    });
+
+    it.each([
+      ['GET', '/folder/doc/++conversation++default/123'],
+      ['PATCH', '/folder/doc/++conversation++default/123'],
+      ['POST', '/folder/doc/++conversation++default/123'],
+      ['GET', '/folder/doc/++conversation++default/123/@workflow/publish'],
+      ['DELETE', '/folder/doc/++conversation++default/123/@workflow/publish'],
+      ['GET', '/folder/doc/++conversation++default'],
+      ['POST', '/folder/doc/++conversation++default/123/@workflow'],
+      ['POST', '/folder/doc/++conversation++default/123/@history/publish'],
+      ['POST', '/folder/doc/++conversation++default/123/x/@workflow/publish'],
+      ['DELETE', '/folder/doc/++conversation++default/123/456'],
+    ])('is left to the content walk (404 there) for %s %s', (method, path) => {
+      expect(parsePath(path, '', method).endpoint).not.toBe('comments');
+    });
+
+    it('is not read before an @ segment or at the site root', () => {
+      expect(parsePath('/doc/@comments/++conversation++default/1', '', 'DELETE')).toEqual({
+        context: ['doc'],
+        endpoint: 'comments',
+        subPath: ['++conversation++default', '1'],
+      });
+      expect(parsePath('/++conversation++default/1', '', 'DELETE')).toEqual({
+        context: ['++conversation++default', '1'],
+        endpoint: '',
+        subPath: [],
+      });
+    });
+  });
+
   it('answers malformed percent-encoding with 400', () => {
     let error: unknown;
     try {

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { openServiceStore } from '@cms/shared/adapters';
 import { GIF } from '../support/images';
+import { startMailCatcher } from '../support/mail-catcher';
+import { pollUntil } from '../support/poll';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 
 /**
@@ -371,6 +373,110 @@ describe('comments', () => {
       expect((await t.request(method, path, { body: method === 'POST' ? { comment: 'x' } : undefined })).status).toBe(
         404,
       );
+    }
+  });
+
+  it("moderates at a comment's address as search returns it (++conversation++default), as Volto does", async () => {
+    await setting('globally_enabled', true);
+    const doc = await page();
+    await setting('moderation_enabled', true);
+    let held: string, spam: string, gone: string;
+    try {
+      held = await comment(doc, 'Approve me', 'ann');
+      spam = await comment(doc, 'Reject me', 'bob');
+      gone = await comment(doc, 'Delete me', 'bob');
+    } finally {
+      await setting('moderation_enabled', false);
+    }
+    const at = (id: string, rest = '') => `${doc}/++conversation++default/${id}${rest}`;
+    expect((await t.request('POST', at(held, '/@workflow/publish'), as('ann'))).status).toBe(403);
+    const approved = await t.request('POST', at(held, '/@workflow/publish'), as('rev'));
+    expect(approved.status).toBe(200);
+    expect(await json(approved)).toMatchObject({ action: 'publish', review_state: 'published' });
+    expect((await t.request('POST', `/++api++${at(spam, '/@workflow/reject')}`, as('rev'))).status).toBe(200);
+    expect((await t.request('DELETE', at(gone), as('rev'))).status).toBe(204);
+    const states = (await list(doc, 'rev')).items.map((c: any) => [c.comment_id, c.review_state]);
+    expect(states).toEqual([
+      [held, 'published'],
+      [spam, 'rejected'],
+    ]);
+    // Only there: the other methods and forms find nothing.
+    for (const [method, path] of [
+      ['GET', at(held)],
+      ['PATCH', at(held)],
+      ['POST', at(held)],
+      ['GET', `${doc}/++conversation++default`],
+      ['DELETE', `${doc}/++conversation++default`],
+      ['GET', at(held, '/@workflow/publish')],
+    ]) {
+      const response = await t.request(method, path, { body: method === 'GET' ? undefined : { text: 'x' } });
+      expect([method, path, response.status]).toEqual([method, path, 404]);
+    }
+    expect((await list(doc, 'rev')).items).toHaveLength(2);
+  });
+
+  it('mails the replied-to author and the moderator through the mail settings, once each', async () => {
+    const smtp = await startMailCatcher();
+    const registry = (values: Record<string, unknown>) => admin('PATCH', '/@registry', values);
+    await registry({
+      'cms.smtp_host': '127.0.0.1',
+      'cms.smtp_port': smtp.port,
+      'cms.email_from_address': 'site@example.org',
+      'cms.email_from_name': 'The Site',
+    });
+    await setting('globally_enabled', true);
+    await setting('user_notification_enabled', true);
+    await setting('moderator_notification_enabled', true);
+    await setting('moderator_email', 'moderator@example.org');
+    try {
+      const doc = await page();
+      const post = async (user: string, body: Record<string, unknown>, parent = '') => {
+        const response = await t.request('POST', `${doc}/@comments/${parent}`, { ...as(user), body });
+        expect(response.status).toBe(204);
+        return response.headers.get('location') as string;
+      };
+      const askingUrl = await post('ann', {
+        text: 'Tell me',
+        user_notification: true,
+        author_email: 'ann@example.org',
+      });
+      const asking = askingUrl.split('/').pop() as string;
+      // Her own reply tells her nothing; bob's does.
+      await post('ann', { text: 'Me again' }, asking);
+      const replyUrl = await post('bob', { text: 'Here is a reply' }, asking);
+      const mailTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+      await pollUntil(() => mailTo('ann@example.org').length > 0, 10_000);
+      const [reply] = mailTo('ann@example.org');
+      expect(reply.from).toBe('site@example.org');
+      expect(reply.subject).toBe('A reply to your comment has been posted');
+      expect(reply.text).toContain(replyUrl);
+      expect(reply.text).toContain('Here is a reply');
+
+      // A comment held for moderation is announced to the moderator; its reply notification waits for approval.
+      await setting('moderation_enabled', true);
+      let heldUrl: string;
+      try {
+        heldUrl = await post('bob', { text: 'Held back' }, asking);
+      } finally {
+        await setting('moderation_enabled', false);
+      }
+      await pollUntil(() => mailTo('moderator@example.org').length > 0, 10_000);
+      const [moderation] = mailTo('moderator@example.org');
+      expect(moderation.subject).toBe('A comment awaits moderation');
+      expect(moderation.text).toContain(heldUrl);
+      expect(moderation.text).toContain('Held back');
+      expect(mailTo('ann@example.org')).toHaveLength(1);
+      const held = heldUrl.split('/').pop() as string;
+      expect((await t.request('POST', `${doc}/@comments/${held}/@workflow/publish`, as('rev'))).status).toBe(200);
+      await pollUntil(() => mailTo('ann@example.org').length > 1, 10_000);
+      expect(mailTo('ann@example.org')[1].text).toContain(heldUrl);
+
+      // Nothing else was sent: no mail for ann's own reply, one per event.
+      expect(smtp.received).toHaveLength(3);
+    } finally {
+      await setting('user_notification_enabled', false);
+      await setting('moderator_notification_enabled', false);
+      await smtp.close();
     }
   });
 

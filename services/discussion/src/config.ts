@@ -15,6 +15,10 @@ export const discussionConfigSchema = z.object({
   /** Comments one user may post per window (moderators are not limited); anonymous callers share one allowance. */
   COMMENT_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   COMMENT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /** The site's address in notification mail about comments stored without the one their request named. */
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  /** Bound on connecting to the SMTP server and on each exchange with it. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
 });
 
 export type DiscussionConfig = z.infer<typeof discussionConfigSchema>;

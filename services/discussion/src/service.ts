@@ -1,5 +1,6 @@
 import {
   OutboxRelay,
+  RegistrySettings,
   protos,
   serveEndpoints,
   startGrpcServer,
@@ -10,6 +11,8 @@ import {
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
+import { smtpMailSender } from '@cms/shared/adapters';
+import { commentRpcs } from './api/comment-rpc';
 import { ENDPOINTS } from './api/endpoints';
 import { identityAuthors } from './clients/authors';
 import { remoteContentSource } from './clients/content-source';
@@ -19,7 +22,9 @@ import type { DiscussionConfig } from './config';
 import type { CommentDoc } from './domain/comment';
 import { CommentCommands } from './domain/comment-commands';
 import { subscribeToEvents } from './events/consumer';
+import { Notifier } from './events/notifications';
 import { CommentStore } from './store/comments';
+import { MailQueue } from './store/mail-queue';
 
 /**
  * The discussion service: comments on content (`@comments`) in its own store, published as `comment.*` events
@@ -51,7 +56,25 @@ export async function startDiscussionService({
     { limit: config.COMMENT_RATE_LIMIT, windowSeconds: config.COMMENT_RATE_WINDOW_SECONDS },
     logger,
   );
-  const subscription = await subscribeToEvents(bus, comments, content, logger);
+  // The mail panel's settings, read when a mail is sent (the config service may start after this one).
+  let registry: RegistrySettings | undefined;
+  const mailSettings = {
+    get: (names: readonly string[], requestId: string) =>
+      (registry ??= new RegistrySettings({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: timeout,
+        maxMessageBytes: maxBytes,
+        log: logger,
+      })).get(names, requestId),
+  };
+  const mail = smtpMailSender(mailSettings, { timeoutMs: config.SMTP_TIMEOUT_MS });
+  const mailQueue = new MailQueue(store);
+  await mailQueue.ensureIndexes();
+  const notifier = new Notifier(mailQueue, comments, settings, content, mail, logger, {
+    defaultPublicUrl: config.PUBLIC_URL,
+  });
+  notifier.start();
+  const subscription = await subscribeToEvents(bus, comments, content, logger, notifier);
 
   const server = await startGrpcServer({
     address: config.DISCUSSION_GRPC_ADDRESS,
@@ -67,6 +90,7 @@ export async function startDiscussionService({
             contexts,
             logger,
           }),
+          ...commentRpcs(comments, logger),
         },
       },
     ],
@@ -79,8 +103,10 @@ export async function startDiscussionService({
     async stop() {
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await subscription.stop();
+      await notifier.stop();
       await relay.stop();
-      for (const client of [contexts, content, settings, authors]) client.close();
+      for (const client of [contexts, content, settings, authors, mail]) client.close();
+      registry?.close();
     },
   };
 }

@@ -133,6 +133,7 @@ export const comments = endpoint({
             authorName: call.body.author_name,
             authorEmail: call.body.author_email,
             userNotification: call.body.user_notification,
+            publicUrl: call.publicUrl,
           },
           caller,
           settings,

@@ -32,6 +32,8 @@ export interface NewComment {
   authorName?: string;
   authorEmail?: string;
   userNotification?: boolean;
+  /** The site's public address of the request, kept for links in notification mail. */
+  publicUrl?: string;
 }
 
 /** The moderators' transitions (the reference's comment_review_workflow): from where, to what. */
@@ -86,12 +88,13 @@ export class CommentCommands {
         mime_type: settings.textTransform,
         author_username: caller.userId,
         author_name: anonymous ? (input.authorName ?? null) : null,
-        author_email: anonymous ? (input.authorEmail ?? null) : null,
+        author_email: input.authorEmail ?? null,
         user_notification: settings.userNotificationEnabled ? (input.userNotification ?? null) : null,
         review_state: state,
         created: at,
         modified: at,
         version: 1,
+        ...(input.publicUrl ? { public_url: input.publicUrl } : {}),
       };
       const event = newEvent(
         'comment.added',

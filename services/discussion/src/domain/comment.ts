@@ -27,7 +27,7 @@ export interface CommentDoc extends Document, OutboxFields {
   author_username: string | null;
   /** Only for anonymous comments: logged-in authors' names come from identity when shown. */
   author_name: string | null;
-  /** Only for anonymous comments; never shown. */
+  /** Required of anonymous authors, optional for others (where reply notifications go); never shown. */
   author_email: string | null;
   user_notification: boolean | null;
   review_state: ReviewState;
@@ -35,6 +35,8 @@ export interface CommentDoc extends Document, OutboxFields {
   created: string;
   modified: string;
   version: number;
+  /** The site's address as the author's request named it, for links in notification mail (paths are never stored). */
+  public_url?: string;
   /** On a tombstone: the comment and its replies, removed with it. */
   removed_ids?: string[];
 }

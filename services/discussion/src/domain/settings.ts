@@ -6,6 +6,10 @@ export interface DiscussionSettings {
   /** The `mime-type` new comments are stored with (`text/plain` or `text/x-web-intelligent`). */
   textTransform: string;
   userNotificationEnabled: boolean;
+  /** Mail the moderator (`moderatorEmail`) when a comment awaits moderation. */
+  moderatorNotificationEnabled: boolean;
+  /** Empty when none is set. */
+  moderatorEmail: string;
   showCommenterImage: boolean;
   editCommentEnabled: boolean;
   maxCommentLength: number;
@@ -18,6 +22,8 @@ export const DEFAULT_SETTINGS: DiscussionSettings = {
   moderationEnabled: false,
   textTransform: 'text/plain',
   userNotificationEnabled: false,
+  moderatorNotificationEnabled: false,
+  moderatorEmail: '',
   showCommenterImage: true,
   editCommentEnabled: true,
   maxCommentLength: 10000,

@@ -1,10 +1,11 @@
 import type { ConsumerGroup, DomainEvent, EventBus, Logger, Subscription } from '@cms/shared';
 import type { ContentSource } from '../clients/content-source';
 import type { CommentStore } from '../store/comments';
+import type { Notifier } from './notifications';
 
 /**
- * Discussion's durable queue: removals of content (whose comments go with it), and its own comment events, which
- * it is the first consumer of (so that they are routable; notifications of replies will be sent from here).
+ * Discussion's durable queue: removals of content (whose comments go with it), and its own comment events, from
+ * which notification mail is sent (events/notifications.ts).
  */
 export const DISCUSSION_GROUP: ConsumerGroup = {
   group: 'discussion',
@@ -20,10 +21,11 @@ export function subscribeToEvents(
   comments: CommentStore,
   content: ContentSource,
   log: Logger,
+  notifier?: Notifier,
 ): Promise<Subscription> {
   return bus.subscribe({ ...DISCUSSION_GROUP, prefetch: 8 }, async ({ event }) => {
     if (event.type === 'content.removed') await removeConversations(event, comments, content, log);
-    // comment.* events: nothing to do yet.
+    else if (event.type === 'comment.added' || event.type === 'comment.published') await notifier?.enqueue(event);
   });
 }
 

@@ -5,7 +5,9 @@ import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as 
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from './cms/common/v1/HttpResponse';
 import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_common_v1_Principal__Output } from './cms/common/v1/Principal';
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
+import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from './cms/discussion/v1/CommentRecord';
 import type { DiscussionServiceClient as _cms_discussion_v1_DiscussionServiceClient, DiscussionServiceDefinition as _cms_discussion_v1_DiscussionServiceDefinition } from './cms/discussion/v1/DiscussionService';
+import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from './cms/discussion/v1/GetCommentRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -23,7 +25,9 @@ export interface ProtoGrpcType {
     }
     discussion: {
       v1: {
+        CommentRecord: MessageTypeDefinition<_cms_discussion_v1_CommentRecord, _cms_discussion_v1_CommentRecord__Output>
         DiscussionService: SubtypeConstructor<typeof grpc.Client, _cms_discussion_v1_DiscussionServiceClient> & { service: _cms_discussion_v1_DiscussionServiceDefinition }
+        GetCommentRequest: MessageTypeDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_GetCommentRequest__Output>
       }
     }
   }

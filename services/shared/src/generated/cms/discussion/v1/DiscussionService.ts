@@ -2,10 +2,21 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from '../../../cms/discussion/v1/CommentRecord';
+import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from '../../../cms/discussion/v1/GetCommentRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
 
 export interface DiscussionServiceClient extends grpc.Client {
+  GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  GetComment(argument: _cms_discussion_v1_GetCommentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  GetComment(argument: _cms_discussion_v1_GetCommentRequest, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  getComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  getComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  getComment(argument: _cms_discussion_v1_GetCommentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  getComment(argument: _cms_discussion_v1_GetCommentRequest, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
+  
   Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   Handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   Handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
@@ -18,10 +29,13 @@ export interface DiscussionServiceClient extends grpc.Client {
 }
 
 export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementation {
+  GetComment: grpc.handleUnaryCall<_cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord>;
+  
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
 }
 
 export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
+  GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
 }

@@ -1,0 +1,36 @@
+/**
+ * `GetComment`: a comment as the discussion store holds it now, for the services that confirm `comment.*` events
+ * (search indexes only what this answers, as it indexes only what content confirms).
+ */
+import { badRequest, notFound, unary, type DiscussionServiceHandlers, type Logger } from '@cms/shared';
+import type { CommentStore } from '../store/comments';
+
+/** Comment ids are decimal microseconds; content UIDs hex. Anything longer is no id of ours. */
+const MAX_ID_LENGTH = 64;
+
+export function commentRpcs(store: CommentStore, log: Logger): Pick<DiscussionServiceHandlers, 'GetComment'> {
+  return {
+    GetComment: unary(log, async (request: { content_uid?: string; comment_id?: string }) => {
+      const contentUid = request.content_uid ?? '';
+      const commentId = request.comment_id ?? '';
+      if (!contentUid || !commentId || contentUid.length > MAX_ID_LENGTH || commentId.length > MAX_ID_LENGTH) {
+        throw badRequest('GetComment needs a content_uid and a comment_id');
+      }
+      const comment = await store.one(contentUid, commentId);
+      if (!comment) throw notFound('No such comment');
+      return {
+        content_uid: comment.content_uid,
+        comment_id: comment._id,
+        version: comment.version,
+        in_reply_to: comment.in_reply_to ?? '',
+        text: comment.text,
+        mime_type: comment.mime_type,
+        author_username: comment.author_username ?? '',
+        author_name: comment.author_name ?? '',
+        review_state: comment.review_state,
+        created: comment.created,
+        modified: comment.modified,
+      };
+    }),
+  };
+}

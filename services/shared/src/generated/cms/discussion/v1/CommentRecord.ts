@@ -1,0 +1,30 @@
+// Original file: proto/cms/discussion/v1/discussion.proto
+
+
+export interface CommentRecord {
+  'content_uid'?: (string);
+  'comment_id'?: (string);
+  'version'?: (number);
+  'in_reply_to'?: (string);
+  'text'?: (string);
+  'mime_type'?: (string);
+  'author_username'?: (string);
+  'author_name'?: (string);
+  'review_state'?: (string);
+  'created'?: (string);
+  'modified'?: (string);
+}
+
+export interface CommentRecord__Output {
+  'content_uid': (string);
+  'comment_id': (string);
+  'version': (number);
+  'in_reply_to': (string);
+  'text': (string);
+  'mime_type': (string);
+  'author_username': (string);
+  'author_name': (string);
+  'review_state': (string);
+  'created': (string);
+  'modified': (string);
+}
