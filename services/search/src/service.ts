@@ -1,11 +1,13 @@
 import {
   createClient,
   protos,
+  RegistrySettings,
   remoteContentContexts,
   serveEndpoints,
   startGrpcServer,
   storeAndBusReady,
   type ContentServiceClient,
+  type DiscussionServiceClient,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -15,6 +17,8 @@ import { queryCollectionRpc } from './api/query-collection-rpc';
 import { remoteFullObjects } from './clients/content-render';
 import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
+import { remoteDiscussionSource } from './clients/discussion-source';
+import { registrySearchSettings } from './clients/search-settings';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
@@ -34,7 +38,26 @@ export async function startSearchService({
   const contentClient = () =>
     (content ??= createClient(protos().content.ContentService, config.CONTENT_ADDRESS, config.MAX_MESSAGE_BYTES));
   const contentSource = remoteContentSource(contentClient, config.CALL_TIMEOUT_MS);
-  const subscription = await subscribeToContent(bus, catalog, contentSource, logger);
+  // Made on first use too: in the embedded suite discussion starts after search.
+  let discussion: DiscussionServiceClient | undefined;
+  const discussionClient = () =>
+    (discussion ??= createClient(
+      protos().discussion.DiscussionService,
+      config.DISCUSSION_ADDRESS,
+      config.MAX_MESSAGE_BYTES,
+    ));
+  const discussionSource = remoteDiscussionSource(discussionClient, config.CALL_TIMEOUT_MS);
+  const subscription = await subscribeToContent(bus, catalog, contentSource, logger, discussionSource);
+  let registry: RegistrySettings | undefined;
+  const siteSearch = registrySearchSettings(
+    () =>
+      (registry ??= new RegistrySettings({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: config.CALL_TIMEOUT_MS,
+        maxMessageBytes: config.MAX_MESSAGE_BYTES,
+        log: logger,
+      })),
+  );
   const clock = () => new Date();
   const tombstones = startTombstoneSweep(catalog, {
     retentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
@@ -61,6 +84,7 @@ export async function startSearchService({
               readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
               content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
               snapshots: contentSource,
+              siteSearch,
             },
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
@@ -90,6 +114,8 @@ export async function startSearchService({
       await subscription.stop();
       await tombstones.stop();
       content?.close();
+      discussion?.close();
+      registry?.close();
       contexts?.close();
     },
   };

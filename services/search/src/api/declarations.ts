@@ -1,6 +1,7 @@
 import { declarations, type ContentContext, type Subscription } from '@cms/shared';
 import type { FullObjects } from '../clients/content-render';
 import type { ContentSource } from '../clients/content-source';
+import type { SiteSearchSource } from '../clients/search-settings';
 import type { Catalog } from '../store/catalog';
 
 /** What the search service's endpoints are given. */
@@ -13,6 +14,8 @@ export interface SearchDeps {
   content: FullObjects;
   /** Objects as content holds them now (a Collection's query settings). */
   snapshots: ContentSource;
+  /** The search control panel's settings (`use_site_search_settings`). */
+  siteSearch: SiteSearchSource;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, SearchDeps>();

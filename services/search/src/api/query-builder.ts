@@ -5,7 +5,8 @@
 import { callerTokens, type Principal__Output } from '@cms/shared';
 import type { CatalogEntry } from '../domain/catalog-entry';
 import { criteriaClauses, type Criterion } from '../domain/criteria';
-import { sortOf, viewerFilter } from '../domain/search-query';
+import { sortOf, viewerFilter, type CatalogQuery } from '../domain/search-query';
+import { parseTextQuery } from '../domain/text';
 import type { Catalog } from '../store/catalog';
 
 /** `limit`'s default: at most this many results count (addendum §8). */
@@ -35,5 +36,10 @@ export async function queryBuilderSearch(
   const filter = viewerFilter(callerTokens(q.principal));
   if (clauses.length) filter.$and = clauses;
   const sort = sortOf(q.sortOn ? [q.sortOn] : [], q.sortOrder);
-  return catalog.search({ filter, sort, batch: { start: q.start, size: q.size } }, q.limit);
+  const query: CatalogQuery = { filter, sort, batch: { start: q.start, size: q.size } };
+  // Relevance, as `@search` ranks, when no sort index is asked for.
+  const text = q.criteria.filter((c) => c.i === 'SearchableText' && typeof c.v === 'string').map((c) => c.v as string);
+  const terms = text.flatMap(parseTextQuery);
+  if (!q.sortOn && terms.length) query.rank = terms;
+  return catalog.search(query, q.limit);
 }

@@ -16,9 +16,11 @@ export const search = endpoint({
     GET: operation({
       summary: 'Catalog search below the context; parameters are catalog indexes and options',
       permission: 'View',
-      handle: async (call, { catalog, events, readYourWritesTimeoutMs, content }) => {
+      handle: async (call, { catalog, events, readYourWritesTimeoutMs, content, siteSearch }) => {
+        const useSite = flag(call.queryParams.get('use_site_search_settings'));
+        const site = useSite ? await siteSearch.current(call.requestId) : undefined;
         // Index names are open-ended: the catalog query reads the parameters as sent, and validates them.
-        const query = buildCatalogQuery(call.queryParams, call.contextPath, callerTokens(call.principal));
+        const query = buildCatalogQuery(call.queryParams, call.contextPath, callerTokens(call.principal), { site });
         const columns = requestedColumns(call.queryParams.getList('metadata_fields'));
         const fullobjects = call.queryParams.has('fullobjects') && flag(call.queryParams.get('fullobjects') || true);
         if (!(await events.waitUntilDrained(readYourWritesTimeoutMs))) {

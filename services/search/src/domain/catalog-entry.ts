@@ -39,6 +39,12 @@ export interface CatalogEntry extends Document {
   /** Words of the title and of the description, for the `Title` and `Description` text indexes. */
   title_words?: string[];
   description_words?: string[];
+  /** On a `Discussion Item` entry: the content object it is on, and its moderation state there. */
+  content_uid?: string;
+  /** On a content entry: its published comments (kept by the comment events, never by content's). */
+  total_comments?: number;
+  last_comment_date?: string | null;
+  commentators?: string[];
   /** Who may find it: role names and `user:<id>` tokens. */
   allowed: string[];
   /** When this entry was last written, for telling a reindex's leftovers from fresh entries. */

@@ -42,6 +42,8 @@ export async function criteriaClauses(criteria: readonly Criterion[], ctx: Crite
       if (op !== 'string.showInactive') throw refused(where, `operator ${OPERATION_PREFIX}${op} does not apply`);
       continue;
     }
+    // Always the caller's own (see viewerFilter), whatever the query says.
+    if (criterion.i === 'allowedRolesAndUsers') continue;
     const index = indexNamed(criterion.i) ?? (criterion.i === 'isDefaultPage' ? DEFAULT_PAGE : undefined);
     if (!index) throw refused(where, `unknown index "${clip(criterion.i)}"`);
     if (index.kind === 'path') paths.push(await pathClause(op, criterion.v, ctx, where));

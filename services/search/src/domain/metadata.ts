@@ -2,7 +2,7 @@
  * The catalog's metadata columns (`metadata_fields`): what each adds to a result item, read from the entry.
  * `_all` adds every one. Dates are in the content format (`YYYY-MM-DDTHH:MM:SS`, UTC), as content shows them.
  */
-import { urlOf } from '@cms/shared';
+import { AppError, urlOf } from '@cms/shared';
 import type { CatalogEntry } from './catalog-entry';
 
 type Column = (entry: CatalogEntry, publicUrl: string) => unknown;
@@ -25,7 +25,7 @@ export const COLUMNS: Readonly<Record<string, Column>> = {
   UID: (e) => e._id,
   author_name: (e) => e.creators[0] ?? '',
   cmf_uid: () => null,
-  commentators: () => [],
+  commentators: (e) => e.commentators ?? [],
   created: (e) => contentDate(e.created),
   effective: (e) => contentDate(e.effective),
   end: (e) => contentDate(e.end),
@@ -38,13 +38,13 @@ export const COLUMNS: Readonly<Record<string, Column>> = {
   getObjSize: (e) => humanSize(e.object_size ?? 0),
   getPath: (e) => e.path,
   getRemoteUrl: (e) => e.remote_url || null,
-  getURL: (e, publicUrl) => urlOf(publicUrl, e.path),
+  getURL: (e, publicUrl) => urlOfEntry(publicUrl, e),
   id: (e) => e.id,
   image_field: () => '',
   image_scales: () => null,
   is_folderish: (e) => e.is_folderish,
   language: (e) => e.language ?? '',
-  last_comment_date: () => null,
+  last_comment_date: (e) => contentDate(e.last_comment_date),
   listCreators: (e) => e.creators,
   location: (e) => e.location ?? '',
   mime_type: (e) => e.mime_type || 'text/plain',
@@ -54,7 +54,7 @@ export const COLUMNS: Readonly<Record<string, Column>> = {
   review_state: (e) => e.review_state,
   start: (e) => contentDate(e.start),
   sortable_title: (e) => e.sortable_title,
-  total_comments: () => 0,
+  total_comments: (e) => e.total_comments ?? 0,
 };
 
 /**
@@ -69,15 +69,45 @@ export function requestedColumns(fields: readonly string[]): string[] {
 /** A result item's summary form (the specification's Search result item), with the requested columns. */
 export function resultItem(entry: CatalogEntry, publicUrl: string, columns: readonly string[]) {
   const item: Record<string, unknown> = {
-    '@id': urlOf(publicUrl, entry.path),
+    '@id': urlOfEntry(publicUrl, entry),
     '@type': entry.portal_type,
     description: entry.description,
     review_state: entry.review_state,
     title: entry.title,
     type_title: entry.type_title,
   };
-  for (const column of columns) item[column] = COLUMNS[column](entry, publicUrl);
+  for (const column of columns) item[column] = jsonValue(column, COLUMNS[column](entry, publicUrl));
   return item;
+}
+
+const CONVERSATION = '/++conversation++default/';
+
+/** An entry's URL; a comment's keeps `++conversation++` unencoded, the path the moderation panel posts to. */
+function urlOfEntry(publicUrl: string, entry: CatalogEntry): string {
+  const at = entry.path.lastIndexOf(CONVERSATION);
+  if (at < 0) return urlOf(publicUrl, entry.path);
+  const contentPath = entry.path.slice(0, at) || '/';
+  return `${urlOf(publicUrl, contentPath)}${CONVERSATION}${encodeURIComponent(entry.path.slice(at + CONVERSATION.length))}`;
+}
+
+/**
+ * The specification's conversion error for a column whose value cannot be made JSON. Every column above is made
+ * of the entry's stored JSON fields, so none fails today; this keeps a future one from crashing the answer or
+ * vanishing from it silently.
+ */
+function jsonValue(column: string, value: unknown): unknown {
+  if (isJson(value)) return value;
+  throw new AppError('InternalServerError', `No converter for making the value of ${column} JSON compatible`);
+}
+
+function isJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJson);
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.values(value as Record<string, unknown>).every(isJson);
+  }
+  return false;
 }
 
 /** Sizes as the original platform shows them (`0 KB`, `1.2 MB`). */

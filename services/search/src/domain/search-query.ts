@@ -1,13 +1,33 @@
 import { badRequest, clip, readBatch, type Batch, type QueryParams } from '@cms/shared';
 import { depthOf, instant } from './catalog-entry';
 import { indexNamed, sortFieldOf, type IndexDef } from './indexes';
-import { escapeRegExp, parseTextQuery } from './text';
+import { escapeRegExp, parseTextQuery, type TextTerm } from './text';
 
 export interface CatalogQuery {
   filter: Record<string, unknown>;
   sort: Record<string, 1 | -1>;
   batch: Batch;
+  /** Ranks by relevance for these `SearchableText` terms instead of `sort` (no `sort_on` given). */
+  rank?: TextTerm[];
+  /** At most this many results count (`sort_limit`). */
+  limit?: number;
 }
+
+/** The search control panel's settings, when the search asks for them (`use_site_search_settings=1`). */
+export interface SiteSearch {
+  typesNotSearched: readonly string[];
+  /** `relevance`, `Date` (newest first) or a sort index. */
+  sortOn: string;
+}
+
+export interface QueryOptions {
+  /** The time the effective range is checked against. */
+  now?: Date;
+  site?: SiteSearch;
+}
+
+/** Roles that see inactive content (expired or not yet effective): the reference platform's managers. */
+const INACTIVE_VIEWERS = ['Manager', 'Site Administrator'];
 
 /** `@search` parameters that are options, not indexes. */
 const OPTIONS = new Set([
@@ -19,13 +39,34 @@ const OPTIONS = new Set([
   'metadata_fields',
   'fullobjects',
   'use_site_search_settings',
+  // Accepted, but what a caller sees of inactive content follows their roles alone (see viewerFilter).
   'show_inactive',
   'expand',
+  // Always the caller's own (viewerFilter), whatever the query says, as on the reference platform.
+  'allowedRolesAndUsers',
 ]);
 
-/** What every catalog query starts from: live entries the caller may view (see callerTokens). */
-export function viewerFilter(viewerTokens: string[]): Record<string, unknown> {
-  return { deleted: { $ne: true }, allowed: { $in: viewerTokens } };
+/**
+ * What every catalog query starts from: live entries the caller may view (see callerTokens) and, unless the
+ * caller is a manager, only active ones (the effectiveRange rule: effective and not expired at `now`); owners
+ * still see their own inactive content.
+ */
+export function viewerFilter(viewerTokens: string[], now = new Date()): Record<string, unknown> {
+  const filter: Record<string, unknown> = { deleted: { $ne: true }, allowed: { $in: viewerTokens } };
+  if (viewerTokens.some((t) => INACTIVE_VIEWERS.includes(t))) return filter;
+  const owners = viewerTokens.filter((t) => t.startsWith('user:')).map((t) => t.slice('user:'.length));
+  filter.$or = [activeAt(now.toISOString()), ...(owners.length ? [{ creators: { $in: owners } }] : [])];
+  return filter;
+}
+
+/** Entries active at an instant: effective by then (or never set) and not expired yet. */
+function activeAt(iso: string): Record<string, unknown> {
+  return {
+    $and: [
+      { $or: [{ effective: null }, { effective: { $lte: iso } }] },
+      { $or: [{ expires: null }, { expires: { $gt: iso } }] },
+    ],
+  };
 }
 
 /**
@@ -34,8 +75,13 @@ export function viewerFilter(viewerTokens: string[]): Record<string, unknown> {
  * `path.query` the search is limited to the context and below (rule 1). An unknown index or a malformed value
  * is 400.
  */
-export function buildCatalogQuery(query: QueryParams, contextPath: string, viewerTokens: string[]): CatalogQuery {
-  const filter = viewerFilter(viewerTokens);
+export function buildCatalogQuery(
+  query: QueryParams,
+  contextPath: string,
+  viewerTokens: string[],
+  options: QueryOptions = {},
+): CatalogQuery {
+  const filter = viewerFilter(viewerTokens, options.now);
   const and: Record<string, unknown>[] = [];
 
   const paths = query.getAll('path.query').concat(query.getAll('path'));
@@ -65,14 +111,42 @@ export function buildCatalogQuery(query: QueryParams, contextPath: string, viewe
     const name = key.split('.')[0];
     if (seen.has(name)) continue;
     seen.add(name);
+    if (name === 'effectiveRange') {
+      and.push(...query.getAll(key).map((value) => activeAt(parseValue(name, EFFECTIVE_RANGE, value) as string)));
+      continue;
+    }
     const index = indexNamed(name);
     if (!index) throw badRequest(`Unknown index "${clip(name)}"`, [{ field: clip(key), message: 'no such index' }]);
     if (index.kind === 'path') continue;
     and.push(...indexClauses(name, index, query));
   }
+  const site = options.site;
+  if (site?.typesNotSearched.length) and.push({ portal_type: { $nin: [...site.typesNotSearched] } });
   if (and.length) filter.$and = and;
 
-  return { filter, sort: readSort(query), batch: readBatch(query) };
+  const result: CatalogQuery = { filter, sort: readSort(query, site), batch: readBatch(query) };
+  const limit = readSortLimit(query);
+  if (limit !== undefined) result.limit = limit;
+  // Relevance when no order is asked for (nor set by the site's search settings).
+  const ranked = query.getAll('sort_on').length === 0 && (!site || site.sortOn === 'relevance');
+  const text = query.getAll('SearchableText').concat(query.getAll('SearchableText.query'));
+  if (ranked && text.length) {
+    const terms = text.flatMap(parseTextQuery);
+    if (terms.length) result.rank = terms;
+  }
+  return result;
+}
+
+/** `effectiveRange=<date>`: what is active at that date. */
+const EFFECTIVE_RANGE: IndexDef = { field: 'effective', kind: 'date' };
+
+/** `sort_limit`: a positive integer. */
+function readSortLimit(query: QueryParams): number | undefined {
+  const raw = query.get('sort_limit');
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!raw.trim() || !Number.isInteger(n) || n < 1) throw malformed('sort_limit', 'not a positive integer');
+  return n;
 }
 
 /** The clauses of one index's parameters: `<index>` and its dotted options (`.query`, `.range`, `.operator`). */
@@ -148,8 +222,14 @@ export function normalisePath(path: string): string {
   return '/' + path.split('/').filter(Boolean).join('/');
 }
 
-function readSort(query: QueryParams): Record<string, 1 | -1> {
-  return sortOf(query.getAll('sort_on'), query.get('sort_order'));
+function readSort(query: QueryParams, site?: SiteSearch): Record<string, 1 | -1> {
+  const sortOn = query.getAll('sort_on');
+  if (sortOn.length === 0 && site && site.sortOn !== 'relevance') {
+    // The site's default order; `Date` is the newest first, as the search form shows it.
+    if (site.sortOn === 'Date') return sortOf(['effective'], 'descending');
+    if (sortFieldOf(site.sortOn)) return sortOf([site.sortOn], query.get('sort_order'));
+  }
+  return sortOf(sortOn, query.get('sort_order'));
 }
 
 /** The store sort of sort indexes and an order (`ascending`, `descending` or `reverse`); unknown ones are 400. */

@@ -1,6 +1,28 @@
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
-import { REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
+import { pathParents, depthOf, REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
+import {
+  COMMENT_TYPE,
+  commentAllowed,
+  conversationColumns,
+  conversationPath,
+  type CommentHost,
+} from '../domain/comment-entry';
 import type { CatalogQuery } from '../domain/search-query';
+import { escapeRegExp, type TextTerm } from '../domain/text';
+
+/** What a result needs of an entry: not its words. */
+const RESULT_PROJECTION = { words: 0, path_parents: 0, title_words: 0, description_words: 0 } as const;
+
+/** Within a relevance tier: the path order a search without relevance has. */
+const RELEVANCE_TIE_ORDER: Record<string, 1 | -1> = { path: 1 };
+
+function termClauses(field: string, terms: TextTerm[]): Record<string, unknown>[] {
+  return terms.map((t) => ({ [field]: t.prefix ? { $regex: `^${escapeRegExp(t.word)}` } : t.word }));
+}
+
+function notTermClause(field: string, term: TextTerm): Record<string, unknown> {
+  return { [field]: term.prefix ? { $not: { $regex: `^${escapeRegExp(term.word)}` } } : { $ne: term.word } };
+}
 
 /** Entries read for the query builder's vocabularies (a term only beyond them is not offered). */
 const MAX_TERM_ENTRIES = 50_000;
@@ -17,6 +39,8 @@ export class Catalog {
     await this.entries.createIndex({ words: 1 });
     await this.entries.createIndex({ path: 1 });
     await this.entries.createIndex({ allowed: 1 });
+    // Comments only: a conversation's entries, found from its content object.
+    await this.entries.createIndex({ content_uid: 1 }, { sparse: true });
     // Tombstones only: the purge finds them without a scan.
     await this.entries.createIndex({ deleted: 1 }, { sparse: true });
   }
@@ -75,6 +99,64 @@ export class Catalog {
     }
   }
 
+  /** The live `Discussion Item` entries of one content object. */
+  conversation(contentUid: string): Promise<CatalogEntry[]> {
+    return this.entries.find(
+      { content_uid: contentUid, deleted: { $ne: true } },
+      { projection: { _id: 1, id: 1, review_state: 1, created: 1, creators: 1, path: 1, allowed: 1 } },
+    );
+  }
+
+  /**
+   * Keeps a conversation in step with its content object: each comment entry under the object's current path and
+   * guarded by who may view it now, and the object's conversation columns. Nothing is written for an object
+   * without comments, unless `columns` asks for its columns all the same (a comment event: the last one may be gone).
+   */
+  async syncConversation(host: CommentHost, columns = false): Promise<void> {
+    // One at a time per object in this process: events are handled concurrently, and a recount that read fewer
+    // comments must not land after one that read more.
+    const before = this.syncing.get(host._id) ?? Promise.resolve();
+    const run = before.then(() => this.syncConversationNow(host, columns));
+    const settled = run.catch(() => undefined);
+    this.syncing.set(host._id, settled);
+    void settled.then(() => {
+      if (this.syncing.get(host._id) === settled) this.syncing.delete(host._id);
+    });
+    return run;
+  }
+
+  private readonly syncing = new Map<string, Promise<void>>();
+
+  private async syncConversationNow(host: CommentHost, columns: boolean): Promise<void> {
+    const comments = await this.conversation(host._id);
+    for (const comment of comments) {
+      const path = conversationPath(host.path, comment.id);
+      const allowed = commentAllowed(comment.review_state ?? '', host);
+      if (path === comment.path && sameSet(allowed, comment.allowed)) continue;
+      await this.entries.updateOne(
+        { _id: comment._id, deleted: { $ne: true } },
+        { $set: { path, path_parents: pathParents(path), depth: depthOf(path), allowed } },
+      );
+    }
+    if (comments.length === 0 && !columns) return;
+    // Only an existing content entry: an upsert here would make an entry without a version, which content's own
+    // (versioned) writes could never replace.
+    await this.entries.updateOne({ _id: host._id, deleted: { $ne: true } }, { $set: conversationColumns(comments) });
+  }
+
+  /** Marks removed the comments of these content objects (removed with them). */
+  async removeConversations(contentUids: string[], at: string): Promise<void> {
+    if (contentUids.length === 0) return;
+    const comments = await this.entries.find(
+      { content_uid: { $in: contentUids }, deleted: { $ne: true } },
+      { projection: { _id: 1 } },
+    );
+    await this.markRemoved(
+      comments.map((c) => c._id),
+      at,
+    );
+  }
+
   /** Deletes the tombstones written before `before`; returns how many. */
   async purgeTombstones(before: string): Promise<number> {
     const { deletedCount } = await this.entries.deleteMany({ deleted: true, indexed_at: { $lt: before } });
@@ -82,20 +164,55 @@ export class Catalog {
   }
 
   /** One batch of the matches and how many match; with `limit`, only the first `limit` matches count. */
-  async search(query: CatalogQuery, limit?: number): Promise<{ items: CatalogEntry[]; total: number }> {
+  async search(query: CatalogQuery, limit = query.limit): Promise<{ items: CatalogEntry[]; total: number }> {
     const { start } = query.batch;
     const size = limit === undefined ? query.batch.size : Math.min(query.batch.size, Math.max(0, limit - start));
+    if (query.rank) return this.rankedSearch(query, query.rank, start, size, limit);
     const [items, count] = await Promise.all([
-      size === 0
-        ? Promise.resolve([])
-        : this.entries.find(query.filter, {
-            sort: query.sort,
-            skip: start,
-            limit: size,
-            projection: { words: 0, path_parents: 0, title_words: 0, description_words: 0 },
-          }),
+      size === 0 ? Promise.resolve([]) : this.page(query.filter, query.sort, start, size),
       this.entries.countDocuments(query.filter),
     ]);
+    return { items, total: limit === undefined ? count : Math.min(count, limit) };
+  }
+
+  private page(filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number) {
+    return this.entries.find(filter, { sort, skip, limit, projection: RESULT_PROJECTION });
+  }
+
+  /**
+   * Relevance order without a text engine: the matches whose title holds every term first, then those whose
+   * description does, then the rest (the text alone); within each, by path. Each tier is a store query of its own,
+   * read from where the page starts in it; a tier is counted only when the page begins beyond it, so the first
+   * page of a common word costs what a sorted search does.
+   */
+  private async rankedSearch(
+    query: CatalogQuery,
+    terms: TextTerm[],
+    start: number,
+    size: number,
+    limit: number | undefined,
+  ): Promise<{ items: CatalogEntry[]; total: number }> {
+    const notInTitle = { $or: terms.map((t) => notTermClause('title_words', t)) };
+    const tiers = [
+      { $and: [query.filter, ...termClauses('title_words', terms)] },
+      { $and: [query.filter, notInTitle, ...termClauses('description_words', terms)] },
+      { $and: [query.filter, notInTitle, { $or: terms.map((t) => notTermClause('description_words', t)) }] },
+    ];
+    const pageOfTiers = async () => {
+      const items: CatalogEntry[] = [];
+      let offset = start;
+      for (const tier of tiers) {
+        const wanted = size - items.length;
+        if (wanted <= 0) break;
+        const page = await this.page(tier, RELEVANCE_TIE_ORDER, offset, wanted);
+        items.push(...page);
+        if (page.length === wanted) break;
+        // The tier ends within this page (the next starts at its top), or before it (skip what it holds).
+        offset = page.length > 0 ? 0 : Math.max(0, offset - (await this.entries.countDocuments(tier)));
+      }
+      return items;
+    };
+    const [items, count] = await Promise.all([pageOfTiers(), this.entries.countDocuments(query.filter)]);
     return { items, total: limit === undefined ? count : Math.min(count, limit) };
   }
 
@@ -129,11 +246,16 @@ export class Catalog {
    */
   async removeStale(seen: Set<string>, before: string, at: string): Promise<number> {
     const candidates = await this.entries.find(
-      { deleted: { $ne: true }, indexed_at: { $lt: before } },
+      // Comments are not content's: the content store's scan never yields them.
+      { deleted: { $ne: true }, indexed_at: { $lt: before }, portal_type: { $ne: COMMENT_TYPE } },
       { projection: { _id: 1 } },
     );
     const stale = candidates.map((c) => c._id).filter((uid) => !seen.has(uid));
     await this.markRemoved(stale, at);
     return stale.length;
   }
+}
+
+function sameSet(a: readonly string[], b: readonly string[] | undefined): boolean {
+  return b !== undefined && a.length === b.length && a.every((x) => b.includes(x));
 }

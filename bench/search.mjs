@@ -1,0 +1,163 @@
+// `node bench/run.mjs search`: the search service on the generated trees of bench/content.mjs (issue 12's
+// benchmark), through the real gateway as admin with Basic auth:
+//
+//   text       @search?SearchableText=item           a word in 1,000 titles at every size (the /listing Documents)
+//   common     @search?SearchableText=document       a word in most titles of the large tree (its leaf Documents)
+//   folder     @search?path.query=/listing&path.depth=1&sort_on=getObjPositionInParent
+//   all        the folder query with metadata_fields=_all            (target: >= 0.7 of folder's req/s)
+//   qs         POST @querystring-search: portal_type Document, modified after 2000-01-01, sort_on modified
+//   full       the folder query with fullobjects=1&b_size=25         (target: >= 0.3 of folder's req/s)
+//
+// Every answer is 25 items (the default batch). Targets: each p50 < 20 ms at 100,000 objects, and within 1.5x of
+// the same query at 1,000. Rounds are interleaved (each round runs every tree x scenario once) and the median round
+// by req/s is reported; p50/p99 are exact, from every 2xx response's own latency. Env as bench/run.mjs, plus
+// BENCH_CONTENT_SIZES (default "1000,100000"; the 100k tree is generated once, ~18 min, and cached).
+import { startTree } from './content.mjs';
+import {
+  ADMIN_AUTH,
+  fmt,
+  loadWithLatencies,
+  log,
+  machineState,
+  median,
+  quantile,
+  request,
+  stopAll,
+  table,
+} from './lib.mjs';
+
+const P50_TARGET_MS = 20;
+const SCALE_TARGET = 1.5;
+const RATIO_TARGETS = { all: 0.7, full: 0.3 };
+const HEADERS = { Authorization: ADMIN_AUTH, Accept: 'application/json' };
+const OP = 'cms.app.querystring.operation.';
+
+function sizesFromEnv() {
+  const raw = process.env.BENCH_CONTENT_SIZES ?? '1000,100000';
+  const sizes = raw.split(',').map((s) => Number(s.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CONTENT_SIZES: bad list "${raw}"`);
+  return sizes;
+}
+
+const label = (n) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+
+function scenarios(base) {
+  const folder = `${base}/@search?path.query=/listing&path.depth=1&sort_on=getObjPositionInParent`;
+  const qsBody = JSON.stringify({
+    query: [
+      { i: 'portal_type', o: `${OP}selection.any`, v: ['Document'] },
+      { i: 'modified', o: `${OP}date.largerThan`, v: '2000-01-01' },
+    ],
+    sort_on: 'modified',
+    sort_order: 'descending',
+    b_size: 25,
+  });
+  return [
+    { key: 'text', name: 'SearchableText=item', url: `${base}/@search?SearchableText=item` },
+    { key: 'common', name: 'SearchableText=document', url: `${base}/@search?SearchableText=document` },
+    { key: 'folder', name: 'path.depth=1, getObjPositionInParent', url: folder },
+    { key: 'all', name: '... &metadata_fields=_all', url: `${folder}&metadata_fields=_all` },
+    {
+      key: 'qs',
+      name: '@querystring-search type+date, modified',
+      url: `${base}/@querystring-search`,
+      options: { method: 'POST', body: qsBody, headers: { ...HEADERS, 'Content-Type': 'application/json' } },
+    },
+    { key: 'full', name: '... &fullobjects=1&b_size=25', url: `${folder}&fullobjects=1&b_size=25` },
+  ];
+}
+
+/** Each scenario once before any load: 200, and the number of items and matches it answers. */
+async function check(n, scenario) {
+  const { method = 'GET', body, headers = HEADERS } = scenario.options ?? {};
+  const response = await request(scenario.url, { method, headers, body: body ? JSON.parse(body) : undefined });
+  const parsed = JSON.parse(response.bytes.toString('utf8'));
+  if (response.status !== 200) {
+    throw new Error(`N=${n} ${scenario.name}: ${response.status} ${response.bytes.toString('utf8').slice(0, 300)}`);
+  }
+  return { items: parsed.items?.length ?? 0, total: parsed.items_total, bytes: response.bytes.length };
+}
+
+export async function runSearch(settings) {
+  const sizes = sizesFromEnv();
+  log(`search: ${machineState()}`);
+  log(`sizes ${sizes.join(', ')}; ${settings.rounds} rounds of ${settings.duration} s at ${settings.connections} conn`);
+  try {
+    const trees = [];
+    for (const n of sizes) trees.push(await startTree(n));
+    const shapes = [];
+    for (const t of trees) {
+      t.scenarios = scenarios(t.server.baseUrl);
+      for (const s of t.scenarios) {
+        const shape = await check(t.n, s);
+        shapes.push([
+          `${label(t.n)} ${s.name}`,
+          `${shape.items} of ${shape.total}`,
+          `${fmt(shape.bytes / 1024, 1)} KiB`,
+        ]);
+      }
+    }
+    log(table(['query', 'items of items_total', 'answer'], shapes));
+
+    const runs = new Map();
+    const run = (s, duration) =>
+      loadWithLatencies(s.url, { connections: settings.connections, headers: HEADERS, ...(s.options ?? {}), duration });
+    for (const t of trees) for (const s of t.scenarios) await run(s, settings.warmup);
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const t of trees) {
+        for (const s of t.scenarios) {
+          const result = await run(s, settings.duration);
+          const key = `${t.n}/${s.key}`;
+          const entry = {
+            rps: result.requests.average,
+            p50: quantile(result.latencies, 0.5),
+            p99: quantile(result.latencies, 0.99),
+            non2xx: result.non2xx,
+          };
+          runs.set(key, [...(runs.get(key) ?? []), entry]);
+        }
+      }
+    }
+    const medianRun = (key) => {
+      const all = runs.get(key) ?? [];
+      const rps = median(all.map((r) => r.rps));
+      return all.find((r) => r.rps === rps) ?? all[0];
+    };
+
+    const rows = [];
+    const smallest = sizes[0];
+    for (const t of trees) {
+      const folder = medianRun(`${t.n}/folder`);
+      for (const s of t.scenarios) {
+        const r = medianRun(`${t.n}/${s.key}`);
+        const targets = [];
+        const verdicts = [];
+        if (t.n >= 100000) {
+          targets.push(`p50 < ${P50_TARGET_MS}`);
+          verdicts.push(r.p50 < P50_TARGET_MS);
+          const small = medianRun(`${smallest}/${s.key}`);
+          if (smallest !== t.n && small) {
+            targets.push(`<= ${SCALE_TARGET}x ${label(smallest)} (${fmt(r.p50 / small.p50, 2)}x)`);
+            verdicts.push(r.p50 <= SCALE_TARGET * small.p50);
+          }
+        }
+        if (s.key in RATIO_TARGETS) {
+          const ratio = r.rps / folder.rps;
+          targets.push(`>= ${RATIO_TARGETS[s.key]} of folder (${fmt(ratio, 2)})`);
+          verdicts.push(ratio >= RATIO_TARGETS[s.key]);
+        }
+        if (r.non2xx > 0) verdicts.push(false);
+        rows.push([
+          `${label(t.n)} ${s.name}`,
+          fmt(r.rps),
+          `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`,
+          targets.join('; ') || '-',
+          verdicts.length === 0 ? '-' : verdicts.every(Boolean) ? 'MET' : 'MISS',
+        ]);
+      }
+    }
+    log(table(['query', 'req/s', 'p50 / p99 ms', 'target', 'verdict'], rows));
+  } finally {
+    await stopAll();
+  }
+}

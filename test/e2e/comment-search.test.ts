@@ -1,0 +1,114 @@
+import { pollUntil } from '../support/poll';
+import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
+
+/**
+ * Comments in search through the gateway (issue 14 item 6, search side): `Discussion Item` entries fed by the
+ * discussion service's events, found by the moderation panel's query (moderators only while pending) and by their
+ * text (whoever may view the object), at `<content url>/++conversation++default/<comment_id>`; the conversation's
+ * columns (`total_comments`, `last_comment_date`, `commentators`) on the content's entry.
+ */
+
+const basic = (user: string) =>
+  user === 'admin' ? ADMIN : 'Basic ' + Buffer.from(`${user}:secret-${user}`).toString('base64');
+const json = async (response: Response) => (await response.json()) as Record<string, any>;
+const SETTINGS = 'cms.app.discussion.interfaces.IDiscussionSettings';
+const PENDING = '/@search?portal_type=Discussion%20Item&review_state=pending';
+
+describe('comments in search', () => {
+  let t: TestSuite;
+
+  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await t.request(method, path, { body });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  }
+
+  async function comment(doc: string, text: string, user: string): Promise<string> {
+    const response = await t.request('POST', `${doc}/@comments/`, { body: { text }, auth: basic(user) });
+    expect(response.status).toBe(204);
+    return (response.headers.get('location') ?? '').split('/').pop() as string;
+  }
+
+  const search = async (query: string, user: string | null) => {
+    const response = await t.request('GET', query, { auth: user === null ? null : basic(user) });
+    expect(response.status).toBe(200);
+    return json(response);
+  };
+  const ids = async (query: string, user: string | null) =>
+    (await search(query, user)).items.map((item: Record<string, any>) => item['@id'] as string);
+
+  beforeAll(async () => {
+    t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '60000' });
+    for (const [username, roles] of [
+      ['ann', ['Member']],
+      ['rev', ['Reviewer']],
+    ] as const) {
+      await admin('POST', '/@users', { username, password: `secret-${username}`, roles });
+    }
+    await admin('PATCH', '/@registry', { [`${SETTINGS}.globally_enabled`]: true });
+    await admin('POST', '/', { '@type': 'Document', id: 'talk', title: 'Talk' });
+    await admin('POST', '/talk/@workflow/publish');
+    await admin('PATCH', '/talk', { allow_discussion: true });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('lists a pending comment for moderators only, at its ++conversation++ address', async () => {
+    await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
+    let id: string;
+    try {
+      id = await comment('/talk', 'Rhubarb season is here', 'ann');
+    } finally {
+      await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
+    }
+    const address = `${t.suite.publicUrl}/talk/++conversation++default/${id}`;
+    expect(await pollUntil(async () => (await ids(PENDING, 'rev')).includes(address), 10_000)).toBe(true);
+    const [item] = (await search(PENDING, 'rev')).items;
+    expect(item).toMatchObject({ '@id': address, '@type': 'Discussion Item', review_state: 'pending' });
+    expect(await ids(PENDING, null)).toEqual([]);
+    expect(await ids(PENDING, 'ann')).toEqual([]);
+    expect(await ids('/@search?SearchableText=rhubarb', null)).toEqual([]);
+
+    // Approved: found by its text by whoever may view the object, and counted on it.
+    const approved = await t.request('POST', `/talk/@comments/${id}/@workflow/publish`, { auth: basic('rev') });
+    expect(approved.status).toBe(200);
+    expect(await ids(PENDING, 'rev')).toEqual([]);
+    expect(await ids('/@search?SearchableText=rhubarb', null)).toEqual([address]);
+    const [talk] = (
+      await search('/@search?getId=talk&metadata_fields=total_comments&metadata_fields=commentators', null)
+    ).items;
+    expect(talk).toMatchObject({ total_comments: 1, commentators: ['ann'] });
+  });
+
+  it('keeps the content’s conversation columns, and forgets removed comments', async () => {
+    const id = await comment('/talk', 'Gooseberry fool', 'ann');
+    await comment('/talk', 'Gooseberry jam', 'rev');
+    const columns = async () =>
+      (await search('/@search?getId=talk&metadata_fields=_all', null)).items[0] as Record<string, any>;
+    const withTwo = await pollUntil(async () => {
+      const c = await columns();
+      return c.total_comments === 3 ? c : undefined;
+    }, 10_000);
+    expect(withTwo.commentators).toEqual(['ann', 'rev']);
+    expect(withTwo.last_comment_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(await ids('/@search?SearchableText=gooseberry&sort_on=getId', null)).toHaveLength(2);
+
+    expect((await t.request('DELETE', `/talk/@comments/${id}`, { auth: basic('ann') })).status).toBe(204);
+    expect(await ids('/@search?SearchableText=fool', null)).toEqual([]);
+    expect((await columns()).total_comments).toBe(2);
+  });
+
+  it('shows comments of private content only to whom may view it', async () => {
+    await admin('POST', '/', { '@type': 'Document', id: 'quiet', title: 'Quiet' });
+    await admin('PATCH', '/quiet', { allow_discussion: true });
+    await comment('/quiet', 'Whispered damson note', 'admin');
+    expect(await ids('/@search?SearchableText=damson', 'admin')).toHaveLength(1);
+    expect(await ids('/@search?SearchableText=damson', null)).toEqual([]);
+    expect(await ids('/@search?SearchableText=damson', 'ann')).toEqual([]);
+    // Published: its comments follow.
+    await admin('POST', '/quiet/@workflow/publish');
+    expect(await ids('/@search?SearchableText=damson', null)).toHaveLength(1);
+  });
+});
