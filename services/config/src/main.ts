@@ -1,5 +1,6 @@
 import { runStandalone } from '@cms/shared/adapters';
 import { configConfigSchema } from './config';
+import { CONFIG_CONSUMER_GROUPS } from './events/rules-consumer';
 import { startConfigService } from './service';
 
-runStandalone('config', configConfigSchema, startConfigService);
+runStandalone('config', configConfigSchema, startConfigService, CONFIG_CONSUMER_GROUPS);

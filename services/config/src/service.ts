@@ -1,9 +1,9 @@
 import {
   protos,
+  remoteContentContexts,
   serveEndpoints,
-  siteRootOnly,
   startGrpcServer,
-  storeReady,
+  storeAndBusReady,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -13,6 +13,16 @@ import type { ConfigConfig } from './config';
 import { RecordChanges } from './domain/changes';
 import { Registry } from './domain/registry';
 import { StoreRegistryValues } from './store/registry-values';
+import { smtpMailSender } from '@cms/shared/adapters';
+import { remoteContent } from './clients/content';
+import { remoteActors } from './clients/identity';
+import { foldersAbove, RuleAssignments } from './domain/rule-assignments';
+import { ruleMailer } from './domain/rule-mail';
+import { RuleRunner } from './domain/rule-runner';
+import { RuleBook } from './domain/rules';
+import { subscribeRules } from './events/rules-consumer';
+import { StoreRuleExecutions } from './store/rule-executions';
+import { StoreRules } from './store/rules';
 import { systemInfo } from './system-info';
 
 /**
@@ -30,6 +40,39 @@ export async function startConfigService({
   const changes = new RecordChanges();
   const registry = new Registry(new StoreRegistryValues(store), changes);
 
+  // Content rules: kept here, run on content's and comments' events through content's typed RPCs.
+  const { CALL_TIMEOUT_MS: timeout, MAX_MESSAGE_BYTES: maxBytes } = config;
+  // Read at each call: the embedded suite starts config before content.
+  const content = remoteContent(() => config.CONTENT_ADDRESS, timeout, maxBytes);
+  let contextClient: ReturnType<typeof remoteContentContexts> | undefined;
+  const contexts: ReturnType<typeof remoteContentContexts> = {
+    resolve: (path, requestId, publicUrl) =>
+      (contextClient ??= remoteContentContexts(config.CONTENT_ADDRESS, timeout, maxBytes)).resolve(
+        path,
+        requestId,
+        publicUrl,
+      ),
+    close: () => contextClient?.close(),
+  };
+  const ruleStore = new StoreRules(store);
+  const executions = new StoreRuleExecutions(store);
+  await executions.ensureIndexes();
+  const mail = smtpMailSender({ get: (names) => registry.values(names) });
+  const runner = new RuleRunner(executions, content, executions, logger, ruleMailer(mail));
+  const rules = new RuleBook(ruleStore);
+  const assignments = new RuleAssignments(ruleStore);
+  const above = foldersAbove(async (path) => (await content.byPath(path, 'content-rules'))?.uid ?? null);
+  const actors = remoteActors(() => config.IDENTITY_ADDRESS, timeout, maxBytes);
+  const subscription = await subscribeRules(bus, {
+    rules: ruleStore,
+    executions,
+    content,
+    runner,
+    actors: (userId, requestId) => actors.actor(userId, requestId),
+    log: logger,
+  });
+  runner.start();
+
   const server = await startGrpcServer({
     address: config.CONFIG_GRPC_ADDRESS,
     services: [
@@ -40,16 +83,23 @@ export async function startConfigService({
           Handle: serveEndpoints({
             service: 'config',
             endpoints: ENDPOINTS,
-            deps: { registry, system: systemInfo(store.kind, bus.kind) },
-            contexts: siteRootOnly(),
+            deps: {
+              registry,
+              system: systemInfo(store.kind, bus.kind),
+              rules,
+              assignments,
+              foldersAbove: above,
+            },
+            // `@content-rules` answers on any folder; the other endpoints at the site root, which needs no call.
+            contexts,
             logger,
           }),
           ...configRpcs(registry, changes, logger),
         },
       },
     ],
-    // It neither publishes nor consumes events: the broker has no say in whether it can answer.
-    healthCheck: storeReady(store),
+    // The rules consume events: without the broker they would wait.
+    healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     logger,
   });
@@ -59,6 +109,12 @@ export async function startConfigService({
       // Open watch streams would hold the server's graceful shutdown until its deadline.
       changes.close();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
+      await subscription.stop();
+      await runner.stop();
+      mail.close();
+      content.close();
+      actors.close();
+      contexts.close();
     },
   };
 }

@@ -13,14 +13,14 @@ import {
   protos,
   type ConfigServiceClient,
   type DocumentStore,
-  type EventBus,
   type HttpRequest,
   type HttpResponse__Output,
   type Principal,
   type RunningService,
 } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
+import { createInProcessBus, openEmbeddedStore } from '@cms/shared/adapters';
 import { configConfigSchema, startConfigService } from '../src';
+import { CONFIG_CONSUMER_GROUPS } from '../src/events/rules-consumer';
 
 const GLOBALLY = 'cms.app.discussion.interfaces.IDiscussionSettings.globally_enabled';
 const MANAGER: Principal = { id: 'admin', roles: ['Manager'], groups: [], fullname: '' };
@@ -37,7 +37,8 @@ describe('config service over gRPC', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'config-service-'));
     store = await openEmbeddedStore(dataDir);
     const config = configConfigSchema.parse({ CONFIG_GRPC_ADDRESS: '127.0.0.1:0' });
-    const bus = { ping: async () => {} } as unknown as EventBus;
+    // The rules consumer subscribes; nothing is published here.
+    const bus = createInProcessBus({ topology: CONFIG_CONSUMER_GROUPS, logger: createLogger('bus', 'silent') });
     service = await startConfigService({ config, logger: createLogger('config', 'silent'), store, bus });
     client = createClient(protos().config.ConfigService, service.address, config.MAX_MESSAGE_BYTES);
   });

@@ -13,14 +13,14 @@ import {
   RegistrySettings,
   type ConfigServiceClient,
   type DocumentStore,
-  type EventBus,
   type HttpRequest,
   type HttpResponse__Output,
   type RunningService,
 } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
+import { createInProcessBus, openEmbeddedStore } from '@cms/shared/adapters';
 import { pollUntil } from '../../../test/support/poll';
 import { configConfigSchema, startConfigService } from '../src';
+import { CONFIG_CONSUMER_GROUPS } from '../src/events/rules-consumer';
 
 const TITLE = 'cms.site_title';
 const DEPTH = 'cms.navigation_depth';
@@ -37,7 +37,8 @@ describe('registry settings as other services read them', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'config-settings-'));
     store = await openEmbeddedStore(dataDir);
     const config = configConfigSchema.parse({ CONFIG_GRPC_ADDRESS: '127.0.0.1:0' });
-    const bus = { kind: 'in-process', ping: async () => {} } as unknown as EventBus;
+    // The rules consumer subscribes; nothing is published here.
+    const bus = createInProcessBus({ topology: CONFIG_CONSUMER_GROUPS, logger: createLogger('bus', 'silent') });
     service = await startConfigService({ config, logger: log, store, bus });
     client = createClient(protos().config.ConfigService, service.address, config.MAX_MESSAGE_BYTES);
     settings = new RegistrySettings({

@@ -8,6 +8,7 @@ import {
 } from '@cms/shared';
 import { contentLookups } from './api/grpc';
 import { contentContexts, contextRpcs } from './api/contexts';
+import { ruleActionRpcs } from './api/rule-actions';
 import { ENDPOINTS } from './api/endpoints';
 import { componentExpander } from './api/expansion';
 import { identityDirectory } from './clients/identity-directory';
@@ -146,6 +147,7 @@ export async function startContentService({
             logger,
           }),
           ...contentLookups(repo, logger, deps),
+          ...ruleActionRpcs(deps, logger),
         },
       },
       {

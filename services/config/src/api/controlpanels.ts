@@ -1,10 +1,22 @@
 /** `@controlpanels`: the site's settings as forms over registry records (cms.ManagePortal). */
-import { notFound } from '@cms/shared';
+import { clip, notFound } from '@cms/shared';
 import { z } from 'zod';
 import { findPanel, panelData, panelSchema, panelSummary, panelUrl, PANELS, updatePanel } from '../domain/panels';
+import { addRuleOrElement, changeRuleOrElement, readRules, removeRuleOrElement } from './content-rules-panel';
 import { endpoint, operation } from './declarations';
 
 const panelId = z.object({ id: z.string().min(1).max(100) });
+/** The content rules panel's sub-paths: a rule, and its actions and conditions (`action/<index>`). */
+const rulePath = panelId.extend({
+  rule: z.string().min(1).max(100).optional(),
+  kind: z.enum(['action', 'condition']).optional(),
+  idx: z.coerce.number().int().min(0).max(10_000).optional(),
+});
+const RULE_PATHS = [':id/:rule', ':id/:rule/:kind', ':id/:rule/:kind/:idx'];
+
+function rulesOnly(id: string): void {
+  if (id !== 'content-rules') throw notFound(`The ${clip(id)} panel has no sub-paths`);
+}
 
 export const controlpanels = endpoint({
   name: 'controlpanels',
@@ -14,10 +26,15 @@ export const controlpanels = endpoint({
   operations: {
     GET: operation({
       summary: 'The panels (id, group, title), or one panel with its schema and data',
-      paths: ['', ':id'],
+      paths: ['', ':id', ...RULE_PATHS],
       permission: 'cms.ManagePortal',
-      params: panelId.partial(),
-      handle: async (call, { registry }) => {
+      params: rulePath.partial(),
+      handle: async (call, deps) => {
+        const { registry } = deps;
+        if (call.params.id !== undefined && call.params.rule !== undefined) {
+          rulesOnly(call.params.id);
+          return readRules(call.params, call.publicUrl, deps);
+        }
         if (call.params.id === undefined) {
           return {
             status: 200,
@@ -26,10 +43,7 @@ export const controlpanels = endpoint({
         }
         const panel = findPanel(call.params.id);
         const base = { '@id': panelUrl(call.publicUrl, panel.id), group: panel.group, title: panel.title };
-        if (panel.kind === 'content-rules') {
-          // Rules are not stored yet (their editing is separate work): the panel lists none.
-          return { status: 200, body: { ...base, items: [[]] } };
-        }
+        if (panel.kind === 'content-rules') return readRules({}, call.publicUrl, deps);
         if (panel.kind === 'cms-types') {
           throw notFound('The content types panel is served with the content types, which this site does not edit yet');
         }
@@ -43,13 +57,39 @@ export const controlpanels = endpoint({
         };
       },
     }),
-    PATCH: operation({
-      summary: 'Writes some of a panel’s fields to the registry; all or nothing',
-      paths: [':id'],
+    POST: operation({
+      summary: 'Creates a content rule, or adds an action or a condition to one (`<rule>/action`)',
+      paths: [':id', ':id/:rule/:kind'],
       permission: 'cms.ManagePortal',
-      params: panelId,
+      params: rulePath,
       body: z.unknown(),
-      handle: async (call, { registry }) => {
+      handle: async (call, deps) => {
+        rulesOnly(call.params.id);
+        return addRuleOrElement(call.params, call.body, call.publicUrl, deps);
+      },
+    }),
+    DELETE: operation({
+      summary: 'Deletes a content rule, or one of its actions or conditions',
+      paths: RULE_PATHS,
+      permission: 'cms.ManagePortal',
+      params: rulePath,
+      handle: async (call, deps) => {
+        rulesOnly(call.params.id);
+        return removeRuleOrElement(call.params, deps);
+      },
+    }),
+    PATCH: operation({
+      summary: 'Writes some of a panel’s fields to the registry (all or nothing), or changes a content rule',
+      paths: [':id', ...RULE_PATHS],
+      permission: 'cms.ManagePortal',
+      params: rulePath,
+      body: z.unknown(),
+      handle: async (call, deps) => {
+        const { registry } = deps;
+        if (call.params.rule !== undefined) {
+          rulesOnly(call.params.id);
+          return changeRuleOrElement(call.params, call.body, deps);
+        }
         const panel = findPanel(call.params.id);
         if (panel.kind !== undefined && panel.kind !== 'records') {
           throw notFound(`The ${panel.id} panel has no fields to write here`);

@@ -1,5 +1,7 @@
 import { declarations, type ContentContext } from '@cms/shared';
 import type { Registry } from '../domain/registry';
+import type { FoldersAbove, RuleAssignments } from '../domain/rule-assignments';
+import type { RuleBook } from '../domain/rules';
 import type { SystemInfo } from '../domain/system';
 
 /** What the config service's endpoints are given. */
@@ -7,6 +9,10 @@ export interface ConfigDeps {
   registry: Registry;
   /** What `@system` reports about the running process. */
   system: SystemInfo;
+  /** Content rules (`@controlpanels/content-rules`) and where they are assigned (`@content-rules`). */
+  rules: RuleBook;
+  assignments: RuleAssignments;
+  foldersAbove: FoldersAbove;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, ConfigDeps>();

@@ -23,7 +23,7 @@ export function contentLookups(
   repo: StoreContentRepository,
   log: Logger,
   deps: ContentDeps,
-): Omit<ContentServiceHandlers, 'Handle'> {
+): Omit<ContentServiceHandlers, 'Handle' | 'ApplyRuleAction'> {
   return {
     GetByPath: unary(log, async (request: { path: string }) => {
       const doc = await repo.byPath(request.path);

@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from '../../../cms/content/v1/ApplyRuleActionRequest';
+import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from '../../../cms/content/v1/ApplyRuleActionResponse';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from '../../../cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
@@ -12,6 +14,15 @@ import type { RenderManyResponse as _cms_content_v1_RenderManyResponse, RenderMa
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from '../../../cms/content/v1/ScanRequest';
 
 export interface ContentServiceClient extends grpc.Client {
+  ApplyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  ApplyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  ApplyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  ApplyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
@@ -56,6 +67,8 @@ export interface ContentServiceClient extends grpc.Client {
 }
 
 export interface ContentServiceHandlers extends grpc.UntypedServiceImplementation {
+  ApplyRuleAction: grpc.handleUnaryCall<_cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse>;
+  
   GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot>;
   
   GetByUid: grpc.handleUnaryCall<_cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot>;
@@ -69,6 +82,7 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
 }
 
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
+  ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>

@@ -1,0 +1,27 @@
+import { AppError, callUnary, createClient, protos, type Principal__Output } from '@cms/shared';
+import type { Actor } from '../domain/rule-matching';
+
+/**
+ * Identity as the group and role conditions of content rules ask it: a user's groups and global roles
+ * (`GetPrincipal`). Connected on first use, since the embedded suite starts config before identity.
+ */
+export function remoteActors(address: () => string, timeoutMs: number, maxMessageBytes: number) {
+  let client: ReturnType<typeof connect> | undefined;
+  const connect = () => createClient(protos().identity.IdentityService, address(), maxMessageBytes);
+  return {
+    async actor(userId: string, requestId: string): Promise<Actor | null> {
+      const identity = (client ??= connect());
+      try {
+        const principal = await callUnary<Principal__Output>(
+          (md, o, cb) => identity.GetPrincipal({ id: userId }, md, o, cb),
+          { requestId, timeoutMs },
+        );
+        return { groups: principal.groups, roles: principal.roles };
+      } catch (error) {
+        if (error instanceof AppError && error.type === 'NotFound') return null;
+        throw error;
+      }
+    },
+    close: () => client?.close(),
+  };
+}

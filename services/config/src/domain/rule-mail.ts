@@ -1,0 +1,45 @@
+/** The Mail action of content rules, over the shared mail port (the site's SMTP settings, from the mail panel). */
+import { MailNotConfigured, badRequest, type MailSender } from '@cms/shared';
+import type { Trigger } from './rule-matching';
+import type { RuleMailer } from './rule-runner';
+import { eventTitle } from './rules';
+
+/** The substitutions a message and a subject may use, as a few of the reference's. */
+function substitute(text: string, trigger: Trigger): string {
+  const values: Record<string, string> = {
+    path: trigger.path,
+    id: trigger.objectId,
+    type: trigger.portalType ?? '',
+    review_state: trigger.reviewState ?? '',
+    event: eventTitle(trigger.event),
+    user: trigger.actor ?? '',
+  };
+  return text.replace(/\$\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+export function ruleMailer(sender: MailSender): RuleMailer {
+  return {
+    async send(values, trigger, requestId) {
+      const to = String(values.recipients ?? '')
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      if (to.length === 0) throw badRequest('The Mail action has no recipients');
+      try {
+        await sender.send(
+          {
+            to,
+            subject: substitute(String(values.subject ?? ''), trigger),
+            text: substitute(String(values.message ?? ''), trigger),
+            ...(typeof values.source === 'string' && values.source ? { replyTo: values.source } : {}),
+          },
+          requestId,
+        );
+      } catch (error) {
+        // Retrying does not help until an administrator sets a from address: the rule's execution ends.
+        if (error instanceof MailNotConfigured) throw badRequest(error.message);
+        throw error;
+      }
+    },
+  };
+}

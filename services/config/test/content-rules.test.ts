@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError, createLogger, type ContentSnapshot, type DocumentStore, type DomainEvent } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
+import { RuleAssignments } from '../src/domain/rule-assignments';
+import { applicableAssignments, markerOf, ruleRequestId, triggerOf } from '../src/domain/rule-matching';
+import {
+  RuleRunner,
+  type ContentActions,
+  type ContentObjects,
+  type RuleContentAction,
+} from '../src/domain/rule-runner';
+import { RuleBook } from '../src/domain/rules';
+import { recordExecutions, type RulesConsumerDeps } from '../src/events/rules-consumer';
+import { StoreRuleExecutions } from '../src/store/rule-executions';
+import { StoreRules } from '../src/store/rules';
+
+/** The rules consumer and runner over a real embedded store, with content replaced by a recording fake. */
+
+const FOLDER_UID = 'f'.repeat(32);
+const DOC_UID = 'd'.repeat(32);
+
+function snapshot(path: string, uid: string, extra: Partial<ContentSnapshot> = {}): ContentSnapshot {
+  return {
+    uid,
+    path,
+    id: path.split('/').pop() ?? '',
+    portal_type: 'Document',
+    review_state: 'published',
+    version: 2,
+    creators: ['ed'],
+    ...extra,
+  } as ContentSnapshot;
+}
+
+let n = 0;
+function published(requestId?: string): DomainEvent {
+  return {
+    id: `event-${++n}`,
+    type: 'content.modified',
+    occurredAt: new Date().toISOString(),
+    ...(requestId === undefined ? {} : { requestId }),
+    payload: { uid: DOC_UID, version: 2, changed: ['review_state'], snapshot: snapshot('/x/doc', DOC_UID) },
+  } as DomainEvent;
+}
+
+/** Content that answers look-ups of /x and records the actions it is asked to take. */
+class FakeContent implements ContentObjects, ContentActions {
+  applied: { action: RuleContentAction; requestId: string }[] = [];
+
+  byPath(path: string) {
+    return Promise.resolve(path === '/x' ? snapshot('/x', FOLDER_UID, { portal_type: 'Folder' }) : null);
+  }
+  byUid(uid: string) {
+    return Promise.resolve(uid === DOC_UID ? snapshot('/x/doc', DOC_UID) : null);
+  }
+  apply(action: RuleContentAction, requestId: string) {
+    this.applied.push({ action, requestId });
+    return Promise.resolve('/y/doc');
+  }
+}
+
+describe('content rules: consumer and runner', () => {
+  let dataDir: string;
+  let store: DocumentStore;
+  let rules: StoreRules;
+  let executions: StoreRuleExecutions;
+  let content: FakeContent;
+  let runner: RuleRunner;
+  let deps: RulesConsumerDeps;
+  let ruleId: string;
+  const log = createLogger('config-test', 'silent');
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'config-rules-'));
+    store = await openEmbeddedStore(dataDir);
+    rules = new StoreRules(store);
+    executions = new StoreRuleExecutions(store);
+    await executions.ensureIndexes();
+    content = new FakeContent();
+    runner = new RuleRunner(executions, content, executions, log);
+    deps = { rules, executions, content, runner, log };
+    const book = new RuleBook(rules);
+    const rule = await book.create({
+      title: 'Publish moves',
+      description: '',
+      event: 'Workflow state changed',
+      enabled: true,
+      cascading: false,
+      stop: false,
+    });
+    ruleId = rule._id;
+    await book.addElement(ruleId, 'condition', { type: 'cms.conditions.WorkflowState', wf_states: ['published'] });
+    await book.addElement(ruleId, 'action', { type: 'cms.actions.Move', target_folder: '/y' });
+    await book.addElement(ruleId, 'action', { type: 'cms.actions.Notify', message: 'Moved', message_type: 'info' });
+    await book.addElement(ruleId, 'action', { type: 'cms.actions.Workflow', transition: 'retract' });
+    await new RuleAssignments(rules).assign({ key: FOLDER_UID, path: '/x' }, ruleId);
+  });
+  afterEach(async () => {
+    await runner.stop();
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a redelivered event records nothing more and repeats no action', async () => {
+    const event = published();
+    expect(await recordExecutions(event, deps)).toBe(1);
+    expect(await recordExecutions(event, deps)).toBe(0);
+    runner.kick();
+    await runner.idle();
+    expect(await recordExecutions(event, deps)).toBe(0);
+    runner.kick();
+    await runner.idle();
+    expect(content.applied.map((a) => a.action.action)).toEqual(['move', 'transition']);
+    expect(content.applied[0]!.action).toEqual({ uid: DOC_UID, action: 'move', target: '/y' });
+    expect(await executions.listNotifications()).toEqual([expect.objectContaining({ message: 'Moved', uid: DOC_UID })]);
+
+    // Finished executions are forgotten after a week (the runner purges them); only then would it run again.
+    expect(await executions.purge('2000-01-01T00:00:00.000Z')).toBe(0);
+    expect(await executions.purge('2999-01-01T00:00:00.000Z')).toBe(1);
+    expect(await recordExecutions(event, deps)).toBe(1);
+  });
+
+  it('after a failed call, the execution resumes at the action that failed, without repeating the ones before', async () => {
+    await recordExecutions(published(), deps);
+    // The move succeeds; the transition (third action) fails once, as if content had gone away mid-stream.
+    const apply = content.apply.bind(content);
+    let calls = 0;
+    content.apply = (action, requestId) => {
+      calls++;
+      if (calls === 2) return Promise.reject(new Error('content is unavailable'));
+      return apply(action, requestId);
+    };
+    runner.kick();
+    await runner.idle();
+    expect(content.applied.map((a) => a.action.action)).toEqual(['move']);
+    runner.kick();
+    await runner.idle();
+    expect(content.applied.map((a) => a.action.action)).toEqual(['move', 'transition']);
+    expect((await executions.pending(10)).length).toBe(0);
+  });
+
+  it('an event caused by a rule action triggers no rule, unless that rule cascades (and never itself)', async () => {
+    const marker = ruleRequestId({ depth: 1, ruleId }, 'event-0');
+    expect(markerOf(marker)).toEqual({ depth: 1, ruleId });
+    expect(await recordExecutions(published(marker), deps)).toBe(0);
+    // A request id a client may send (the gateway refuses `~`) is not a marker.
+    expect(markerOf('rule:1:rule-1:x')).toBeNull();
+    expect(await recordExecutions(published('rule:1:rule-1:x'), deps)).toBe(1);
+
+    const book = new RuleBook(rules);
+    const cascading = await book.create({
+      title: 'Cascades',
+      description: '',
+      event: 'Object modified',
+      enabled: true,
+      cascading: true,
+      stop: false,
+    });
+    expect(await recordExecutions(published(ruleRequestId({ depth: 1, ruleId: cascading._id }, 'e')), deps)).toBe(1);
+    await book.update(ruleId, { cascading: true });
+    expect(await recordExecutions(published(ruleRequestId({ depth: 1, ruleId }, 'e')), deps)).toBe(0);
+    // Past the depth limit, even a cascading rule's effects trigger nothing.
+    expect(await recordExecutions(published(ruleRequestId({ depth: 3, ruleId: cascading._id }, 'e')), deps)).toBe(0);
+  });
+
+  it('an action that cannot be taken ends the execution; the rest of the rule does not run', async () => {
+    content.apply = () => Promise.reject(new AppError('BadRequest', 'The target folder /y does not exist'));
+    await recordExecutions(published(), deps);
+    runner.kick();
+    await runner.idle();
+    expect(await executions.pending(10)).toEqual([]);
+    expect(await executions.listNotifications()).toEqual([]);
+  });
+
+  it('matches only the assigned folder, and the folders above with bubbles', async () => {
+    const here = { _id: 'a', path: '/a/b', rules: [{ id: 'r1', enabled: true, bubbles: false }] };
+    const above = {
+      _id: 'b',
+      path: '/a',
+      rules: [
+        { id: 'r2', enabled: true, bubbles: false },
+        { id: 'r3', enabled: true, bubbles: true },
+        { id: 'r4', enabled: false, bubbles: true },
+      ],
+    };
+    expect(applicableAssignments([here, above]).map((a) => a.id)).toEqual(['r1', 'r3']);
+    const moved = {
+      id: 'e',
+      type: 'content.moved',
+      occurredAt: '',
+      payload: {
+        uid: DOC_UID,
+        version: 3,
+        old_path: '/a/doc',
+        new_path: '/b/doc',
+        old_parent_uid: FOLDER_UID,
+        new_parent_uid: FOLDER_UID,
+        snapshot: snapshot('/b/doc', DOC_UID),
+      },
+    } as DomainEvent;
+    // A descendant that followed its moved folder (same parent, same id) was not moved itself.
+    expect(triggerOf(moved)).toBeNull();
+  });
+});
