@@ -3,6 +3,8 @@ import {
   AppError,
   BASIC_CHALLENGE,
   badRequest,
+  collectProcessMetrics,
+  metricsText,
   unauthorized,
   type HttpMethod,
   type Logger,
@@ -19,8 +21,10 @@ import { clientAddressOf } from './client-address';
 import { BodyBudget, readBody, type BodyLimit } from './body';
 import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
+import { openApiDocument } from './openapi';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
+import { requestMetrics, setEndpointLabel } from './request-metrics';
 import { routeFor } from './routes';
 
 /** Request headers passed on to services (lower-case). */
@@ -63,6 +67,8 @@ export function createGatewayApp(
     }
     next();
   });
+  collectProcessMetrics();
+  app.use(requestMetrics);
 
   // Browsers on the allowed origins (Volto in its direct mode) may call the API; preflights end here.
   if (config.CORS_ALLOW_ORIGINS.length > 0) {
@@ -79,13 +85,30 @@ export function createGatewayApp(
   }
 
   app.get('/healthz', (_req, res) => {
+    setEndpointLabel(res, 'healthz');
     res.json({ status: 'ok' });
   });
 
   app.get('/readyz', async (_req, res) => {
+    setEndpointLabel(res, 'readyz');
     const services = await backends.health(config.READY_TIMEOUT_MS);
     const ready = state.serving && Object.values(services).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', serving: state.serving, services });
+  });
+
+  // Prometheus text of this process (in the embedded mode: of every service in it too).
+  app.get('/metrics', async (_req, res) => {
+    setEndpointLabel(res, 'metrics');
+    const { contentType, body } = await metricsText();
+    res.setHeader('Content-Type', contentType);
+    res.end(body);
+  });
+
+  // Before the `@` routing, which would take `@openapi` for an endpoint on the site root.
+  const openApiPaths = [...new Set(['', basePath].flatMap((base) => [`${base}/@openapi`, `${base}/openapi.json`]))];
+  app.get(openApiPaths, (req, res) => {
+    setEndpointLabel(res, 'openapi');
+    res.json(openApiDocument(publicUrlFor(req, config)));
   });
 
   const anonymousBodyBytes = Math.min(config.MAX_ANONYMOUS_BODY_BYTES, config.MAX_BODY_BYTES);
@@ -97,9 +120,10 @@ export function createGatewayApp(
     try {
       const queryStart = req.url.indexOf('?');
       const rawPath = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
-      const parsed = parsePath(rawPath, basePath);
+      const parsed = parsePath(rawPath, basePath, req.method);
       const route = routeFor(parsed.endpoint);
       if (!route) throw new AppError('NotFound', `No such endpoint: @${parsed.endpoint}`);
+      setEndpointLabel(res, parsed.endpoint ? `@${parsed.endpoint}` : 'context');
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
       if (!route.methods.includes(method)) {
         throw new AppError(

@@ -9,3 +9,5 @@ export * from './events/in-process';
 export * from './events/amqp';
 export * from './runtime/infrastructure';
 export * from './runtime/standalone';
+export * from './mail/smtp-sender';
+export * from './runtime/metrics-port';

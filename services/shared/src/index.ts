@@ -32,3 +32,8 @@ export * from './http/urls';
 export * from './permissions/workflow';
 export * from './permissions/local-roles';
 export * from './encoding/base64';
+export * from './mail/mail-sender';
+export * from './mail/mail-settings';
+export * from './metrics/metrics';
+export * from './tracing/spans';
+export * from './tracing/enabled';

@@ -31,6 +31,7 @@ import {
   retryDelayAfter,
   retryDelaysInUse,
 } from './topology';
+import { eventsConsumed, eventsDeadLettered, eventsPublished, eventsRetried, eventTypeLabel } from '../metrics/metrics';
 
 export interface AmqpBusOptions extends BusOptions {
   /** Topic exchange events are published to. Default `cms.events`. */
@@ -198,7 +199,9 @@ class AmqpEventBus implements EventBus {
     for (;;) {
       const link = await this.awaitLink(deadline);
       try {
-        return await this.publishOn(link, this.exchange, event.type, body, options, what);
+        await this.publishOn(link, this.exchange, event.type, body, options, what);
+        eventsPublished.inc({ type: eventTypeLabel(event.type) });
+        return;
       } catch (err) {
         // Republishing after a lost confirm may duplicate the event; delivery is at least once anyway.
         if (!(err instanceof LinkLostError) || Date.now() >= deadline) throw err;
@@ -706,6 +709,7 @@ class AmqpSubscription implements Subscription {
     if (!decoded.ok) {
       // No retry can make it valid: rejected without requeue, the quorum queue dead-letters it now.
       logger.error({ ...context, reason: decoded.reason, attempt }, 'Event refused and dead-lettered');
+      eventsDeadLettered.inc({ group: this.group, reason: 'refused' });
       settle(() => channel.nack(msg, false, false));
       return;
     }
@@ -713,7 +717,10 @@ class AmqpSubscription implements Subscription {
     const run: Promise<void> = Promise.resolve()
       .then(() => this.handler({ event, attempt }))
       .then(
-        () => settle(() => channel.ack(msg)),
+        () => {
+          eventsConsumed.inc({ group: this.group });
+          settle(() => channel.ack(msg));
+        },
         (err: unknown) => this.handlerFailed(channel, msg, event, failures + 1, attempt, err),
       )
       .finally(() => this.inFlight.delete(run));
@@ -755,6 +762,8 @@ class AmqpSubscription implements Subscription {
       return;
     }
     settle(() => channel.ack(msg));
+    if (giveUp) eventsDeadLettered.inc({ group: this.group, reason: 'delivery_limit' });
+    else eventsRetried.inc({ group: this.group });
     if (giveUp) {
       bus.logger.error(
         { ...context, deadLetterQueue: target, replay: replayCommand(this.group) },

@@ -12,6 +12,9 @@ import {
   resolveRetryDelays,
   retryDelayAfter,
 } from './topology';
+import type { Context } from '@opentelemetry/api';
+import { activeTraceContext, inSpan } from '../tracing/spans';
+import { eventsConsumed, eventsDeadLettered, eventsPublished, eventsRetried, eventTypeLabel } from '../metrics/metrics';
 
 /** A message a group gave up on, as its dead-letter queue would keep it. */
 export interface DeadLetter {
@@ -57,6 +60,8 @@ interface Pending {
   /** Settles the publisher's promise: handled (or dead-lettered), or dropped at close. */
   handled: () => void;
   dropped: (error: Error) => void;
+  /** The publisher's trace context, as AMQP headers carry it: the consumer's span continues its trace. */
+  trace?: Context;
 }
 
 interface Consumer {
@@ -141,6 +146,7 @@ class InProcessEventBus implements InProcessBus {
     if (this.closed) throw new Error('Event bus is closed');
     // Encoded now, as for a broker: later changes to the object do not travel, and every handler decodes its own copy.
     await this.route(event.type, encodeEvent(event), `Event ${event.id} of type ${event.type}`);
+    eventsPublished.inc({ type: eventTypeLabel(event.type) });
   }
 
   async publishRaw(routingKey: string, body: Buffer): Promise<void> {
@@ -224,11 +230,12 @@ class InProcessEventBus implements InProcessBus {
   private async route(routingKey: string, body: Buffer, what: string): Promise<void> {
     const targets = [...this.groups.values()].filter((group) => group.matches(routingKey));
     if (targets.length === 0) throw new Error(`${what} is unroutable: no consumer group matches`);
+    const trace = activeTraceContext();
     await Promise.all(
       targets.map(
         (group) =>
           new Promise<void>((handled, dropped) => {
-            group.pending.push({ routingKey, body, failures: 0, handled, dropped });
+            group.pending.push({ routingKey, body, failures: 0, handled, dropped, trace });
             this.scheduleDispatch(group);
           }),
       ),
@@ -276,6 +283,7 @@ class InProcessEventBus implements InProcessBus {
   /** A message that does not decode or validate never will: dead-lettered at once, the handler never sees it. */
   private refuse(group: GroupQueue, item: Pending, reason: string): void {
     group.dead.push({ routingKey: item.routingKey, body: item.body, reason });
+    eventsDeadLettered.inc({ group: group.name, reason: 'refused' });
     this.logger.error(
       { group: group.name, routingKey: item.routingKey, reason, attempt: item.failures + 1 },
       'Event refused and dead-lettered',
@@ -288,8 +296,22 @@ class InProcessEventBus implements InProcessBus {
     group.inFlight++;
     const delivery = { event, attempt: item.failures + 1 };
     const run: Promise<void> = Promise.resolve()
-      .then(() => consumer.handler(delivery))
-      .then(item.handled, (err: unknown) => this.handlerFailed(group, item, event, err))
+      .then(() =>
+        inSpan(
+          `${group.name} process`,
+          'consumer',
+          { 'messaging.system': 'in-process', 'messaging.destination.name': event.type, 'cms.group': group.name },
+          () => consumer.handler(delivery),
+          item.trace,
+        ),
+      )
+      .then(
+        () => {
+          eventsConsumed.inc({ group: group.name });
+          item.handled();
+        },
+        (err: unknown) => this.handlerFailed(group, item, event, err),
+      )
       .finally(() => {
         consumer.inFlight.delete(run);
         group.inFlight--;
@@ -306,6 +328,7 @@ class InProcessEventBus implements InProcessBus {
     if (failures >= this.deliveryLimit) {
       const lastError = describeError(err);
       group.dead.push({ routingKey: item.routingKey, body: item.body, reason: 'delivery limit reached', lastError });
+      eventsDeadLettered.inc({ group: group.name, reason: 'delivery_limit' });
       this.logger.error(
         { ...context, deadLetters: group.dead.length },
         'Event dead-lettered after reaching the delivery limit',
@@ -314,6 +337,7 @@ class InProcessEventBus implements InProcessBus {
       return;
     }
     const retryInMs = retryDelayAfter(failures, this.retryDelays);
+    eventsRetried.inc({ group: group.name });
     this.logger.warn({ ...context, retryInMs }, 'Event handler failed; retrying later');
     const retry = { ...item, failures };
     group.delayed.set(

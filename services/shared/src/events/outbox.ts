@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger';
+import { outboxPending, outboxRelayLag } from '../metrics/metrics';
 import type { Collection, Document, Update } from '../store/port';
 import type { EventBus, EventEnvelope } from './port';
 
@@ -95,8 +96,13 @@ export class OutboxRelay {
 
   /** Publishes every pending document's events; nothing while the broker cannot be reached (the next sweep will). */
   async sweep(): Promise<void> {
-    if (!this.bus.connected) return;
+    if (!this.bus.connected) {
+      // The backlog grows most while the broker is away: still measured.
+      outboxPending.set({ collection: this.collection.name }, await this.collection.countDocuments({ _pending: true }));
+      return;
+    }
     const pending = await this.collection.find({ _pending: true }, { projection: { _id: 1 } });
+    outboxPending.set({ collection: this.collection.name }, pending.length);
     for (const doc of pending) {
       if (this.stopped) return;
       await this.flush(doc._id as string).catch((error: unknown) =>
@@ -145,11 +151,20 @@ export class OutboxRelay {
     return 'deferred';
   }
 
+  /** From the write that produced the event to its confirm; a stored date that does not parse is not measured. */
+  private recordLag(event: EventEnvelope): void {
+    const written = Date.parse(event.occurredAt);
+    if (Number.isFinite(written)) {
+      outboxRelayLag.observe({ collection: this.collection.name }, Math.max(0, Date.now() - written) / 1000);
+    }
+  }
+
   private async relay(docId: string): Promise<void> {
     const doc = await this.collection.findOne({ _id: docId });
     if (!doc) return;
     for (const event of doc._outbox ?? []) {
       await this.bus.publish(event);
+      this.recordLag(event);
       await this.collection.updateOne({ _id: docId }, { $pull: { _outbox: { id: event.id } } });
     }
     // Only when no write pushed new events meanwhile.

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
+import { grpcClientDuration, grpcMethodLabels, secondsSince } from '../metrics/metrics';
 import { fromServiceError } from './errors';
 import { channelOptions } from './loader';
 import { CLIENT_ADDRESS_KEY, REQUEST_ID_KEY } from './server';
@@ -48,9 +49,32 @@ type ClientConstructor<C> = new (
   options?: grpc.ClientOptions,
 ) => C;
 
+/** Records each call's latency as its caller sees it, with the status it ended with (deadlines included). */
+const timingInterceptor: grpc.Interceptor = (options, nextCall) => {
+  const labels = grpcMethodLabels(options.method_definition.path);
+  const started = process.hrtime.bigint();
+  return new grpc.InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      next(metadata, {
+        onReceiveStatus(status, nextStatus) {
+          grpcClientDuration.observe(
+            { ...labels, grpc_code: grpc.status[status.code] ?? 'UNKNOWN' },
+            secondsSince(started),
+          );
+          nextStatus(status);
+        },
+      });
+    },
+  });
+};
+
 /** One client (one channel) per target for the life of the process. */
 export function createClient<C>(Ctor: ClientConstructor<C>, address: string, maxMessageBytes: number): C {
-  return new Ctor(address, grpc.credentials.createInsecure(), channelOptions(maxMessageBytes));
+  // grpc-js takes the interceptors off the options before making the channel, so it is still shared (see below).
+  return new Ctor(address, grpc.credentials.createInsecure(), {
+    ...channelOptions(maxMessageBytes),
+    interceptors: [timingInterceptor],
+  });
 }
 
 interface HealthClient extends grpc.Client {

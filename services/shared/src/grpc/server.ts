@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '../logging/logger';
+import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
 import { toServiceError } from './errors';
 import { channelOptions } from './loader';
 
@@ -41,10 +42,18 @@ export function unary<Req, Res>(
         return log.child({ requestId });
       },
     };
+    const done = timeCall(call);
     handler(call.request, ctx)
       .then(
-        (response) => callback(null, response),
-        (error: unknown) => callback(toServiceError(error, log, requestId)),
+        (response) => {
+          done(grpc.status.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          const serviceError = toServiceError(error, log, requestId);
+          done(serviceError.code);
+          callback(serviceError);
+        },
       )
       // What grpc-js throws while sending (a response it cannot serialize) must not end the process.
       .catch((error: unknown) => log.error({ err: error, requestId }, 'could not send the answer of a call'));
@@ -65,17 +74,34 @@ export function serverStream<Req, Res>(
         return log.child({ requestId });
       },
     };
+    const done = timeCall(call);
     void (async () => {
       try {
         for await (const item of handler(call.request, ctx)) {
-          if (call.cancelled) return;
+          if (call.cancelled) return done(grpc.status.CANCELLED);
           if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
         }
         call.end();
+        done(grpc.status.OK);
       } catch (error) {
-        call.destroy(Object.assign(new Error('stream failed'), toServiceError(error, log, requestId)));
+        const serviceError = toServiceError(error, log, requestId);
+        done(serviceError.code);
+        call.destroy(Object.assign(new Error('stream failed'), serviceError));
       }
     })();
+  };
+}
+
+/** Starts timing a call (to a registered method); the returned function records it with its status. */
+function timeCall(call: { getPath(): string }): (code: grpc.status | undefined) => void {
+  const started = process.hrtime.bigint();
+  // A call object made by hand (tests) may lack getPath.
+  const labels = grpcMethodLabels(typeof call.getPath === 'function' ? call.getPath() : '');
+  return (code) => {
+    grpcServerDuration.observe(
+      { ...labels, grpc_code: grpc.status[code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN' },
+      secondsSince(started),
+    );
   };
 }
 

@@ -13,7 +13,12 @@ export function openServiceStore(
   service: ServiceName,
   config: { MONGO_URL?: string; DATA_DIR: string },
 ): Promise<DocumentStore> {
-  return openStore({ mongoUrl: config.MONGO_URL, dataDir: join(config.DATA_DIR, service), dbName: `cms_${service}` });
+  return openStore({
+    mongoUrl: config.MONGO_URL,
+    dataDir: join(config.DATA_DIR, service),
+    dbName: `cms_${service}`,
+    metricsName: service,
+  });
 }
 
 /**

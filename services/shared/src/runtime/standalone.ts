@@ -5,6 +5,7 @@ import { createLogger } from '../logging/logger';
 import type { ConsumerGroup } from '../events/topology';
 import { openBus, openServiceStore } from './infrastructure';
 import { exitOnStartupFailure, stopOnSignals } from './lifecycle';
+import { metricsPortSettings, startMetricsPort } from './metrics-port';
 import type { CommonConfig, RunningService, ServiceDeps } from './service';
 
 /**
@@ -14,7 +15,7 @@ import type { CommonConfig, RunningService, ServiceDeps } from './service';
  * the service's own consumer groups (e.g. SEARCH_CONSUMER_GROUPS) before it
  * starts, so its queues keep what is published while it is down. A broker that
  * is down at start does not stop it: it starts, reports not ready, and
- * connects when the broker is back.
+ * connects when the broker is back. Its metrics are served on METRICS_PORT (default 9464, `off` for none).
  */
 export function runStandalone<C extends CommonConfig>(
   service: ServiceName,
@@ -35,6 +36,7 @@ export function runStandalone<C extends CommonConfig>(
       }),
     );
     logger.level = config.LOG_LEVEL;
+    const metrics = await startMetricsPort(metricsPortSettings(), logger);
     const store = await openServiceStore(service, config);
     const bus = await openBus(config, consumerGroups, logger);
     const running = await start({ config, logger, store, bus });
@@ -45,6 +47,7 @@ export function runStandalone<C extends CommonConfig>(
           await running.stop();
           await bus.close();
           await store.close();
+          await metrics.stop();
         },
       },
       config.SHUTDOWN_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { openEmbeddedStore } from './embedded';
 import { openMongoStore } from './mongo';
 import type { DocumentStore } from './port';
+import { timedStore } from './timed';
 
 export interface OpenStoreOptions {
   /** When set, the store is MongoDB at this URL; otherwise the embedded engine under `dataDir`. */
@@ -8,8 +9,13 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** MongoDB database; defaults to the one named in the URL. */
   dbName?: string;
+  /** The `store` label of its operation latencies (the service that owns it). */
+  metricsName?: string;
 }
 
-export function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
-  return options.mongoUrl ? openMongoStore(options.mongoUrl, options.dbName) : openEmbeddedStore(options.dataDir);
+export async function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
+  const store = options.mongoUrl
+    ? await openMongoStore(options.mongoUrl, options.dbName)
+    : await openEmbeddedStore(options.dataDir);
+  return timedStore(store, options.metricsName ?? 'default');
 }
