@@ -1,0 +1,70 @@
+/**
+ * The image's `probe` command (docker-compose.yml's health checks): exit 0 for SERVING, 1 for NOT_SERVING or
+ * nothing listening, 2 for a usage error. It runs the built script, as the image does (npm test builds first).
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import pino from 'pino';
+import { startGrpcServer, type RunningGrpcServer } from '../../src/grpc/server';
+
+const probeScript = join(__dirname, '../../dist/runtime/health-probe.js');
+
+function probe(...args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [probeScript, ...args],
+      { env: { ...process.env, PROBE_TIMEOUT_MS: '1500' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+describe('health probe', () => {
+  let ready = true;
+  let server: RunningGrpcServer;
+
+  beforeAll(async () => {
+    server = await startGrpcServer({
+      address: '127.0.0.1:0',
+      services: [],
+      healthCheck: async () => {
+        if (!ready) throw new Error('store down');
+      },
+      healthIntervalMs: 50,
+      maxMessageBytes: 1024 * 1024,
+      logger: pino({ level: 'silent' }),
+    });
+  });
+
+  afterAll(() => server.stop(1000));
+
+  it('exits 0 when the server answers SERVING', async () => {
+    const result = await probe(server.address);
+    expect(result).toEqual({ code: 0, output: expect.stringContaining('SERVING') });
+  });
+
+  it('exits 1 when the server answers NOT_SERVING', async () => {
+    ready = false;
+    try {
+      // The server re-checks every 50 ms; the probe must see NOT_SERVING once it has.
+      let result = await probe(server.address);
+      for (let attempt = 0; attempt < 20 && result.code === 0; attempt += 1) result = await probe(server.address);
+      expect(result).toEqual({ code: 1, output: expect.stringContaining('NOT_SERVING') });
+    } finally {
+      ready = true;
+    }
+  });
+
+  it('exits 1 when nothing listens there', async () => {
+    const result = await probe('127.0.0.1:1');
+    expect(result.code).toBe(1);
+  });
+
+  it('exits 2 on a usage error, without echoing the argument', async () => {
+    expect((await probe()).code).toBe(2);
+    const result = await probe('not an address');
+    expect(result.code).toBe(2);
+    expect(result.output).not.toContain('not an address');
+  });
+});
