@@ -19,6 +19,7 @@
 //
 //   content  bench/content.mjs: the content service on generated trees of 1,000 and 100,000 objects
 //            (GET of a Document, of a 1,000-item folder, expanded GET, POST), same method.
+//   search   bench/search.mjs: @search and @querystring-search on the content part's trees (issue 12).
 //   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
 //            versioning at one connection.
 //
@@ -28,8 +29,10 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { runComments } from './comments.mjs';
 import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
+import { runSearch } from './search.mjs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
@@ -298,7 +301,13 @@ async function runGateway(settings) {
   await Promise.all([real, realWorkers, ceiling, echo].map((handle) => handle.stop()));
 }
 
-const PARTS = { gateway: runGateway, content: runContent, history: runHistory };
+const PARTS = {
+  gateway: runGateway,
+  content: runContent,
+  history: runHistory,
+  comments: runComments,
+  search: runSearch,
+};
 
 async function main() {
   const names = process.argv.slice(2);

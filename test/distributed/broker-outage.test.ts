@@ -27,7 +27,7 @@ const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}
 const SERVICES = ['identity', 'content', 'search', 'discussion', 'config'] as const;
 type Service = (typeof SERVICES)[number];
 /** The services that publish or consume events; the others' readiness does not depend on the broker. */
-const BUS_USERS: Service[] = ['identity', 'content', 'search', 'discussion'];
+const BUS_USERS: Service[] = ['identity', 'content', 'search', 'discussion', 'config'];
 const SCRIPTS: Record<Service | 'gateway', string> = {
   identity: join(ROOT, 'services/identity/dist/main.js'),
   content: join(ROOT, 'services/content/dist/main.js'),
@@ -144,6 +144,11 @@ describeWithBroker('distributed mode through a broker outage', () => {
     envs.search.CONTENT_ADDRESS = addresses.content;
     envs.content.IDENTITY_ADDRESS = addresses.identity;
     envs.identity.CONFIG_ADDRESS = addresses.config;
+    envs.config.CONTENT_ADDRESS = addresses.content;
+    envs.config.IDENTITY_ADDRESS = addresses.identity;
+    envs.discussion.CONTENT_ADDRESS = addresses.content;
+    envs.discussion.IDENTITY_ADDRESS = addresses.identity;
+    envs.discussion.CONFIG_ADDRESS = addresses.config;
     envs.gateway = {
       ...common,
       HOST: '127.0.0.1',

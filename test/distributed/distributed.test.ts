@@ -55,13 +55,14 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
   beforeAll(async () => {
     suite = await DistributedSuite.prepare({ name: 'distributed' });
 
-    // Search starts last, on a broker without its queue: content's first events (the site root, the test folder)
-    // are unroutable until search has declared it, and reach it through content's outbox (the limit in EVENTS.md).
-    for (const service of SERVICES) if (service !== 'search') suite.start(service);
+    // Search and config (the other consumer of content events) start last, on a broker without their queues:
+    // content's first events (the site root, the test folder) are unroutable until search has declared its queue,
+    // and reach it through content's outbox (the limit in EVENTS.md).
+    for (const service of SERVICES) if (service !== 'search' && service !== 'config') suite.start(service);
     suite.start('gateway');
 
     await suite.withLogs(async () => {
-      await suite.untilReady(['search']);
+      await suite.untilReady(['search', 'config']);
       folderWord = uniqueWord();
       const folder = await suite.expectHttp(201, 'POST', '/', {
         '@type': 'Folder',
@@ -71,6 +72,7 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
       existing++;
 
       suite.start('search');
+      suite.start('config');
       await suite.untilReady();
     });
   }, 60_000);

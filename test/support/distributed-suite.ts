@@ -19,7 +19,8 @@ export type Service = (typeof SERVICES)[number];
 export type ProcessName = Service | 'gateway';
 
 /** Consumers first, so that their queues exist before the first write (proto/EVENTS.md); the gateway last. */
-const START_ORDER: ProcessName[] = ['search', 'content', 'identity', 'config', 'discussion', 'gateway'];
+// Consumers before producers: on a new broker their queues then exist before the first events (EVENTS.md).
+const START_ORDER: ProcessName[] = ['search', 'config', 'discussion', 'content', 'identity', 'gateway'];
 
 export const SCRIPTS: Record<ProcessName | 'reindex', string> = {
   identity: join(ROOT, 'services/identity/dist/main.js'),
@@ -125,9 +126,13 @@ export class DistributedSuite {
     }
     this.envs.identity.ADMIN_PASSWORD = this.adminPassword;
     this.envs.search.CONTENT_ADDRESS = this.addresses.content;
+    this.envs.search.DISCUSSION_ADDRESS = this.addresses.discussion;
+    this.envs.search.CONFIG_ADDRESS = this.addresses.config;
     this.envs.content.IDENTITY_ADDRESS = this.addresses.identity;
     this.envs.content.SEARCH_ADDRESS = this.addresses.search;
     this.envs.identity.CONFIG_ADDRESS = this.addresses.config;
+    this.envs.config.CONTENT_ADDRESS = this.addresses.content;
+    this.envs.config.IDENTITY_ADDRESS = this.addresses.identity;
     this.envs.discussion.CONTENT_ADDRESS = this.addresses.content;
     this.envs.discussion.IDENTITY_ADDRESS = this.addresses.identity;
     this.envs.discussion.CONFIG_ADDRESS = this.addresses.config;

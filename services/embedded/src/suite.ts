@@ -1,4 +1,4 @@
-import { startConfigService, configConfigSchema } from '@cms/config';
+import { CONFIG_CONSUMER_GROUPS, startConfigService, configConfigSchema } from '@cms/config';
 import { CONTENT_CONSUMER_GROUPS, startContentService, contentConfigSchema } from '@cms/content';
 import { DISCUSSION_CONSUMER_GROUPS, startDiscussionService, discussionConfigSchema } from '@cms/discussion';
 import {
@@ -56,7 +56,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   // Every service runs here, so the bus declares every service's consumer groups.
   const bus = await openBus(
     configs.content,
-    [...SEARCH_CONSUMER_GROUPS, ...CONTENT_CONSUMER_GROUPS, ...DISCUSSION_CONSUMER_GROUPS],
+    [...SEARCH_CONSUMER_GROUPS, ...CONTENT_CONSUMER_GROUPS, ...DISCUSSION_CONSUMER_GROUPS, ...CONFIG_CONSUMER_GROUPS],
     logger,
   );
   const stores: DocumentStore[] = [];
@@ -81,20 +81,42 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     services.set(service, running);
     return running.address;
   };
-  // Config first: identity reads registry records from it (and config depends on no other service).
-  const config = await start('config', configs.config, startConfigService);
+  // Config first: identity reads registry records from it. It calls content and identity (content rules) only
+  // once requests and events arrive, so it reads their addresses then.
+  const late: { content?: string; discussion?: string; identity?: string } = {};
+  const config = await start(
+    'config',
+    {
+      ...configs.config,
+      get CONTENT_ADDRESS(): string {
+        if (late.content === undefined) throw new Error('content has not started yet');
+        return late.content;
+      },
+      get IDENTITY_ADDRESS(): string {
+        if (late.identity === undefined) throw new Error('identity has not started yet');
+        return late.identity;
+      },
+    },
+    startConfigService,
+  );
   const identity = await start('identity', { ...configs.identity, CONFIG_ADDRESS: config }, startIdentityService);
+  late.identity = identity;
   // Consumers subscribe before producers write: search before content, whose start writes the site root (the
   // in-process bus confirms a publish once every group has handled it). Search calls content only once requests
   // arrive, so it reads content's address then. Identity publishes removals only, on requests.
-  const late: { content?: string } = {};
   const search = await start(
     'search',
     {
       ...configs.search,
+      CONFIG_ADDRESS: config,
       get CONTENT_ADDRESS(): string {
         if (late.content === undefined) throw new Error('content has not started yet');
         return late.content;
+      },
+      // Comment events come only once discussion has started.
+      get DISCUSSION_ADDRESS(): string {
+        if (late.discussion === undefined) throw new Error('discussion has not started yet');
+        return late.discussion;
       },
     },
     startSearchService,
@@ -110,6 +132,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     { ...configs.discussion, CONTENT_ADDRESS: content, IDENTITY_ADDRESS: identity, CONFIG_ADDRESS: config },
     startDiscussionService,
   );
+  late.discussion = discussion;
   const addresses: BackendAddresses = { identity, content, search, discussion, config };
   // So that `npm run reindex` and other one-off commands find the services bound to random loopback ports.
   writeAddressesFile(configs.search.DATA_DIR, addresses);
