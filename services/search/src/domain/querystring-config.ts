@@ -4,6 +4,20 @@
  * original `plone.app.querystring.operation.` names are accepted on input as aliases (addendum §8).
  */
 
+/** What every date index can be asked. */
+const DATE_OPERATIONS = [
+  'date.lessThan',
+  'date.largerThan',
+  'date.between',
+  'date.lessThanRelativeDate',
+  'date.largerThanRelativeDate',
+  'date.today',
+  'date.beforeToday',
+  'date.afterToday',
+  'date.beforeRelativeDate',
+  'date.afterRelativeDate',
+];
+
 export const OPERATION_PREFIX = 'cms.app.querystring.operation.';
 const ALIAS_PREFIX = 'plone.app.querystring.operation.';
 /** Prefix of the dotted implementation names shown in `operators[*].operation`. */
@@ -207,18 +221,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
   effective: {
     title: 'Effective date',
@@ -227,18 +230,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
   effectiveRange: {
     title: 'Effective range',
@@ -256,18 +248,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
   expires: {
     title: 'Expiration date',
@@ -276,18 +257,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
   getId: {
     title: 'Short name (id)',
@@ -341,18 +311,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
   path: {
     title: 'Location',
@@ -406,18 +365,7 @@ export const QUERYSTRING_INDEXES: Readonly<Record<string, QuerystringIndexDef>> 
     sortable: true,
     group: 'Dates',
     vocabulary: null,
-    operations: [
-      'date.lessThan',
-      'date.largerThan',
-      'date.between',
-      'date.lessThanRelativeDate',
-      'date.largerThanRelativeDate',
-      'date.today',
-      'date.beforeToday',
-      'date.afterToday',
-      'date.beforeRelativeDate',
-      'date.afterRelativeDate',
-    ],
+    operations: DATE_OPERATIONS,
   },
 };
 
