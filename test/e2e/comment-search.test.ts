@@ -82,6 +82,24 @@ describe('comments in search', () => {
     expect(talk).toMatchObject({ total_comments: 1, commentators: ['ann'] });
   });
 
+  it('a rejected comment leaves the moderation queue', async () => {
+    await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
+    let id: string;
+    try {
+      id = await comment('/talk', 'Buy cheap watches', 'ann');
+    } finally {
+      await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
+    }
+    const address = `${t.suite.publicUrl}/talk/++conversation++default/${id}`;
+    expect(await pollUntil(async () => (await ids(PENDING, 'rev')).includes(address), 10_000)).toBe(true);
+    const rejected = await t.request('POST', `/talk/++conversation++default/${id}/@workflow/reject`, {
+      auth: basic('rev'),
+    });
+    expect(rejected.status).toBe(200);
+    expect(await ids(PENDING, 'rev')).not.toContain(address);
+    expect(await ids('/@search?SearchableText=watches', null)).toEqual([]);
+  });
+
   it('keeps the content’s conversation columns, and forgets removed comments', async () => {
     const id = await comment('/talk', 'Gooseberry fool', 'ann');
     await comment('/talk', 'Gooseberry jam', 'rev');

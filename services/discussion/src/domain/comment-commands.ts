@@ -164,23 +164,14 @@ export class CommentCommands {
     if (!rule || !rule.from.includes(current.review_state)) {
       throw badRequest(`Transition ${clip(transition)} is not available from ${current.review_state}`);
     }
-    // Rejections are not announced: nothing outside this service shows a comment that was never published.
+    const modified = this.now().toISOString();
+    const version = current.version + 1;
+    // A rejection is announced as a change too: the moderation queue (search) must drop the comment.
     const event =
       rule.to === 'published'
-        ? newEvent(
-            'comment.published',
-            { content_uid: contentUid, comment_id: id, version: current.version + 1 },
-            requestId,
-          )
-        : undefined;
-    const set = { review_state: rule.to, modified: this.now().toISOString() };
-    const updated = event
-      ? await this.store.update(current, set, event)
-      : await this.store.comments.findOneAndUpdate(
-          { _id: id, version: current.version, _deleted: { $ne: true } },
-          { $set: { ...set, version: current.version + 1 } },
-        );
-    await this.changed(updated, id);
+        ? newEvent('comment.published', { content_uid: contentUid, comment_id: id, version }, requestId)
+        : newEvent('comment.modified', { content_uid: contentUid, comment_id: id, version, modified }, requestId);
+    await this.changed(await this.store.update(current, { review_state: rule.to, modified }, event), id);
     return rule.to;
   }
 
