@@ -37,3 +37,4 @@ export * from './mail/mail-settings';
 export * from './metrics/metrics';
 export * from './tracing/spans';
 export * from './tracing/enabled';
+export * from './content-rule-events';

@@ -2,27 +2,9 @@
  * Content rules: a trigger (an event of `cms.contentrules.events`), conditions and actions, kept by the config
  * service; assigned to folders (by UID), where they run on the events of the content inside.
  */
-import { badRequest, clip, notFound } from '@cms/shared';
+import { badRequest, clip, notFound, RULE_EVENTS } from '@cms/shared';
 import { z } from 'zod';
 import { addable, elementSchema, elementTypes, findElementType, type ElementKind } from './rule-elements';
-
-/** The events a rule may be triggered by (token → title, as the `cms.contentrules.events` vocabulary lists them). */
-export const RULE_EVENTS: ReadonlyArray<readonly [string, string]> = [
-  ['cms.app.discussion.interfaces.ICommentAddedEvent', 'Comment added'],
-  ['cms.app.discussion.interfaces.ICommentRemovedEvent', 'Comment removed'],
-  ['zope.lifecycleevent.interfaces.IObjectAddedEvent', 'Object added to this container'],
-  ['zope.lifecycleevent.interfaces.IObjectCopiedEvent', 'Object copied'],
-  ['zope.lifecycleevent.interfaces.IObjectModifiedEvent', 'Object modified'],
-  ['zope.lifecycleevent.interfaces.IObjectMovedEvent', 'Object moved'],
-  ['zope.lifecycleevent.interfaces.IObjectRemovedEvent', 'Object removed'],
-  ['cms.app.iterate.interfaces.ICheckinEvent', 'Working copy checked in'],
-  ['cms.app.iterate.interfaces.ICheckoutEvent', 'Working copy checked out'],
-  ['Products.CMFCore.interfaces.IActionSucceededEvent', 'Workflow state changed'],
-  ['Products.PluggableAuthService.interfaces.events.IUserLoggedInEvent', 'User logged in'],
-  ['Products.PlonePAS.events.UserLoggedOutEvent', 'User logged out'],
-  ['Products.PluggableAuthService.interfaces.events.IPrincipalCreatedEvent', 'User created'],
-  ['Products.PluggableAuthService.interfaces.events.IPrincipalDeletedEvent', 'User removed'],
-];
 
 /** A token or a title of the events vocabulary (clients send either), as its token. */
 export function eventToken(value: string): string | undefined {

@@ -1,5 +1,6 @@
 /** Vocabularies whose terms are fixed: what the site offers regardless of its content and users. */
 import type { Term } from './terms';
+import { RULE_EVENTS } from '@cms/shared';
 import { pairs } from './terms';
 
 /** The 20 field kinds a type's schema can add (`factory` tokens), as the specification lists them. */
@@ -27,22 +28,7 @@ export const FIELD_KINDS: Term[] = pairs([
 ]);
 
 /** Events content rules can be triggered by (tokens are the event interfaces' names). */
-export const CONTENT_RULE_EVENTS: Term[] = pairs([
-  ['cms.app.discussion.interfaces.ICommentAddedEvent', 'Comment added'],
-  ['cms.app.discussion.interfaces.ICommentRemovedEvent', 'Comment removed'],
-  ['zope.lifecycleevent.interfaces.IObjectAddedEvent', 'Object added to this container'],
-  ['zope.lifecycleevent.interfaces.IObjectCopiedEvent', 'Object copied'],
-  ['zope.lifecycleevent.interfaces.IObjectModifiedEvent', 'Object modified'],
-  ['zope.lifecycleevent.interfaces.IObjectMovedEvent', 'Object moved'],
-  ['zope.lifecycleevent.interfaces.IObjectRemovedEvent', 'Object removed'],
-  ['cms.app.iterate.interfaces.ICheckinEvent', 'Working copy checked in'],
-  ['cms.app.iterate.interfaces.ICheckoutEvent', 'Working copy checked out'],
-  ['Products.CMFCore.interfaces.IActionSucceededEvent', 'Workflow state changed'],
-  ['Products.PluggableAuthService.interfaces.events.IUserLoggedInEvent', 'User logged in'],
-  ['Products.PlonePAS.events.UserLoggedOutEvent', 'User logged out'],
-  ['Products.PluggableAuthService.interfaces.events.IPrincipalCreatedEvent', 'User created'],
-  ['Products.PluggableAuthService.interfaces.events.IPrincipalDeletedEvent', 'User removed'],
-]);
+export const CONTENT_RULE_EVENTS: Term[] = pairs(RULE_EVENTS);
 
 export const SKINS: Term[] = pairs([['Default', 'Default']]);
 
