@@ -1,6 +1,8 @@
 /**
- * The embedded adapter of the store port: one NeDB datastore per collection,
- * persisted as an append-only file `<dataDir>/<collection>.db`.
+ * The embedded adapter of the store port: one in-memory NeDB datastore per
+ * collection, persisted by an append-only log `<dataDir>/<collection>.db`
+ * (./append-log.ts: NeDB's file format, group-committed appends, compaction
+ * off the hot path).
  *
  * NeDB's own query language differs from MongoDB's in places (arrays with
  * `$ne`/`$nin`, `{ a: null }`, compound conditions on arrays, missing operators
@@ -15,6 +17,15 @@ import * as path from 'node:path';
 import { types } from 'node:util';
 import Datastore from '@seald-io/nedb';
 import { Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import {
+  AppendLog,
+  type IndexDefinition,
+  deletionRecord,
+  documentRecord,
+  indexCreatedRecord,
+  indexRemovedRecord,
+  readLog,
+} from './append-log';
 import {
   type Collection,
   type Document,
@@ -31,7 +42,6 @@ import {
 } from './port';
 import { assertSupportedIndex, assertSupportedUpdate, isPlainObject, newDocumentId } from './port-rules';
 
-const COMPACTION_INTERVAL_MS = 60_000;
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 // ---------------------------------------------------------------------------
@@ -427,11 +437,6 @@ function isUniqueViolation(err: unknown): err is UniqueViolation {
   return typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
 }
 
-function corruptItems(err: unknown): number | undefined {
-  const count = typeof err === 'object' && err !== null ? (err as { corruptItems?: unknown }).corruptItems : undefined;
-  return typeof count === 'number' ? count : undefined;
-}
-
 // The typings omit the datastore's index table.
 function indexesOf(db: Datastore): Record<string, NedbIndex> {
   return (db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
@@ -452,10 +457,19 @@ interface DocPair {
 }
 
 const PATCHED = Symbol('unchanged keys swapped in place');
-const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
+const nedbRequire = createRequire(__filename);
+const nedbModel = nedbRequire('@seald-io/nedb/lib/model.js') as {
   getDotValue(doc: unknown, field: string): unknown;
   match(doc: unknown, query: unknown): boolean;
 };
+const NedbIndex = nedbRequire('@seald-io/nedb/lib/indexes.js') as new (definition: IndexDefinition) => NedbIndex;
+
+/** The indexes to record in the file (NeDB always has the one on `_id`). */
+function indexDefinitions(db: Datastore): IndexDefinition[] {
+  return Object.values(indexesOf(db))
+    .filter((index) => index.fieldName !== '_id')
+    .map(({ fieldName, unique, sparse }) => ({ fieldName, unique, sparse }));
+}
 
 /**
  * Two corrections to NeDB's indexes, applied to each index once.
@@ -561,21 +575,37 @@ function restoreInMemory(nedb: NedbInternals, before: Map<unknown, Document | un
   return changed;
 }
 
+/** A write applied in memory: the documents it changed as they were before it. */
+interface UndoEntry {
+  before: Map<unknown, Document | undefined>;
+}
+
+/** What the write holding the lock has done: its records for the log, and how to undo it. */
+interface PendingWrite {
+  lines: string[];
+  entries: UndoEntry[];
+}
+
+interface Loaded {
+  db: Datastore;
+  log: AppendLog;
+}
+
 function duplicateKeyError(collection: string, field: string | undefined, key: unknown): DuplicateKeyError {
   return new DuplicateKeyError(collection, JSON.stringify(field === undefined ? key : { [field]: key }) ?? 'null');
 }
 
 class Engine {
-  private readonly loaded: Promise<Datastore>;
+  private readonly loaded: Promise<Loaded>;
   /** Tail of the write lock: every write of the collection runs after the previous one settled. */
   private tail: Promise<unknown> = Promise.resolve();
-  private compaction: NodeJS.Timeout | undefined;
   private closed = false;
-  /**
-   * Set when a write's append failed after NeDB had begun it: the file may end with a torn line (which would
-   * swallow the next append) or hold a line the memory no longer has. Rewritten from memory before the next write.
-   */
-  private unsynced = false;
+  /** The writes applied in memory whose records are not on disk yet, oldest first. */
+  private readonly unconfirmed = new Set<UndoEntry>();
+  /** What the write holding the lock has changed so far. */
+  private running: PendingWrite | undefined;
+  /** Set when a batch failed: resolves once every write it and later batches held is undone in memory. */
+  private recovering: Promise<void> | undefined;
 
   constructor(
     readonly name: string,
@@ -586,29 +616,28 @@ class Engine {
     this.loaded.catch(() => undefined);
   }
 
-  private async load(): Promise<Datastore> {
-    let db = new Datastore({ filename: this.filename });
+  private async load(): Promise<Loaded> {
+    const stored = await readLog(this.filename);
+    // In memory only: the records are persisted by the log, not by NeDB.
+    const db = new Datastore();
+    const indexes = indexesOf(db);
+    for (const definition of stored.indexes) indexes[definition.fieldName] = new NedbIndex(definition);
     try {
-      await db.loadDatabaseAsync();
+      (db as unknown as { _resetIndexes(docs?: Document[]): void })._resetIndexes(stored.docs);
     } catch (err) {
-      // A kill during an append can leave one torn line at the end of the
-      // file. NeDB refuses to load when over 10% of the lines are corrupt,
-      // which that one line is in a collection of fewer than ten documents.
-      if (corruptItems(err) !== 1) throw err;
-      db = new Datastore({ filename: this.filename, corruptAlertThreshold: 1 });
-      await db.loadDatabaseAsync();
+      throw new Error(`cannot load ${this.filename}: ${err instanceof Error ? err.message : JSON.stringify(err)}`, {
+        cause: err,
+      });
     }
     swapUnchangedKeysInPlace(db);
-    if (!this.closed) {
-      // Not NeDB's setAutocompactionInterval: its timer keeps the process
-      // alive and a failed compaction there is an unhandled rejection.
-      this.compaction = setInterval(() => {
-        // A failed compaction leaves the append-only file valid; the next one retries.
-        this.exclusive(() => this.compact(db)).catch(() => undefined);
-      }, COMPACTION_INTERVAL_MS);
-      this.compaction.unref();
-    }
-    return db;
+    const log = new AppendLog(this.filename, stored, {
+      snapshot: () =>
+        internals(db).executor.pushAsync(async () => ({ docs: db.getAllData(), indexes: indexDefinitions(db) })),
+      onFailure: () => {
+        this.recovering = this.undoUnconfirmed(db, log);
+      },
+    });
+    return { db, log };
   }
 
   private assertOpen(): void {
@@ -624,28 +653,50 @@ class Engine {
   /** Reads need no lock: NeDB runs each command whole, and writes change a document in one command. */
   async read<R>(task: (db: Datastore) => Promise<R>): Promise<R> {
     this.assertOpen();
-    return task(await this.loaded);
-  }
-
-  /** Writes are serialised, so a read-modify-write is atomic with respect to every other write. */
-  async write<R>(task: (db: Datastore) => Promise<R>): Promise<R> {
-    this.assertOpen();
-    return this.exclusive(async () => {
-      const db = await this.loaded;
-      // Nothing is appended after a failed append until the file is the memory again.
-      if (this.unsynced) await this.compact(db);
-      try {
-        return await task(db);
-      } catch (err) {
-        throw this.duplicateKeyError(db, err) ?? err;
-      }
-    });
+    return task((await this.loaded).db);
   }
 
   /**
-   * Runs one NeDB write in NeDB's queue, so that no read sees it half done. NeDB changes its memory first and
-   * appends to the file after; when the append fails, the documents the write affects (`affected`, their ids) are
-   * put back in memory as they were, so a failed write leaves nothing a read (or the outbox relay) could find.
+   * Writes are serialised in memory, so a read-modify-write is atomic with respect to every other write, but not
+   * on disk: a write releases the lock once applied in memory and then waits for the batch that carries its
+   * records, so concurrent writes share an fsync. When a batch fails, it and everything applied after it is
+   * undone in memory before any of those writes reports the failure.
+   */
+  async write<R>(task: (db: Datastore) => Promise<R>): Promise<R> {
+    this.assertOpen();
+    const { outcome, durable } = await this.exclusive(async () => {
+      const { db, log } = await this.loaded;
+      const pending: PendingWrite = { lines: [], entries: [] };
+      this.running = pending;
+      let outcome: { value: R } | { error: unknown };
+      try {
+        outcome = { value: await task(db) };
+      } catch (err) {
+        outcome = { error: this.duplicateKeyError(db, err) ?? err };
+      } finally {
+        this.running = undefined;
+      }
+      // Like MongoDB, a write that failed half-way keeps (and persists) what it had done.
+      for (const entry of pending.entries) this.unconfirmed.add(entry);
+      const durable = log.append(pending.lines).then(() => {
+        for (const entry of pending.entries) this.unconfirmed.delete(entry);
+      });
+      return { outcome, durable };
+    });
+    try {
+      await durable;
+    } catch (err) {
+      await this.recovering;
+      throw err;
+    }
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
+   * Runs one NeDB write in NeDB's queue, so that no read sees it half done, and records what it did: the records
+   * of the documents it affects (`affected`, their ids) as they are after it, and as they were before, to undo it
+   * in memory should its batch fail to reach the disk.
    */
   undoable<R>(
     db: Datastore,
@@ -653,22 +704,52 @@ class Engine {
     run: (nedb: NedbInternals, ids: unknown[]) => Promise<R>,
   ): Promise<R> {
     const nedb = internals(db);
+    const pending = this.running;
+    if (!pending) throw new Error('a write outside the write lock');
     return nedb.executor.pushAsync(async () => {
       const ids = await affected(nedb);
       const before = new Map(ids.map((id) => [id, storedDocument(nedb, id)]));
       try {
-        return await run(nedb, ids);
+        const result = await run(nedb, ids);
+        const lines = ids.map((id) => {
+          const doc = storedDocument(nedb, id);
+          return doc ? documentRecord(doc) : deletionRecord(id);
+        });
+        pending.lines.push(...lines);
+        pending.entries.push({ before });
+        return result;
       } catch (err) {
-        if (restoreInMemory(nedb, before)) this.unsynced = true;
+        restoreInMemory(nedb, before);
         throw err;
       }
     });
   }
 
-  /** Rewrites the file from memory (NeDB writes a new file and renames it over the old one). */
-  private async compact(db: Datastore): Promise<void> {
-    await db.compactDatafileAsync();
-    this.unsynced = false;
+  /** Records the index definitions that differ from `before` (index changes are not undone: the file follows memory). */
+  recordIndexChanges(db: Datastore, before: IndexDefinition[]): void {
+    const pending = this.running;
+    if (!pending) throw new Error('a write outside the write lock');
+    const after = indexDefinitions(db);
+    const key = (index: IndexDefinition) => JSON.stringify([index.fieldName, index.unique, index.sparse]);
+    const kept = new Set(after.map(key));
+    const had = new Set(before.map(key));
+    for (const index of before) if (!kept.has(key(index))) pending.lines.push(indexRemovedRecord(index.fieldName));
+    for (const index of after) if (!had.has(key(index))) pending.lines.push(indexCreatedRecord(index));
+  }
+
+  /** After a failed batch: puts back, newest first, every document the unconfirmed writes changed. */
+  private undoUnconfirmed(db: Datastore, log: AppendLog): Promise<void> {
+    const nedb = internals(db);
+    // In the write lock, so that no write is half-way through; it and the writes queued before this run first
+    // (their appends are refused) and are undone with the rest.
+    return this.exclusive(() =>
+      nedb.executor.pushAsync(async () => {
+        const entries = [...this.unconfirmed].reverse();
+        this.unconfirmed.clear();
+        for (const entry of entries) restoreInMemory(nedb, entry.before);
+        log.recover();
+      }),
+    );
   }
 
   private duplicateKeyError(db: Datastore, err: unknown): DuplicateKeyError | undefined {
@@ -680,19 +761,19 @@ class Engine {
     return duplicateKeyError(this.name, field, err.key);
   }
 
+  /** Waits for the writes under way, then leaves the file compacted. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.exclusive(async () => {
-      let db: Datastore;
-      try {
-        db = await this.loaded;
-      } catch {
-        return; // never loaded: nothing to compact
-      }
-      clearInterval(this.compaction);
-      await this.compact(db);
-    });
+    await this.exclusive(async () => undefined);
+    let loaded: Loaded;
+    try {
+      loaded = await this.loaded;
+    } catch {
+      return; // never loaded: nothing to compact
+    }
+    await this.recovering;
+    await loaded.log.close();
   }
 }
 
@@ -821,28 +902,37 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
     const unique = fields.length === 1 && options.unique === true;
     const sparse = options.sparse === true;
     await this.engine.write(async (db) => {
-      const ensure = async (unique: boolean, sparse: boolean): Promise<void> => {
-        try {
-          await db.ensureIndexAsync({ fieldName, unique, sparse });
-          swapUnchangedKeysInPlace(db);
-        } catch (err) {
-          throw isUniqueViolation(err) ? duplicateKeyError(this.name, fieldName, err.key) : err;
-        }
-      };
-      const existing = indexesOf(db)[fieldName];
-      if (!existing) return ensure(unique, sparse);
-      if (existing.unique === unique && existing.sparse === sparse) return;
-      if (existing.unique && !unique) return; // a unique index serves non-unique lookups too
-      if (existing.unique) throw new Error(`a unique index on ${fieldName} already exists with other options`);
-      // Upgrade the non-unique index to the requested unique one, or keep it if the data forbids.
-      await db.removeIndexAsync(fieldName);
+      const before = indexDefinitions(db);
       try {
-        await ensure(unique, sparse);
-      } catch (err) {
-        await ensure(existing.unique, existing.sparse);
-        throw err;
+        await this.ensureIndex(db, fieldName, unique, sparse);
+      } finally {
+        this.engine.recordIndexChanges(db, before);
       }
     });
+  }
+
+  private async ensureIndex(db: Datastore, fieldName: string, unique: boolean, sparse: boolean): Promise<void> {
+    const ensure = async (unique: boolean, sparse: boolean): Promise<void> => {
+      try {
+        await db.ensureIndexAsync({ fieldName, unique, sparse });
+        swapUnchangedKeysInPlace(db);
+      } catch (err) {
+        throw isUniqueViolation(err) ? duplicateKeyError(this.name, fieldName, err.key) : err;
+      }
+    };
+    const existing = indexesOf(db)[fieldName];
+    if (!existing) return ensure(unique, sparse);
+    if (existing.unique === unique && existing.sparse === sparse) return;
+    if (existing.unique && !unique) return; // a unique index serves non-unique lookups too
+    if (existing.unique) throw new Error(`a unique index on ${fieldName} already exists with other options`);
+    // Upgrade the non-unique index to the requested unique one, or keep it if the data forbids.
+    await db.removeIndexAsync(fieldName);
+    try {
+      await ensure(unique, sparse);
+    } catch (err) {
+      await ensure(existing.unique, existing.sparse);
+      throw err;
+    }
   }
 }
 
@@ -883,9 +973,10 @@ class EmbeddedStore implements DocumentStore {
 
 /**
  * Opens the embedded store under `dataDir` (created if missing). Each write
- * resolves once NeDB has appended it to the collection's file, so a killed
- * process loses no acknowledged write; one that cannot be appended fails and
- * leaves the documents in memory as they were. One process per data directory.
+ * resolves once its records are written and fsynced to the collection's file
+ * (in a batch shared with the writes made meanwhile), so a killed process loses
+ * no acknowledged write; one that cannot be appended fails and leaves the
+ * documents in memory as they were. One process per data directory.
  */
 export async function openEmbeddedStore(dataDir: string): Promise<DocumentStore> {
   await fs.mkdir(dataDir, { recursive: true });
