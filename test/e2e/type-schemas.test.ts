@@ -140,8 +140,12 @@ describe('type schemas', () => {
     const unknown = await t.request('GET', '/@types/Nothing');
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ type: 'NotFound' });
-    expect((await t.request('GET', '/@types/Document/title')).status).toBe(404);
-    expect((await t.request('POST', '/@types/Document', { body: {} })).status).toBe(405);
+    // One field or fieldset of a type (schema editing itself: type-editing.test.ts).
+    expect((await t.request('GET', '/@types/Document/nothing')).status).toBe(404);
+    expect(await (await t.request('GET', '/@types/Document/title')).json()).toMatchObject({
+      behavior: 'cms.dublincore',
+      title: 'Title',
+    });
   });
 
   it('@types on a context: addable and immediately_addable say what the caller may add there', async () => {

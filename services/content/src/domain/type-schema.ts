@@ -2,8 +2,8 @@
  * The JSON schema of a content type, as `GET @types/<type>` answers it (media type `application/json+schema`):
  * what clients draw add and edit forms from. Derived from the same field definitions that validate writes.
  */
-import { urlOf } from '@cms/shared';
-import { FIELDSETS, KIND_INFO, type ContentType, type TypeField } from './types';
+import { UNTRANSLATED, urlOf, type Translate } from '@cms/shared';
+import { FIELDSETS, GENERATED_FIELDSETS, KIND_INFO, type ContentType, type TypeField } from './types';
 
 export const SCHEMA_MEDIA_TYPE = 'application/json+schema';
 
@@ -48,36 +48,82 @@ export function schemaBehaviorName(field: Pick<TypeField, 'behavior'>): string {
   return SCHEMA_BEHAVIOR_NAMES[field.behavior] ?? field.behavior;
 }
 
-/** The schema of one type: its fields grouped into the form's fieldsets, each described for clients. */
-export function typeSchema(type: ContentType, publicUrl: string): TypeSchema {
+/**
+ * The schema of one type: its fields grouped into the form's fieldsets, each described for clients; `translate`
+ * gives the platform's words (the type's, fieldsets' and built-in fields' titles) in the caller's language.
+ */
+export function typeSchema(
+  type: ContentType,
+  publicUrl: string,
+  translate: Translate = UNTRANSLATED.translate,
+): TypeSchema {
   const site = urlOf(publicUrl, '/');
-  const ordered = type.fields
+  const ordered = formOrder(type);
+  const builtin = FIELDSETS.flatMap(({ id }) => {
+    const fieldset = fieldsetOf(type, id, translate, ordered);
+    return fieldset && fieldset.fields.length ? [fieldset] : [];
+  });
+  // Fieldsets added through `@types` are listed even while empty (a client adds fields to them next).
+  const added = (type.fieldsets ?? []).flatMap(({ id }) => fieldsetOf(type, id, translate, ordered) ?? []);
+  const fieldsets = [...builtin, ...added];
+  const properties: TypeSchema['properties'] = {};
+  for (const field of ordered) {
+    properties[field.name] = translatedProperty(fieldProperty(field, site), field, translate);
+  }
+  return {
+    fieldsets,
+    layouts: [...type.layouts],
+    properties,
+    required: ordered.filter((f) => f.required).map((f) => f.name),
+    title: translate(type.title),
+    type: 'object',
+  };
+}
+
+/** A built-in field's words in the caller's language; fields added through `@types` keep the site's own words. */
+function translatedProperty(
+  property: Record<string, unknown>,
+  field: TypeField,
+  translate: Translate,
+): Record<string, unknown> {
+  if (field.behavior.startsWith(GENERATED_FIELDSETS)) return property;
+  property.title = translate(field.title);
+  if (field.description) property.description = translate(field.description);
+  if (field.choices && Array.isArray(property.choices)) {
+    property.choices = field.choices.map(([token, title]) => [token, translate(title)]);
+    property.enumNames = field.choices.map(([, title]) => translate(title));
+  }
+  return property;
+}
+
+/** Fields in form order: by their form rank, then in the type's order. */
+function formOrder(type: ContentType): TypeField[] {
+  return type.fields
     .map((field, index) => ({ field, index }))
     .sort(
       (a, b) =>
         (FORM_RANK[a.field.name] ?? DEFAULT_RANK) - (FORM_RANK[b.field.name] ?? DEFAULT_RANK) || a.index - b.index,
     )
     .map(({ field }) => field);
-  const fieldsets = FIELDSETS.flatMap(({ id, title }) => {
-    const fields = ordered.filter((f) => f.fieldset === id).map((f) => f.name);
-    if (fields.length === 0) return [];
-    // The reference gives every tab but the first an (empty) description.
-    return [
-      id === 'default'
-        ? { behavior: 'cms', fields, id, title }
-        : { behavior: 'cms', description: '', fields, id, title },
-    ];
-  });
-  const properties: TypeSchema['properties'] = {};
-  for (const field of ordered) properties[field.name] = fieldProperty(field, site);
-  return {
-    fieldsets,
-    layouts: [...type.layouts],
-    properties,
-    required: ordered.filter((f) => f.required).map((f) => f.name),
-    title: type.title,
-    type: 'object',
-  };
+}
+
+/** One fieldset of the type (`GET @types/<type>/<fieldset>`): a built-in one or one added through `@types`. */
+export function fieldsetOf(
+  type: ContentType,
+  id: string,
+  translate: Translate = UNTRANSLATED.translate,
+  ordered = formOrder(type),
+): SchemaFieldset | undefined {
+  const fields = ordered.filter((f) => f.fieldset === id).map((f) => f.name);
+  const added = (type.fieldsets ?? []).find((f) => f.id === id);
+  if (added) return { behavior: GENERATED_FIELDSETS, description: added.description, fields, id, title: added.title };
+  const builtin = FIELDSETS.find((f) => f.id === id);
+  if (!builtin) return undefined;
+  const title = translate(builtin.title);
+  // The reference gives every tab but the first an (empty) description.
+  return id === 'default'
+    ? { behavior: 'cms', fields, id, title }
+    : { behavior: 'cms', description: '', fields, id, title };
 }
 
 /** The definition of one field (the specification's field definition attributes, plus `behavior`). */
@@ -91,7 +137,12 @@ export function fieldProperty(field: TypeField, site: string): Record<string, un
     title: field.title,
     type: info.type,
   };
-  if (info.widget) property.widget = info.widget;
+  if (field.widget ?? info.widget) property.widget = field.widget ?? info.widget;
+  // Fields added through `@types` show the limits set on them (the base schema's are not shown).
+  if (field.behavior.startsWith(GENERATED_FIELDSETS)) {
+    if (field.minLength !== undefined) property.minLength = field.minLength;
+    if (field.maxLength !== undefined) property.maxLength = field.maxLength;
+  }
   switch (field.kind) {
     case 'tristate':
     case 'choice':

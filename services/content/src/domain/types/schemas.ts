@@ -5,8 +5,7 @@
  * values: instants as ISO-8601 UTC, choice tokens, deduplicated lists.
  */
 import { z } from 'zod';
-import type { FieldDef } from './fields';
-import type { ContentType } from './content-type';
+import type { ContentType, FieldDef } from '@cms/shared';
 
 /** A file or image upload inside a JSON body (addendum §8); the file storage checks the bytes. */
 export const uploadSchema = z
@@ -234,16 +233,52 @@ export function fieldSchema(field: FieldDef): z.ZodTypeAny {
 
 type Shape = Record<string, z.ZodTypeAny>;
 
+/**
+ * Members clients send with a write that are no fields: what a GET serializes around the fields (a client that
+ * sends back what it read) and the bookkeeping of Volto's add form (`parent`, `selected`, `@static_behaviors`).
+ * The original platform ignores every member it has no field for; these are ignored, and any other unknown name
+ * is still refused, so that a misspelled field is a 400 rather than lost.
+ */
+const IGNORED_MEMBERS: ReadonlySet<string> = new Set([
+  '@id',
+  '@components',
+  '@static_behaviors',
+  'UID',
+  'batching',
+  'created',
+  'is_folderish',
+  'items',
+  'items_total',
+  'lock',
+  'modified',
+  'next_item',
+  'parent',
+  'previous_item',
+  'review_state',
+  'selected',
+  'type_title',
+  'version',
+  'working_copy',
+  'working_copy_of',
+]);
+
 function objectSchema(type: ContentType, shape: Shape) {
-  return z
-    .object(shape)
-    .catchall(
-      z
-        .unknown()
-        .superRefine((_, ctx) =>
-          ctx.addIssue({ code: 'custom', message: `unknown field: not in the schema of ${type.name}` }),
-        ),
-    ) as z.ZodType<Record<string, unknown>>;
+  const withoutIgnored = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter(([name]) => name in shape || !IGNORED_MEMBERS.has(name)))
+      : value;
+  return z.preprocess(
+    withoutIgnored,
+    z
+      .object(shape)
+      .catchall(
+        z
+          .unknown()
+          .superRefine((_, ctx) =>
+            ctx.addIssue({ code: 'custom', message: `unknown field: not in the schema of ${type.name}` }),
+          ),
+      ),
+  ) as z.ZodType<Record<string, unknown>>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError } from '@cms/shared';
+import type { FieldError } from '../errors/app-error';
 import { BLOCKS_FIELDS, blocksInvariants } from './blocks';
 import type { FieldDef } from './fields';
 import { LANGUAGES } from './languages';
@@ -14,6 +14,13 @@ export interface BehaviorDef {
 }
 
 const USERS = 'cms.app.vocabularies.Users';
+
+/** An event cannot end before it starts (unless it is open ended, when `end` is ignored). */
+function eventDates(values: Readonly<Record<string, unknown>>): FieldError[] {
+  const { start, end, open_end: openEnd } = values;
+  if (typeof start !== 'string' || typeof end !== 'string' || openEnd === true) return [];
+  return Date.parse(end) < Date.parse(start) ? [{ field: 'end', message: 'the event ends before it starts' }] : [];
+}
 
 /** Terms of the metadata columns a Collection can show (`customViewFields`). */
 export const METADATA_FIELDS = [
@@ -306,6 +313,7 @@ const behaviorList: BehaviorDef[] = [
     name: 'cms.eventbasic',
     title: 'Event basic',
     description: 'Basic event schema.',
+    invariants: eventDates,
     fields: [
       {
         name: 'start',
@@ -521,6 +529,27 @@ const behaviorList: BehaviorDef[] = [
   },
 ];
 
+/**
+ * Behaviors the `cms-types` panel switches on and off that add no fields here: what they stand for is served
+ * elsewhere (navigation roots, thumbnails) or by the fields of another behavior (`cms.basic` ⊂ Dublin Core).
+ */
+const MARKER_BEHAVIORS: readonly BehaviorDef[] = [
+  ['cms.basic', 'Basic metadata', 'Adds title and description fields.'],
+  ['cms.categorization', 'Categorization', 'Adds keywords and language fields.'],
+  ['cms.publication', 'Date range', 'Adds effective date and expiration date fields.'],
+  ['cms.ownership', 'Ownership', 'Adds creator, contributor, and rights fields.'],
+  [
+    'cms.constraintypes',
+    'Folder Addable Constrains',
+    'Restrict the content types that can be added to folderish content',
+  ],
+  ['cms.navigationroot', 'Navigation root', 'Make all items of this type a navigation root'],
+  ['cms.nextprevioustoggle', 'Next previous navigation toggle', 'Allow items to have next previous navigation enabled'],
+  ['cms.textindexer', 'Full-Text Indexing', 'Enables the enhanced full-text indexing for a content type.'],
+  ['cms.thumb_icon', 'Thumbs and icon handling', 'Options to suppress thumbs and/or icons in listings.'],
+  ['cms.translatable', 'Multilingual Support', 'Make this content type multilingual aware.'],
+].map(([name, title, description]) => ({ name, title, description, fields: [] }));
+
 export const BEHAVIORS: Readonly<Record<string, BehaviorDef>> = Object.fromEntries(
-  behaviorList.map((b) => [b.name, b]),
+  [...behaviorList, ...MARKER_BEHAVIORS].map((b) => [b.name, b]),
 );

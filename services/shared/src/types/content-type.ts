@@ -1,12 +1,23 @@
-import type { FieldError } from '@cms/shared';
+import type { FieldError } from '../errors/app-error';
 import type { BehaviorDef } from './behaviors';
-import type { FieldDef } from './fields';
+import type { FieldDef, FieldsetId } from './fields';
 
 /** A field as a type has it: with the behavior (or `cms`, the base schema) that defines it. */
 export interface TypeField extends FieldDef {
   behavior: string;
 }
 
+/** A fieldset added to a type through `@types` (the built-in ones are FIELDSETS). */
+export interface FieldsetDef {
+  id: FieldsetId;
+  title: string;
+  description: string;
+}
+
+/**
+ * A content type as data: what the configuration service stores and hands to the other services
+ * (`ListTypes`), so it holds nothing but JSON values. Rules in code belong to behaviors.
+ */
 export interface ContentTypeDef {
   name: string;
   /** Human-readable name (`type_title`). */
@@ -31,33 +42,51 @@ export interface ContentTypeDef {
   schema: readonly FieldDef[];
   /** Changes the type makes to behavior fields (a File's title is optional). */
   overrides?: Readonly<Record<string, Partial<FieldDef>>>;
-  /** Rules across fields, checked on the values an object would have after a write. */
-  invariants?: (values: Readonly<Record<string, unknown>>) => FieldError[];
+  /** Fields added through `@types` (the generated schema), after the others. */
+  generated?: readonly FieldDef[];
+  /** Fieldsets added through `@types`, shown after the built-in ones. */
+  fieldsets?: readonly FieldsetDef[];
+  /** Whether only `allowedContentTypes` may be added inside (unset: every addable type). */
+  filterContentTypes?: boolean;
+  allowedContentTypes?: readonly string[];
 }
 
 export interface ContentType extends ContentTypeDef {
-  /** Every field of the type: its own schema, then the behaviors' fields in behavior order. */
+  /** Every field of the type: its own schema, then the behaviors' fields in behavior order, then the generated. */
   fields: readonly TypeField[];
   field(name: string): TypeField | undefined;
+  /** Rules across fields (its behaviors'), checked on the values an object would have after a write. */
+  invariants?: (values: Readonly<Record<string, unknown>>) => FieldError[];
 }
+
+/** The behavior name of the fields added through `@types` to a type (the reference's generated schema). */
+export function generatedSchemaName(typeName: string): string {
+  return `cms.dexterity.schema.generated.cms_0_${typeName.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
+
+/** The behavior name of the fieldsets added through `@types`. */
+export const GENERATED_FIELDSETS = 'cms.dexterity.schema.generated';
 
 /**
  * A type from its definition: its own schema's fields, then those of its behaviors (looked up in `behaviors`)
- * in behavior order, with the type's overrides applied. Throws for an unknown behavior or a field defined twice.
+ * in behavior order with the type's overrides applied, then the generated fields. A field two behaviors define
+ * (`blocks` and `blocks.editable.layout`) is the first one's. Throws for an unknown behavior.
  */
 export function buildType(def: ContentTypeDef, behaviors: Readonly<Record<string, BehaviorDef>>): ContentType {
-  const fields: TypeField[] = [
+  const generated = generatedSchemaName(def.name);
+  const candidates: TypeField[] = [
     ...def.schema.map((f) => ({ ...f, behavior: 'cms' })),
     ...def.behaviors.flatMap((name) => {
       const behavior = Object.prototype.hasOwnProperty.call(behaviors, name) ? behaviors[name] : undefined;
       if (!behavior) throw new Error(`type ${def.name}: unknown behavior ${name}`);
       return behavior.fields.map((f) => ({ ...f, ...def.overrides?.[f.name], behavior: name }));
     }),
+    ...(def.generated ?? []).map((f) => ({ ...f, behavior: generated })),
   ];
-  const byName = new Map(fields.map((f) => [f.name, f]));
-  if (byName.size !== fields.length) throw new Error(`type ${def.name}: a field is defined twice`);
-  // The type's own rules, then those of its behaviors.
-  const rules = [def.invariants, ...def.behaviors.map((name) => behaviors[name].invariants)].filter(
+  const byName = new Map<string, TypeField>();
+  for (const field of candidates) if (!byName.has(field.name)) byName.set(field.name, field);
+  const fields = [...byName.values()];
+  const rules = [...new Set(def.behaviors.map((name) => behaviors[name].invariants))].filter(
     (rule): rule is NonNullable<typeof rule> => rule !== undefined,
   );
   const invariants = rules.length

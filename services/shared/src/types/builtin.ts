@@ -1,5 +1,4 @@
 /** The content types every site has, as definitions (the registry builds the types from them). */
-import type { FieldError } from '@cms/shared';
 import type { ContentTypeDef } from './content-type';
 
 export const SITE_ROOT_TYPE = 'Site Root';
@@ -25,13 +24,6 @@ const COMMON = [
   'cms.excludefromnavigation',
   'cms.allowdiscussion',
 ];
-
-/** An event cannot end before it starts (unless it is open ended, when `end` is ignored). */
-function eventDates(values: Readonly<Record<string, unknown>>): FieldError[] {
-  const { start, end, open_end: openEnd } = values;
-  if (typeof start !== 'string' || typeof end !== 'string' || openEnd === true) return [];
-  return Date.parse(end) < Date.parse(start) ? [{ field: 'end', message: 'the event ends before it starts' }] : [];
-}
 
 /** The nine built-in types (addendum §2), in the order they are listed. */
 export const BUILTIN_TYPES: readonly ContentTypeDef[] = [
@@ -119,7 +111,6 @@ export const BUILTIN_TYPES: readonly ContentTypeDef[] = [
       'blocks',
     ],
     schema: [],
-    invariants: eventDates,
   },
   {
     name: 'Link',

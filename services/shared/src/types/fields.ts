@@ -55,12 +55,17 @@ export interface FieldDef {
   transient?: boolean;
   /** Its words go into the full-text index. */
   searchable?: boolean;
-  /** The edit form tab it is shown on. */
+  /** For text kinds added through `@types`: shortest value accepted. */
+  minLength?: number;
+  /** The widget a client draws it with, where the kind alone does not say (`password`). */
+  widget?: string;
+  /** The edit form tab it is shown on: one of FIELDSETS, or a fieldset the type added (`ContentTypeDef.fieldsets`). */
   fieldset: FieldsetId;
 }
 
-export type FieldsetId = 'default' | 'settings' | 'categorization' | 'dates' | 'ownership' | 'layout';
+export type FieldsetId = string;
 
+/** The fieldsets every type has (the base schema's and the behaviors'), in form order. */
 export const FIELDSETS: readonly { id: FieldsetId; title: string }[] = [
   { id: 'default', title: 'Default' },
   { id: 'settings', title: 'Settings' },
@@ -97,3 +102,30 @@ export const KIND_INFO: Readonly<Record<FieldKind, { factory: string; type: stri
 export function isFileKind(kind: FieldKind): kind is 'file' | 'image' {
   return kind === 'file' || kind === 'image';
 }
+
+/**
+ * The 20 field kinds `@types` adds (`factory` tokens of `@vocabularies/Fields`): the kind each token makes and
+ * the widget it needs beyond its kind's. Relation Choice is kept as a relation list (limit: of any length).
+ */
+export const FIELD_FACTORIES: Readonly<Record<string, { kind: FieldKind; title: string; widget?: string }>> = {
+  label_choice_field: { kind: 'choice', title: 'Choice' },
+  label_date_field: { kind: 'date', title: 'Date' },
+  label_datetime_field: { kind: 'datetime', title: 'Date/Time' },
+  Email: { kind: 'email', title: 'Email' },
+  label_email: { kind: 'email', title: 'Email' },
+  'File Upload': { kind: 'file', title: 'File Upload' },
+  label_float_field: { kind: 'float', title: 'Floating-point number' },
+  label_full_name: { kind: 'textline', title: 'Full Name' },
+  Image: { kind: 'image', title: 'Image' },
+  label_integer_field: { kind: 'int', title: 'Integer' },
+  JSONField: { kind: 'json', title: 'JSONField' },
+  label_multi_choice_field: { kind: 'multichoice', title: 'Multiple Choice' },
+  label_password_field: { kind: 'textline', title: 'Password', widget: 'password' },
+  'Relation Choice': { kind: 'relationlist', title: 'Relation Choice' },
+  'Relation List': { kind: 'relationlist', title: 'Relation List' },
+  'Rich Text': { kind: 'richtext', title: 'Rich Text' },
+  label_text_field: { kind: 'text', title: 'Text' },
+  label_textline_field: { kind: 'textline', title: 'Text line (String)' },
+  URL: { kind: 'url', title: 'URL' },
+  label_boolean_field: { kind: 'boolean', title: 'Yes/No' },
+};

@@ -3,7 +3,7 @@
  * orders the ids. The behavior `blocks` (and `blocks.editable.layout`, the same fields where the layout may be
  * edited per object) switches them on for a type.
  */
-import type { FieldError } from '@cms/shared';
+import type { FieldError } from '../errors/app-error';
 import type { FieldDef } from './fields';
 
 /** At most this many blocks on one object: a page of hundreds is already extreme. */

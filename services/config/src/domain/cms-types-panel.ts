@@ -1,0 +1,223 @@
+/**
+ * The `cms-types` control panel: the content types as a list (with how many objects each has) and, per type, a
+ * form of its settings and one yes/no per behavior. Switching a behavior changes the type's fields, and with
+ * them what content of the type accepts and serializes.
+ */
+import { badRequest, clip, urlOf, type ContentTypeDef } from '@cms/shared';
+import { z } from 'zod';
+import { panelUrl } from './panels';
+import { parsed } from './schema-edits';
+
+export const CMS_TYPES_PANEL = 'cms-types';
+
+/** The behaviors the panel switches, in the order of its form, with the form's words. */
+const PANEL_BEHAVIORS: readonly (readonly [name: string, title: string, description: string])[] = [
+  ['cms.allowdiscussion', 'Allow discussion', 'Allow discussion on this item'],
+  ['cms.basic', 'Basic metadata', 'Adds title and description fields.'],
+  ['blocks', 'Blocks', 'Enables Blocks support'],
+  ['blocks.editable.layout', 'Blocks (Editable Layout)', 'Enables Blocks (editable layout) support'],
+  ['cms.categorization', 'Categorization', 'Adds keywords and language fields.'],
+  ['cms.collection', 'Collection', 'Adds collection behavior'],
+  ['cms.publication', 'Date range', 'Adds effective date and expiration date fields.'],
+  [
+    'cms.dublincore',
+    'Dublin Core metadata',
+    'Adds standard metadata fields (equals Basic metadata + Categorization + Effective range + Ownership)',
+  ],
+  ['cms.eventattendees', 'Event Attendees', 'Attendees extension for Events.'],
+  ['cms.eventbasic', 'Event Basic', 'Basic Event schema.'],
+  ['cms.eventcontact', 'Event Contact', 'Contact extension for Events.'],
+  ['cms.eventlocation', 'Event Location', 'Location extension for Events.'],
+  ['cms.eventrecurrence', 'Event Recurrence', 'Recurrence extension for Events.'],
+  ['cms.excludefromnavigation', 'Exclude From navigation', 'Allow items to be excluded from navigation'],
+  [
+    'cms.constraintypes',
+    'Folder Addable Constrains',
+    'Restrict the content types that can be added to folderish content',
+  ],
+  [
+    'cms.textindexer',
+    'Full-Text Indexing',
+    "Enables the enhanced full-text indexing for a content type ('cms.textindexer'). If a field is marked 'searchable', its content gets added to the 'SearchableText' index in the catalog.",
+  ],
+  ['cms.leadimage', 'Lead Image', 'Adds image and image caption fields'],
+  ['cms.locking', 'Locking', 'Locking support for dexterity'],
+  ['cms.translatable', 'Multilingual Support', 'Make this content type multilingual aware'],
+  [
+    'cms.namefromfilename',
+    'Name from file name',
+    'Automatically generate short URL name for content based on its primary field file name',
+  ],
+  [
+    'cms.namefromtitle',
+    'Name from title',
+    'Automatically generate short URL name for content based on its initial title',
+  ],
+  ['cms.navigationroot', 'Navigation root', 'Make all items of this type a navigation root'],
+  ['cms.nextpreviousenabled', 'Next previous navigation', 'Enable next previous navigation for all items of this type'],
+  ['cms.nextprevioustoggle', 'Next previous navigation toggle', 'Allow items to have next previous navigation enabled'],
+  ['cms.ownership', 'Ownership', 'Adds creator, contributor, and rights fields.'],
+  ['cms.relateditems', 'Related items', 'Adds the ability to assign related items'],
+  ['cms.richtext', 'RichText', 'Adds richtext behavior'],
+  ['cms.shortname', 'Short name', 'Gives the ability to rename an item from its edit form.'],
+  ['cms.tableofcontents', 'Table of contents', 'Adds a table of contents'],
+  [
+    'cms.thumb_icon',
+    'Thumbs and icon handling',
+    'Options to suppress thumbs and/or icons and to override thumb size in listings, tables etc.',
+  ],
+  ['cms.versioning', 'Versioning', 'Versioning support with CMFEditions'],
+];
+
+export const PANEL_BEHAVIOR_NAMES: readonly string[] = PANEL_BEHAVIORS.map(([name]) => name);
+
+export function cmsTypesUrl(publicUrl: string, typeName?: string): string {
+  // As the reference writes them: the type name as it is (`cms-types/News Item`).
+  const panel = panelUrl(publicUrl, CMS_TYPES_PANEL);
+  return typeName === undefined ? panel : `${panel}/${typeName}`;
+}
+
+/** One entry of the panel's list. */
+export function typeEntry(def: ContentTypeDef, count: number, publicUrl: string) {
+  return {
+    '@id': cmsTypesUrl(publicUrl, def.name),
+    '@type': def.name,
+    count,
+    description: def.description,
+    id: def.name,
+    meta_type: 'cms-type-info',
+    title: def.title,
+  };
+}
+
+/** The form of one type's settings (the same for every type). */
+export function typeFormSchema(publicUrl: string) {
+  const site = urlOf(publicUrl, '/');
+  const behaviors = Object.fromEntries(
+    PANEL_BEHAVIORS.map(([name, title, description]) => [
+      name,
+      { description, factory: 'Yes/No', title, type: 'boolean' },
+    ]),
+  );
+  return {
+    fieldsets: [
+      {
+        behavior: 'cms',
+        fields: ['title', 'description', 'allowed_content_types', 'filter_content_types'],
+        id: 'default',
+        title: 'Default',
+      },
+      { behavior: 'cms', fields: [...PANEL_BEHAVIOR_NAMES], id: 'behaviors', title: 'Behaviors' },
+    ],
+    properties: {
+      allowed_content_types: {
+        additionalItems: true,
+        description: '',
+        factory: 'Multiple Choice',
+        items: {
+          description: '',
+          factory: 'Choice',
+          title: '',
+          type: 'string',
+          vocabulary: { '@id': `${site}/@vocabularies/cms.app.vocabularies.ReallyUserFriendlyTypes` },
+        },
+        title: 'Allowed Content Types',
+        type: 'array',
+        uniqueItems: true,
+      },
+      description: { description: '', factory: 'Text', title: 'Description', type: 'string', widget: 'textarea' },
+      filter_content_types: {
+        choices: [
+          ['none', null],
+          ['all', null],
+          ['some', null],
+        ],
+        default: 'none',
+        description:
+          'Items of this type can act as a folder containing other  items. What content types should be allowed inside?',
+        enum: ['none', 'all', 'some'],
+        enumNames: [null, null, null],
+        factory: 'Choice',
+        title: 'Filter Contained Types',
+        type: 'string',
+        vocabulary: { '@id': `${site}/@sources/filter_content_types` },
+      },
+      ...behaviors,
+      title: { description: '', factory: 'Text line (String)', title: 'Type Name', type: 'string' },
+    },
+    required: ['title', 'filter_content_types'],
+    type: 'object',
+  };
+}
+
+/** One type's settings as the form shows them. */
+export function typeData(def: ContentTypeDef): Record<string, unknown> {
+  return {
+    allowed_content_types: [...(def.allowedContentTypes ?? [])],
+    description: def.description,
+    filter_content_types: def.filterContentTypes ?? false,
+    ...Object.fromEntries(PANEL_BEHAVIOR_NAMES.map((name) => [name, def.behaviors.includes(name)])),
+    title: def.title,
+  };
+}
+
+/** The panel's answer for one type (GET, and the POST that created it). */
+export function typePanel(def: ContentTypeDef, publicUrl: string) {
+  return {
+    '@id': cmsTypesUrl(publicUrl, def.name),
+    data: typeData(def),
+    description: def.description,
+    group: 'Content',
+    items: [],
+    schema: typeFormSchema(publicUrl),
+    title: def.title,
+  };
+}
+
+export const newTypeBody = z.object({
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).default(''),
+});
+
+const baseSettings = z.object({
+  title: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(2000).optional(),
+  allowed_content_types: z.array(z.string().min(1).max(200)).max(500).optional(),
+  // The form's choice (`none`, `all`, `some`), or the yes/no its data shows.
+  filter_content_types: z.union([z.boolean(), z.enum(['none', 'all', 'some'])]).optional(),
+});
+const settings = baseSettings
+  .extend(Object.fromEntries(PANEL_BEHAVIOR_NAMES.map((name) => [name, z.boolean().optional()])))
+  .strict();
+
+/**
+ * A type with the panel's changes applied: settings, and behaviors switched on (added after the others) or off.
+ * `known` says which type names may be allowed inside.
+ */
+export function changedType(def: ContentTypeDef, body: unknown, known: ReadonlySet<string>): ContentTypeDef {
+  const flags = parsed(settings, body, 'content type settings') as Record<string, unknown>;
+  const input = flags as z.infer<typeof baseSettings>;
+  const unknown = (input.allowed_content_types ?? []).filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw badRequest(`Unknown content types in allowed_content_types: ${clip(unknown.join(', '))}`, [
+      { field: 'allowed_content_types', message: 'unknown content type' },
+    ]);
+  }
+  let behaviors = [...def.behaviors];
+  for (const name of PANEL_BEHAVIOR_NAMES) {
+    const on = flags[name];
+    if (on === true && !behaviors.includes(name)) behaviors = [...behaviors, name];
+    if (on === false) behaviors = behaviors.filter((b) => b !== name);
+  }
+  const filter = input.filter_content_types;
+  return {
+    ...def,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.allowed_content_types !== undefined
+      ? { allowedContentTypes: [...new Set(input.allowed_content_types)] }
+      : {}),
+    ...(filter !== undefined ? { filterContentTypes: filter === true || filter === 'some' } : {}),
+    behaviors,
+  };
+}
