@@ -11,6 +11,13 @@
 //   4. real, 1 wkr  the same with GATEWAY_WORKERS=1 (gateway in a forked worker, services in the primary)
 //   3b/3c           the same process as 3, GET of the Document authenticated as admin with Basic and with a
 //                   Bearer token from POST /@login (the gateway's credential cache at its defaults)
+//   3d/3e           the same process as 3 (issue 18): anonymous revalidated with If-None-Match (304, from the
+//                   gateway cache), and anonymous uncached (`Cache-Control: no-cache` skips the gateway cache);
+//                   3 itself is served from the gateway cache
+//   5. real, 2 wkrs GATEWAY_WORKERS=2 (3 processes), anonymous, against 4
+//   mixed           after the rounds, on 3: 95% anonymous GETs and 5% PATCHes of the Document's title as admin
+//                   over BENCH_CONNECTIONS connections, counting reads that started after a write's answer and
+//                   did not see it (stale reads; must be 0)
 //
 // Every server runs in its own child process; autocannon runs here. Rounds are
 // interleaved (each round benchmarks every server once) so load drifts on the
@@ -20,6 +27,9 @@
 //   content  bench/content.mjs: the content service on generated trees of 1,000 and 100,000 objects
 //            (GET of a Document, of a 1,000-item folder, expanded GET, POST), same method.
 //   search   bench/search.mjs: @search and @querystring-search on the content part's trees (issue 12).
+//   store    bench/store.mjs: the embedded store at 100,000 objects through the store port: start-up,
+//            insert/update p50/p99 at 1 and BENCH_CONNECTIONS writers, longest event-loop stall under a
+//            sustained write load that includes a background compaction (issue 18, item 6).
 //   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
 //            versioning at one connection.
 //
@@ -33,6 +43,7 @@ import { runComments } from './comments.mjs';
 import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
+import { runStore } from './store.mjs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
@@ -90,15 +101,65 @@ async function verify(server, payload) {
 const foreignNote = (values) =>
   values.every(Number.isFinite) ? ` (other processes' CPU: ${values.map((v) => fmt(v, 2)).join(' / ')} cores)` : '';
 
-function summarise(result) {
+function summarise(result, expectStatus = 200) {
+  // A revalidation answers 304: only 4xx/5xx and failures count as bad there.
+  const wrong = expectStatus === 304 ? result['4xx'] + result['5xx'] : result.non2xx;
   return {
     rps: result.requests.average,
     avg: result.latency.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
-    bad: result.non2xx + result.errors + result.timeouts,
+    bad: wrong + result.errors + result.timeouts,
   };
+}
+
+/**
+ * Mixed load on one server: `connections` loops for `durationS`, each request a PATCH of the Document's title
+ * (admin, 1 in 20, one at a time) or an anonymous GET of it. A read is stale when it started after the answer of write n and
+ * shows a title older than n (counts, not timings).
+ */
+async function mixedLoad(baseUrl, { connections, durationS }) {
+  const url = `${baseUrl}${DOCUMENT_PATH}`;
+  const deadline = Date.now() + durationS * 1000;
+  let nextWrite = 0;
+  let acknowledged = 0;
+  // One write at a time, so that writes commit in the order of their numbers (concurrent PATCHes of one title
+  // may commit in either order, and a read would then rightly show a lower number than the last answered).
+  let writeInFlight = false;
+  const counts = { reads: 0, writes: 0, stale: 0, hits: 0, bad: 0 };
+  const loop = async () => {
+    while (Date.now() < deadline) {
+      if (!writeInFlight && Math.random() < 0.05) {
+        writeInFlight = true;
+        const n = ++nextWrite;
+        const response = await request(url, {
+          method: 'PATCH',
+          headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
+          body: { title: `mixed ${n}` },
+        });
+        if (response.status !== 204) counts.bad += 1;
+        counts.writes += 1;
+        acknowledged = n;
+        writeInFlight = false;
+      } else {
+        const expected = acknowledged;
+        const response = await request(url, { headers: { Accept: 'application/json' } });
+        counts.reads += 1;
+        if (response.headers.get('x-cache') === 'HIT') counts.hits += 1;
+        if (response.status !== 200) {
+          counts.bad += 1;
+          continue;
+        }
+        const title = JSON.parse(response.bytes.toString('utf8')).title;
+        const seen = title.startsWith('mixed ') ? Number(title.slice(6)) : 0;
+        if (seen < expected) counts.stale += 1;
+      }
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  return { ...counts, rps: (counts.reads + counts.writes) / ((Date.now() - started) / 1000) };
 }
 
 async function runGateway(settings) {
@@ -114,14 +175,17 @@ async function runGateway(settings) {
   );
   log();
 
+  // The gateway cache is opt-in (one content process, as here); the servers below inherit this.
+  process.env.GATEWAY_CACHE_BYTES ??= String(64 * 1024 * 1024);
   // Seed once, then run both real variants on identical copies of that data, so all serve the same bytes.
   const seedDir = tempDir('cms-bench-seed-');
   const seeder = await startEmbedded('real (seeding)', { dataDir: seedDir, workers: 0 });
   await seedDocument(seeder.baseUrl);
   await seeder.stop();
-  const [real, realWorkers] = await Promise.all([
+  const [real, realWorkers, realWorkers2] = await Promise.all([
     startEmbedded('real', { dataDir: copyDir(seedDir, 'cms-bench-w0-'), workers: 0 }),
     startEmbedded('real GATEWAY_WORKERS=1', { dataDir: copyDir(seedDir, 'cms-bench-w1-'), workers: 1 }),
+    startEmbedded('real GATEWAY_WORKERS=2', { dataDir: copyDir(seedDir, 'cms-bench-w2-'), workers: 2 }),
   ]);
   const fetched = await request(`${real.baseUrl}${DOCUMENT_PATH}`);
   if (fetched.status !== 200) throw new Error(`GET ${DOCUMENT_PATH} answered ${fetched.status}`);
@@ -131,6 +195,8 @@ async function runGateway(settings) {
   log(
     `payload: GET ${DOCUMENT_PATH} of a seeded Document, ${payload.length} bytes, served identically by all four servers`,
   );
+  const etag = fetched.headers.get('etag');
+  if (!etag) throw new Error(`GET ${DOCUMENT_PATH} answered without an ETag`);
   const token = await loginToken(real.baseUrl);
   const authenticated = {
     basic: { Authorization: ADMIN_AUTH },
@@ -161,8 +227,23 @@ async function runGateway(settings) {
     },
     {
       key: 'real',
-      label: '3 real gateway (embedded, 1 process)',
+      label: '3 real gateway (embedded, 1 process), anonymous from its cache',
       url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      handles: [real],
+    },
+    {
+      key: 'revalidated',
+      label: '3d real, anonymous If-None-Match: 304 (same process)',
+      url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      headers: { 'If-None-Match': etag },
+      expectStatus: 304,
+      handles: [real],
+    },
+    {
+      key: 'uncached',
+      label: '3e real, anonymous uncached (no-cache; same process)',
+      url: `${real.baseUrl}${DOCUMENT_PATH}`,
+      headers: { 'Cache-Control': 'no-cache' },
       handles: [real],
     },
     {
@@ -185,8 +266,14 @@ async function runGateway(settings) {
       url: `${realWorkers.baseUrl}${DOCUMENT_PATH}`,
       handles: [realWorkers],
     },
+    {
+      key: 'workers2',
+      label: '5 real, GATEWAY_WORKERS=2 (3 processes)',
+      url: `${realWorkers2.baseUrl}${DOCUMENT_PATH}`,
+      handles: [realWorkers2],
+    },
   ];
-  for (const server of servers) await verify(server, payload);
+  for (const server of servers) if (!server.expectStatus) await verify(server, payload);
   log();
 
   const options = { connections: settings.connections };
@@ -204,6 +291,7 @@ async function runGateway(settings) {
       const before = cpuSnapshot();
       const result = summarise(
         await load(server.url, { ...options, headers: server.headers, duration: settings.duration }),
+        server.expectStatus,
       );
       result.foreign = foreignCores(before, cpuSnapshot(), os.availableParallelism());
       server.rounds.push(result);
@@ -254,26 +342,56 @@ async function runGateway(settings) {
     `        real(1 worker) against the same bar: ${workersVsEcho >= TARGET ? 'PASS' : 'MISS'} (${fmt(workersVsEcho, 3)}; informational)`,
   );
   log();
-  log('authenticated against anonymous, same gateway process (3):');
+  // Against the uncached anonymous GET: both then make the gRPC hop (the cached one is in the table above).
+  log('authenticated against anonymous uncached, same gateway process (3):');
   log(
     table(
       ['GET as', 'req/s', 'p50 ms', 'p99 ms', 'req/s ratio', 'p50 ratio', 'p99 ratio'],
-      ['real', 'basic', 'bearer'].map((key) => [
-        key === 'real' ? 'anonymous' : key === 'basic' ? 'Basic admin' : 'Bearer admin',
+      ['uncached', 'basic', 'bearer'].map((key) => [
+        key === 'uncached' ? 'anonymous (no-cache)' : key === 'basic' ? 'Basic admin' : 'Bearer admin',
         fmt(by[key].rps),
         fmt(by[key].p50, 2),
         fmt(by[key].p99, 2),
-        fmt(ratio(key, 'real'), 3),
-        by.real.p50 > 0 ? fmt(by[key].p50 / by.real.p50, 2) : 'n/a',
-        by.real.p99 > 0 ? fmt(by[key].p99 / by.real.p99, 2) : 'n/a',
+        fmt(ratio(key, 'uncached'), 3),
+        by.uncached.p50 > 0 ? fmt(by[key].p50 / by.uncached.p50, 2) : 'n/a',
+        by.uncached.p99 > 0 ? fmt(by[key].p99 / by.uncached.p99, 2) : 'n/a',
       ]),
     ),
   );
-  const authRatios = ['basic', 'bearer'].map((key) => ratio(key, 'real'));
+  const authRatios = ['basic', 'bearer'].map((key) => ratio(key, 'uncached'));
   const authPass = authRatios.every((r) => r >= AUTH_TARGET);
   log(
-    `target: authenticated >= ${AUTH_TARGET} x anonymous req/s (${fmt(AUTH_TARGET * by.real.rps)} req/s): ` +
+    `target: authenticated >= ${AUTH_TARGET} x anonymous uncached req/s (${fmt(AUTH_TARGET * by.uncached.rps)} req/s): ` +
       `${authPass ? 'PASS' : 'MISS'} (Basic ${fmt(authRatios[0], 3)}, Bearer ${fmt(authRatios[1], 3)})`,
+  );
+  log();
+  log('HTTP caching (issue 18), ratios in this run:');
+  const targets = [
+    ['cached anonymous / ceiling', ratio('real', 'ceiling'), 0.15],
+    ['304 revalidated / ceiling', ratio('revalidated', 'ceiling'), 0.15],
+    ['uncached anonymous / Basic admin', ratio('uncached', 'basic'), 1],
+    ['uncached anonymous / Bearer admin', ratio('uncached', 'bearer'), 1],
+    ['Basic admin / echo', ratio('basic', 'echo'), 0.8],
+    ['Bearer admin / echo', ratio('bearer', 'echo'), 0.8],
+    ['GATEWAY_WORKERS=2 / GATEWAY_WORKERS=1', ratio('workers2', 'workers'), 1.3],
+  ];
+  for (const [name, value, target] of targets) {
+    log(`target: ${name} >= ${target}: ${value >= target ? 'PASS' : 'MISS'} (${fmt(value, 3)})`);
+  }
+  const mixed = await mixedLoad(real.baseUrl, { connections: settings.connections, durationS: settings.duration });
+  log(
+    `mixed 95% anonymous GET / 5% PATCH on 3, ${settings.connections} connections, ${settings.duration} s: ` +
+      `${fmt(mixed.rps)} req/s (${mixed.reads} reads, ${mixed.hits} from the gateway cache, ${mixed.writes} writes, ` +
+      `${mixed.bad} bad), stale reads: ${mixed.stale}`,
+  );
+  const mixedRatio = mixed.rps / by.uncached.rps;
+  log(
+    `target: mixed >= 3 x uncached anonymous req/s with 0 stale reads: ` +
+      `${mixedRatio >= 3 && mixed.stale === 0 ? 'PASS' : 'MISS'} (${fmt(mixedRatio, 3)}, ${mixed.stale} stale)`,
+  );
+  log(
+    '(mixed is driven by fetch loops in this process, not autocannon: its req/s includes the client cost of parsing ' +
+      'every body to count stale reads)',
   );
   const bad = servers.reduce((sum, s) => sum + s.rounds.reduce((n, r) => n + r.bad, 0), 0);
   if (bad > 0) log(`warning: ${bad} non-2xx responses, errors or timeouts during measured rounds; numbers are suspect`);
@@ -298,7 +416,7 @@ async function runGateway(settings) {
     `note: autocannon shares the 2 cores with the servers (load generator in this process; the 1-worker variant runs 2 server processes)`,
   );
   log(`gateway part ${fmt((Date.now() - started) / 1000, 1)} s`);
-  await Promise.all([real, realWorkers, ceiling, echo].map((handle) => handle.stop()));
+  await Promise.all([real, realWorkers, realWorkers2, ceiling, echo].map((handle) => handle.stop()));
 }
 
 const PARTS = {
@@ -307,6 +425,7 @@ const PARTS = {
   history: runHistory,
   comments: runComments,
   search: runSearch,
+  store: runStore,
 };
 
 async function main() {

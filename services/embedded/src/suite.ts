@@ -33,10 +33,14 @@ const STOP_ORDER: ServiceName[] = ['identity', 'content', 'search', 'discussion'
  * with its own embedded store under DATA_DIR, sharing one in-process event bus
  * (or RabbitMQ when AMQP_URL is set), and the gateway in front.
  */
+/** The gateway cache's size in the embedded mode, where it is exact. */
+const EMBEDDED_GATEWAY_CACHE_BYTES = 64 * 1024 * 1024;
+
 export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<RunningSuite> {
   const withLoopback = {
     ...env,
     CONTENT_GRPC_ADDRESS: LOOPBACK,
+    CONTENT_FILES_HTTP_ADDRESS: LOOPBACK,
     IDENTITY_GRPC_ADDRESS: LOOPBACK,
     SEARCH_GRPC_ADDRESS: LOOPBACK,
     DISCUSSION_GRPC_ADDRESS: LOOPBACK,
@@ -49,7 +53,10 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     discussion: loadConfig(discussionConfigSchema, withLoopback),
     config: loadConfig(configConfigSchema, withLoopback),
   };
-  const gatewayConfig = loadConfig(gatewayConfigSchema, env);
+  // One content process here, so the gateway cache is exact (its change feed is per content process): on unless
+  // GATEWAY_CACHE_BYTES says otherwise.
+  const gatewayEnv = { GATEWAY_CACHE_BYTES: String(EMBEDDED_GATEWAY_CACHE_BYTES), ...env };
+  const gatewayConfig = loadConfig(gatewayConfigSchema, gatewayEnv);
   const logger = createLogger('embedded', gatewayConfig.LOG_LEVEL);
   const loggerFor = (name: string) => createLogger(name, gatewayConfig.LOG_LEVEL);
 
@@ -123,7 +130,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   );
   const content = await start(
     'content',
-    { ...configs.content, IDENTITY_ADDRESS: identity, SEARCH_ADDRESS: search },
+    { ...configs.content, IDENTITY_ADDRESS: identity, SEARCH_ADDRESS: search, CONFIG_ADDRESS: config },
     startContentService,
   );
   late.content = content;
@@ -134,6 +141,8 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   );
   late.discussion = discussion;
   const addresses: BackendAddresses = { identity, content, search, discussion, config };
+  // The gateway streams file bytes from content's file hop, bound like the rest to a free loopback port.
+  const contentFiles = services.get('content')?.httpAddress ?? gatewayConfig.CONTENT_FILES_ADDRESS;
   // So that `npm run reindex` and other one-off commands find the services bound to random loopback ports.
   writeAddressesFile(configs.search.DATA_DIR, addresses);
 
@@ -141,10 +150,18 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   let port = gatewayConfig.PORT;
   let publicUrl = publicUrlOf(gatewayConfig, port);
   if (gatewayConfig.GATEWAY_WORKERS > 0) {
-    const workers = forkGatewayWorkers(gatewayConfig.GATEWAY_WORKERS, { ...env, ...addressEnv(addresses) }, logger);
+    const workers = forkGatewayWorkers(
+      gatewayConfig.GATEWAY_WORKERS,
+      { ...gatewayEnv, ...addressEnv(addresses), CONTENT_FILES_ADDRESS: contentFiles },
+      logger,
+    );
     stopGateway = () => workers.stop();
   } else {
-    const gateway = await startGateway(gatewayConfig, addresses, loggerFor('gateway'));
+    const gateway = await startGateway(
+      { ...gatewayConfig, CONTENT_FILES_ADDRESS: contentFiles },
+      addresses,
+      loggerFor('gateway'),
+    );
     port = gateway.port;
     publicUrl = gateway.publicUrl;
     stopGateway = () => gateway.stop();

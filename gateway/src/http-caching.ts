@@ -1,0 +1,186 @@
+/**
+ * HTTP caching of GET answers at the gateway: validators (ETag, Last-Modified) and 304, Vary, Cache-Control by
+ * the caching settings, the tag header for caching proxies, and the gateway's own cache (http-cache.ts, whose
+ * comment says why a cached answer is never stale).
+ */
+import type { HttpResponse__Output, Principal__Output, Route } from '@cms/shared';
+import type { Request, Response } from 'express';
+import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
+import { etagOf, lastModifiedOf, notModified, tagsOf } from './conditional';
+import { ChangeValidator, type CachedAnswer, type CacheScope, type ResponseCache } from './http-cache';
+
+/** Request headers every GET answer may depend on (besides the path, query and public origin). */
+const VARY = 'Accept, Accept-Language, Authorization';
+const VARY_CORS = `${VARY}, Origin`;
+/** The headers of those in the cache key, with the forwarded ones (`Lock-Token`, `Prefer`). */
+const KEY_HEADERS = ['accept', 'accept-language', 'origin', 'lock-token', 'prefer'] as const;
+
+/** Content answers the gateway keeps; their dependencies are known by path (see http-cache.ts). */
+const GATEWAY_CACHED: Readonly<Record<string, CacheScope>> = {
+  '': 'object',
+  breadcrumbs: 'object',
+  actions: 'object',
+  navroot: 'object',
+  navigation: 'tree',
+  contextnavigation: 'tree',
+};
+/** A query naming one of these renders other objects too (components, full objects): any write may change it. */
+const TREE_QUERY = /(?:^|[?&])(?:expand|fullobjects|include_items)/;
+/** A Collection's items come from the search index, which lags the write: never kept. */
+const COLLECTION = Buffer.from('"@type":"Collection"');
+
+export interface CachingRequest {
+  route: Route;
+  endpoint: string;
+  /** Decoded context segments. */
+  context: string[];
+  principal: Principal__Output | null;
+  publicUrl: string;
+  requestId: string;
+  /** Whether CORS is on (answers then vary by Origin). */
+  cors: boolean;
+}
+
+export class HttpCaching {
+  constructor(
+    private readonly rules: (requestId: string) => Promise<CacheRules>,
+    private readonly cache?: ResponseCache,
+    private readonly validator?: ChangeValidator,
+  ) {}
+
+  /** Answers a GET (or HEAD): from the gateway's cache when it may, else by `fetch`, with validators and 304. */
+  async answer(
+    req: Request,
+    res: Response,
+    request: CachingRequest,
+    fetch: () => Promise<HttpResponse__Output>,
+  ): Promise<void> {
+    const rules = await this.rules(request.requestId);
+    const anonymous = request.principal === null;
+    const kind = answerKindOf(request.endpoint);
+    const caller = anonymous ? '' : principalKey(request.principal as Principal__Output);
+    const varyValues = KEY_HEADERS.map((name) => headerOf(req, name)).join('\n');
+    const scope = this.scopeOf(request, req.url, rules, anonymous);
+    const key = scope && `${request.publicUrl}\n${req.url}\n${caller}\n${varyValues}`;
+    let ticket = this.validator?.ticket() ?? 0;
+    // A request asking for a fresh answer (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4) is not served from here.
+    if (key && this.validator && !wantsFresh(req) && (await this.validator.validate())) {
+      const cached = this.cache?.get(key);
+      if (cached) {
+        this.send(req, res, cached, rules, kind, anonymous, request.cors, 'HIT');
+        return;
+      }
+      ticket = this.validator.ticket();
+    }
+    const response = await fetch();
+    if (response.status !== 200) {
+      sendResponse(res, response);
+      return;
+    }
+    const contentType = headerIn(response.headers, 'content-type');
+    // A service that sets its own validators (files) keeps them; the gateway makes them for the rest.
+    const answer: CachedAnswer = {
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+      etag: headerIn(response.headers, 'etag') ?? etagOf(response.body, caller, varyValues),
+      lastModified:
+        headerIn(response.headers, 'last-modified') ??
+        (kind === 'content' && request.endpoint === '' ? lastModifiedOf(response.body, contentType) : undefined),
+      tags: anonymous ? tagsOf(response.body, contentType) : [],
+    };
+    if (key && scope && this.validator?.current(ticket) && !response.body.includes(COLLECTION)) {
+      this.cache?.set(key, contextPath(request.context), scope, answer);
+    }
+    this.send(req, res, answer, rules, kind, anonymous, request.cors, key ? 'MISS' : undefined);
+  }
+
+  /** Cache-Control of a file answer the caching rules give, for the file hop (file-proxy.ts), which bypasses `answer`. */
+  async fileCacheControl(requestId: string, anonymous: boolean): Promise<string> {
+    return cacheControlOf(await this.rules(requestId), 'file', anonymous);
+  }
+
+  private scopeOf(request: CachingRequest, url: string, rules: CacheRules, anonymous: boolean): CacheScope | undefined {
+    if (!this.cache || !rules.enabled || request.route.service !== 'content') return undefined;
+    if (!anonymous && !rules.authenticated) return undefined;
+    const scope = Object.prototype.hasOwnProperty.call(GATEWAY_CACHED, request.endpoint)
+      ? GATEWAY_CACHED[request.endpoint]
+      : undefined;
+    if (!scope) return undefined;
+    const query = url.indexOf('?');
+    return query !== -1 && TREE_QUERY.test(url.slice(query)) ? 'tree' : scope;
+  }
+
+  private send(
+    req: Request,
+    res: Response,
+    answer: CachedAnswer,
+    rules: CacheRules,
+    kind: ReturnType<typeof answerKindOf>,
+    anonymous: boolean,
+    cors: boolean,
+    cacheStatus: 'HIT' | 'MISS' | undefined,
+  ): void {
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', cacheControlOf(rules, kind, anonymous));
+    res.setHeader('Vary', cors ? VARY_CORS : VARY);
+    res.setHeader('ETag', answer.etag);
+    if (answer.lastModified) res.setHeader('Last-Modified', answer.lastModified);
+    if (answer.tags.length)
+      res.setHeader(rules.tagHeader, answer.tags.join(rules.tagHeader === 'Cache-Tag' ? ',' : ' '));
+    if (cacheStatus) res.setHeader('X-Cache', cacheStatus);
+    if (notModified(req.headers, answer.etag, answer.lastModified)) {
+      // RFC 9110 §15.4.5: the validators and caching headers stay, the representation's do not.
+      res.removeHeader('Content-Type');
+      res.removeHeader('Content-Length');
+      res.status(304).end();
+      return;
+    }
+    res.status(answer.status);
+    if (!res.hasHeader('Content-Type') && answer.body.length > 0) res.setHeader('Content-Type', 'application/json');
+    res.end(answer.body);
+  }
+}
+
+/** A service's answer as it came (not a 200: no validators, no caching). */
+export function sendResponse(res: Response, response: HttpResponse__Output): void {
+  res.status(response.status);
+  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  if (response.body.length > 0) {
+    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
+    res.end(response.body);
+  } else {
+    res.end();
+  }
+}
+
+/** A header of a service's answer, whatever the case of its name. */
+function headerIn(headers: Record<string, string>, lowerCaseName: string): string | undefined {
+  if (lowerCaseName in headers) return headers[lowerCaseName];
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === lowerCaseName) return headers[name];
+  return undefined;
+}
+
+function wantsFresh(req: Request): boolean {
+  const cacheControl = req.headers['cache-control'];
+  return (
+    (cacheControl !== undefined && /\bno-cache\b/i.test(cacheControl)) ||
+    (cacheControl === undefined && req.headers.pragma === 'no-cache')
+  );
+}
+
+function headerOf(req: Request, name: string): string {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : (value ?? '');
+}
+
+/** What an authenticated answer depends on about its caller: who, with which roles and groups. */
+function principalKey(principal: Principal__Output): string {
+  return `${principal.id}\u0001${principal.roles.join(',')}\u0001${principal.groups.join(',')}`;
+}
+
+export function contextPath(segments: readonly string[]): string {
+  return `/${segments.join('/')}`;
+}
+
+export { ChangeValidator };
