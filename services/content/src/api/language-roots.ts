@@ -1,0 +1,35 @@
+import { badRequest, unary, type ContentServiceHandlers, type Logger } from '@cms/shared';
+import { isMultilingual, type ContentScan, type Translations } from '../domain/translations';
+
+/** A language code as the language panel's vocabulary has them (`en`, `pt-br`). */
+const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
+/** More languages than any site has: a bound on one call's work. */
+const MAX_LANGUAGES = 200;
+
+/**
+ * `RebuildTranslations`, and `EnsureLanguageRoots`: the config service's language panel switched multilingual on; the root folders exist
+ * when this answers, so they do when the panel's write answers (addendum §8).
+ */
+export function languageRootRpcs(
+  translations: Translations,
+  scan: ContentScan,
+  log: Logger,
+): Pick<ContentServiceHandlers, 'EnsureLanguageRoots' | 'RebuildTranslations'> {
+  return {
+    // `npm run translations:rebuild` (translations-rebuild.ts).
+    RebuildTranslations: unary(log, async (_request: unknown, ctx) => {
+      const linked = await translations.rebuild(scan, ctx.requestId);
+      log.info({ requestId: ctx.requestId, linked }, 'translation groups rebuilt from the content store');
+      return { linked };
+    }),
+    EnsureLanguageRoots: unary(log, async (request: { languages: string[] }, ctx) => {
+      const languages = [...new Set(request.languages)];
+      if (!isMultilingual(languages) || languages.length > MAX_LANGUAGES) {
+        throw badRequest(`Language roots need 2 to ${MAX_LANGUAGES} languages`);
+      }
+      const bad = languages.find((code) => !LANGUAGE_CODE.test(code));
+      if (bad !== undefined) throw badRequest(`Not a language code: ${bad.slice(0, 20)}`);
+      return { paths: await translations.ensureRoots(languages, ctx.requestId) };
+    }),
+  };
+}

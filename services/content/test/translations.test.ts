@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, newEvent, type DocumentStore } from '@cms/shared';
+import { openEmbeddedStore } from '@cms/shared/adapters';
+import type { ContentDoc } from '../src/domain/model';
+import { Translations } from '../src/domain/translations';
+import { ContentWriter } from '../src/domain/write-path';
+import { StoreContentRepository } from '../src/store/content-repository';
+import { StoreTranslationGroups } from '../src/store/translation-groups';
+
+/**
+ * The translation index as the consumer keeps it (`follow`, `forget`, once per event, any number of times) and
+ * as a rebuild recomputes it from the objects: both give the same groups, clashes resolved the same way.
+ */
+describe('translation groups', () => {
+  let dir: string;
+  let store: DocumentStore;
+  let repo: StoreContentRepository;
+  let index: StoreTranslationGroups;
+  let translations: Translations;
+  const relay = { flush: async () => undefined };
+
+  function doc(uid: string, path: string, language: string, group?: string, modified = '2026-01-01T00:00:00.000Z') {
+    const d: ContentDoc = {
+      _id: uid,
+      path,
+      id: path.split('/').pop() || 'site',
+      portal_type: path === '/' ? 'Site Root' : 'Document',
+      parent_uid: path === '/' ? null : 'root',
+      ancestors: path === '/' ? [] : ['root'],
+      position: 0,
+      next_position: 0,
+      title: uid,
+      description: '',
+      created: '2026-01-01T00:00:00.000Z',
+      modified,
+      creators: ['admin'],
+      review_state: 'private',
+      version: 1,
+      fields: { language },
+      local_roles: [],
+      effective_local_roles: [],
+      allowed: ['Manager'],
+    };
+    if (group) d.translation_group = group;
+    return d;
+  }
+
+  async function insert(...docs: ContentDoc[]): Promise<void> {
+    for (const d of docs) await repo.insertNew(d, [newEvent('content.added', { uid: d._id })]);
+  }
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cms-translations-'));
+    store = await openEmbeddedStore(dir);
+    repo = new StoreContentRepository(store);
+    await repo.ensureIndexes();
+    index = new StoreTranslationGroups(store);
+    await index.ensureIndexes();
+    translations = new Translations({
+      repo,
+      writer: new ContentWriter(repo, relay),
+      index,
+      languages: { available: async () => ['en', 'de', 'fr'] },
+      drained: async () => true,
+      log: createLogger('translations-test', 'silent'),
+      admin: 'admin',
+    });
+    await insert(doc('root', '/', 'en'));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('follows the objects as stored, idempotently, and a rebuild of a lost index gives the same groups', async () => {
+    await insert(doc('a', '/a', 'en', 'g1'), doc('b', '/b', 'de', 'g1'), doc('c', '/c', 'fr', 'g1'));
+    await insert(doc('d', '/d', 'en', 'g2'), doc('e', '/e', 'fr', 'g2'), doc('lonely', '/lonely', 'en'));
+    for (const uid of ['a', 'b', 'c', 'd', 'e', 'lonely']) await translations.follow(uid, 'test');
+    const incremental = await index.all();
+    expect(incremental.map((m) => [m._id, m.group, m.language])).toEqual([
+      ['a', 'g1', 'en'],
+      ['b', 'g1', 'de'],
+      ['c', 'g1', 'fr'],
+      ['d', 'g2', 'en'],
+      ['e', 'g2', 'fr'],
+    ]);
+    // A redelivery of every event changes nothing.
+    for (const uid of ['a', 'b', 'c', 'd', 'e', 'lonely']) await translations.follow(uid, 'test');
+    expect(await index.all()).toEqual(incremental);
+
+    await index.replaceAll([]);
+    expect(await translations.rebuild(repo, 'test')).toBe(5);
+    expect(await index.all()).toEqual(incremental);
+  });
+
+  it('drops only the removed objects content confirms are gone', async () => {
+    await insert(doc('a', '/a', 'en', 'g1'), doc('b', '/b', 'de', 'g1'));
+    for (const uid of ['a', 'b']) await translations.follow(uid, 'test');
+    await repo.docs.deleteOne({ _id: 'b' });
+    await translations.forget(['a', 'b']);
+    expect((await index.all()).map((m) => m._id)).toEqual(['a']);
+  });
+
+  it('resolves a clash by unlinking the object written last, the same way incrementally and in a rebuild', async () => {
+    const clash = () => [
+      doc('a', '/a', 'en', 'g1'),
+      doc('b', '/b', 'de', 'g1', '2026-01-02T00:00:00.000Z'),
+      doc('late', '/late', 'de', 'g1', '2026-01-03T00:00:00.000Z'),
+    ];
+    await insert(...clash());
+    for (const uid of ['a', 'b', 'late']) await translations.follow(uid, 'test');
+    expect((await repo.byUid('late'))?.translation_group).toBeUndefined();
+    const incremental = (await index.all()).map((m) => [m._id, m.group]);
+    expect(incremental).toEqual([
+      ['a', 'g1'],
+      ['b', 'g1'],
+    ]);
+
+    // The same objects, never followed: the rebuild unlinks the same one.
+    await store.collection('content').deleteMany({});
+    await index.replaceAll([]);
+    await insert(doc('root', '/', 'en'), ...clash());
+    await translations.rebuild(repo, 'test');
+    expect((await repo.byUid('late'))?.translation_group).toBeUndefined();
+    expect((await index.all()).map((m) => [m._id, m.group])).toEqual(incremental);
+  });
+});
