@@ -184,10 +184,14 @@ describe('content types', () => {
       );
     });
 
-    it('Link: the remote URL (internal links as ${portal_url}/…)', async () => {
+    it('Link: the remote URL (an internal link sent as ${portal_url}/… is served as its target URL)', async () => {
       await roundTrip(
         { '@type': 'Link', title: 'Elsewhere', remoteUrl: '${portal_url}/types/target' },
-        { '@type': 'Link', layout: 'link_redirect_view', remoteUrl: '${portal_url}/types/target' },
+        { '@type': 'Link', layout: 'link_redirect_view', remoteUrl: `${base}/types/target` },
+      );
+      await roundTrip(
+        { '@type': 'Link', title: 'Outside', remoteUrl: 'https://example.org/x' },
+        { '@type': 'Link', remoteUrl: 'https://example.org/x' },
       );
     });
 
@@ -420,6 +424,29 @@ describe('content types', () => {
   });
 
   describe('writes', () => {
+    it("ignores what a client sends back that is no field (Volto's add form, a GET's members); not a misspelling", async () => {
+      const response = await t.request('POST', '/', {
+        body: {
+          '@type': 'Document',
+          title: 'From the add form',
+          parent: { '@id': base, title: 'Site' },
+          selected: 'abc',
+          '@static_behaviors': [],
+          UID: 'not-this-one',
+          review_state: 'published',
+        },
+      });
+      expect(response.status).toBe(201);
+      const created = await json(response);
+      expect(created).toMatchObject({ title: 'From the add form', review_state: 'private' });
+      expect(created.UID).not.toBe('not-this-one');
+      expect(created).not.toHaveProperty('selected');
+      const path = created['@id'].slice(base.length);
+      const typo = await t.request('PATCH', path, { body: { titel: 'typo' } });
+      expect(typo.status).toBe(400);
+      expect(JSON.stringify(await json(typo))).toContain('titel');
+    });
+
     it('PATCH: 204, the own @type tolerated, an empty body changes nothing, representation on request', async () => {
       const doc = await create({ '@type': 'Document', title: 'Edit Me' });
       const path = doc['@id'].slice(base.length);
