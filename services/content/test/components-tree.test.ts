@@ -11,6 +11,7 @@ import { navigation } from '../src/domain/components/navigation';
 import { ComponentScope } from '../src/domain/components/scope';
 import { typeList } from '../src/domain/components/type-list';
 import type { ContentDoc } from '../src/domain/model';
+import { DEFAULT_SITE_SETTINGS } from '../src/domain/site-settings';
 import { builtinTypeRegistry } from '../src/domain/types';
 import { StoreContentRepository } from '../src/store/content-repository';
 
@@ -33,6 +34,9 @@ const member: Principal__Output = { id: 'mia', roles: ['Member'], groups: [], fu
  *   /about            Document, private
  *   /secret           Folder, published, exclude_from_nav
  */
+/** The types a new site shows in its navigation. */
+const DISPLAYED = DEFAULT_SITE_SETTINGS.displayedTypes;
+
 describe('expansion components over the repository', () => {
   let dir: string;
   let store: DocumentStore;
@@ -95,12 +99,20 @@ describe('expansion components over the repository', () => {
   const ids = (items: { '@id': string }[]) => items.map((i) => i['@id'].slice(URL.length) || '/');
 
   it('navigation: Home and the top level, what the caller may see and not hidden', async () => {
-    expect(ids((await navigation(scope('/news', manager), 1)).items)).toEqual(['/', '/news', '/about']);
-    expect(ids((await navigation(scope('/news', null), 1)).items)).toEqual(['/', '/news']);
+    expect(ids((await navigation(scope('/news', manager), 1, DISPLAYED)).items)).toEqual(['/', '/news', '/about']);
+    expect(ids((await navigation(scope('/news', null), 1, DISPLAYED)).items)).toEqual(['/', '/news']);
+  });
+
+  it('navigation: only the displayed types', async () => {
+    expect(ids((await navigation(scope('/news', manager), 1, ['Document'])).items)).toEqual(['/', '/about']);
+    expect(ids((await navigation(scope('/news', manager), 2, ['Folder'])).items[1].items as any)).toEqual([
+      '/news/a',
+      '/news/b',
+    ]);
   });
 
   it('navigation: a hidden item shows while the context is in it', async () => {
-    expect(ids((await navigation(scope('/secret', null), 1)).items)).toEqual(['/', '/news', '/secret']);
+    expect(ids((await navigation(scope('/secret', null), 1, DISPLAYED)).items)).toEqual(['/', '/news', '/secret']);
   });
 
   it('navigation: deeper levels, one children query per level', async () => {
@@ -111,7 +123,7 @@ describe('expansion components over the repository', () => {
         return repo.visibleChildrenOf(parents, tokens);
       },
     });
-    const nav = await navigation(scope('/', manager, counting), 3);
+    const nav = await navigation(scope('/', manager, counting), 3, DISPLAYED);
     // One query for the top level, then one for each of the two levels below it.
     expect(queries).toBe(3);
     const news = nav.items[1] as any;
@@ -121,7 +133,7 @@ describe('expansion components over the repository', () => {
     expect(news.items[0]).toMatchObject({ review_state: 'published', use_view_action_in_listings: false });
     expect(news).not.toHaveProperty('use_view_action_in_listings');
 
-    const anonymous = (await navigation(scope('/', null), 4)).items[1] as any;
+    const anonymous = (await navigation(scope('/', null), 4, DISPLAYED)).items[1] as any;
     expect(ids(anonymous.items)).toEqual(['/news/a']);
     expect(ids(anonymous.items[0].items[0].items)).toEqual(['/news/a/deep/doc']);
   });
