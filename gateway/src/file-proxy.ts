@@ -1,0 +1,85 @@
+/**
+ * The gateway's end of the file hop (services/shared/src/http/file-hop.ts): `GET`/`HEAD` of `@@download` and
+ * `@@images` go to the content service's internal HTTP server through http-proxy-middleware over a keep-alive
+ * agent, so the bytes stream to the client (with `Range`, `ETag`, 304 answered by content) instead of travelling
+ * whole inside gRPC messages. The request is authenticated and parsed here as any other; what the gRPC hop would
+ * carry goes in one header, which always replaces whatever a client sent under that name.
+ */
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  AppError,
+  encodeFileHopRequest,
+  FILE_HOP_ENDPOINTS,
+  FILE_HOP_HEADER,
+  FILE_HOP_PATH,
+  type FileHopRequest,
+  type Logger,
+} from '@cms/shared';
+import type { Request, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { sendError } from './errors';
+
+/** Client headers the content service reads (validators and ranges); nothing else is passed on. */
+const PASSED_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since', 'accept-language'] as const;
+
+export interface FileProxy {
+  /** Whether a GET of this endpoint goes over the hop. */
+  handles(endpoint: string): boolean;
+  /**
+   * Streams the answer to `res`; resolves when the response is done (or the client went away). `cacheControl`: the
+   * caching rules' header for files, used where content sets none (a scale's own stays).
+   */
+  forward(req: Request, res: Response, request: FileHopRequest, cacheControl?: string): Promise<void>;
+  close(): void;
+}
+
+/** The proxy to the content service's file hop at `address` (`host:port`). */
+export function fileProxy(address: string, timeoutMs: number, logger: Logger): FileProxy {
+  const agent = new Agent({ keepAlive: true, maxFreeSockets: 16 });
+  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: `http://${address}`,
+    agent,
+    // Answers are passed on as they are: errors are already the JSON of addendum §4.
+    selfHandleResponse: false,
+    proxyTimeout: timeoutMs,
+    pathRewrite: () => FILE_HOP_PATH,
+    on: {
+      proxyRes: (proxyRes, _req, res) => {
+        const cacheControl = (res as Response).locals?.fileCacheControl as string | undefined;
+        if (cacheControl && proxyRes.statusCode !== undefined && proxyRes.statusCode < 400) {
+          proxyRes.headers['cache-control'] ??= cacheControl;
+        }
+      },
+      error: (error, _req, res) => {
+        const requestId = (res as Response).locals?.requestId as string;
+        logger.warn({ err: error, requestId }, 'file hop to content failed');
+        if ('setHeader' in res) {
+          sendError(
+            res as Response,
+            new AppError('ServiceUnavailable', 'The content service is not reachable; try again'),
+            requestId,
+          );
+        }
+      },
+    },
+  });
+
+  return {
+    handles: (endpoint) => FILE_HOP_ENDPOINTS.has(endpoint),
+    forward(req, res, request, cacheControl) {
+      res.locals.fileCacheControl = cacheControl;
+      // Only what content needs: the forwarded request and the validators. No credentials cross the hop.
+      const headers: Record<string, string> = { [FILE_HOP_HEADER]: encodeFileHopRequest(request) };
+      for (const name of PASSED_HEADERS) {
+        const value = req.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      req.headers = headers;
+      return new Promise<void>((resolve) => {
+        res.on('close', () => resolve());
+        void proxy(req, res, () => resolve());
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}

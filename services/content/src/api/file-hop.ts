@@ -1,0 +1,228 @@
+/**
+ * The content service's end of the file hop (services/shared/src/http/file-hop.ts): a small HTTP server that
+ * answers `@@download` and `@@images` (and their scales) as a stream from the blob store, with `Range` (206, 416),
+ * `ETag` / `Last-Modified` and 304. The gateway authenticates and forwards; the permission to view the object is
+ * checked here, as the dispatcher does for the gRPC hop, and the file is the one the same endpoints select.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import {
+  AppError,
+  badRequest,
+  decodeFileHopRequest,
+  FILE_HOP_HEADER,
+  FILE_HOP_PATH,
+  matchSubPath,
+  notFound,
+  requirePermission,
+  type ContextResolver,
+  type Logger,
+} from '@cms/shared';
+import { outputOf } from '../domain/image-scales';
+import type { ContentDoc } from '../domain/model';
+import type { ContentDeps } from './declarations';
+import { download, downloadSelection } from './download';
+import { filenameStar, SANDBOX, type FileSelection } from './file-response';
+import { imageSelection, images } from './images';
+
+const PATTERNS: Record<string, string[][]> = {
+  download: patternsOf(download.operations.GET?.paths),
+  images: patternsOf(images.operations.GET?.paths),
+};
+
+function patternsOf(paths: readonly string[] | undefined): string[][] {
+  return (paths ?? ['']).map((p) => p.split('/').filter(Boolean));
+}
+
+export interface FileHopServer {
+  /** `host:port` it listens on. */
+  address: string;
+  stop(): Promise<void>;
+}
+
+/** Listens on `address` (`host:port`; port 0: a free one). */
+export async function startFileHop(
+  address: string,
+  deps: ContentDeps,
+  contexts: ContextResolver<ContentDoc>,
+  logger: Logger,
+): Promise<FileHopServer> {
+  const server = createServer((req, res) => void answer(req, res, deps, contexts, logger));
+  // The gateway's keep-alive agent reuses connections; idle ones close well before a proxy would drop them.
+  server.keepAliveTimeout = 30_000;
+  const at = address.lastIndexOf(':');
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(address.slice(at + 1)), address.slice(0, at), () => resolve());
+  });
+  const bound = server.address() as AddressInfo;
+  const host = address.slice(0, at) === '0.0.0.0' ? '127.0.0.1' : address.slice(0, at);
+  return { address: `${host}:${bound.port}`, stop: () => close(server) };
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: ContentDeps,
+  contexts: ContextResolver<ContentDoc>,
+  logger: Logger,
+): Promise<void> {
+  const hop = decodeFileHopRequest(headerOf(req, FILE_HOP_HEADER));
+  const log = logger.child({ requestId: hop?.request_id });
+  try {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new AppError('MethodNotAllowed', 'The file hop takes GET and HEAD', undefined, undefined, {
+        Allow: 'GET, HEAD',
+      });
+    }
+    if (!hop || (req.url ?? '').split('?')[0] !== FILE_HOP_PATH) throw badRequest('Not a forwarded file request');
+    const patterns = PATTERNS[hop.endpoint];
+    const params = patterns ? matchSubPath(patterns, hop.sub_path) : null;
+    if (!params) throw notFound(`Resource not found: @@${hop.endpoint.slice(0, 100)}/${hop.sub_path.join('/')}`);
+    await deps.typeSource.refresh(hop.request_id);
+    const { context, scope } = await contexts.resolve('/' + hop.context_path.join('/'), hop.request_id, hop.public_url);
+    requirePermission(hop.principal, 'View', scope);
+    const selection =
+      hop.endpoint === 'download'
+        ? downloadSelection(context, params.field, deps)
+        : await imageSelection(context, params, hop.request_id, deps);
+    await serveSelection(req, res, selection, context, deps, log);
+  } catch (error) {
+    sendHopError(res, error, hop?.request_id, log);
+  }
+}
+
+const headerOf = (req: IncomingMessage, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Bytes to send: all of them, or one range; `unsatisfiable` when the range lies past the end. */
+type RangeAnswer = { start: number; end: number } | 'all' | 'unsatisfiable';
+
+/**
+ * One `bytes=` range of RFC 9110 (`a-b`, `a-`, `-n`); several ranges or a malformed header are answered whole, as
+ * the RFC allows a server to.
+ */
+export function rangeOf(header: string | undefined, size: number): RangeAnswer {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return 'all';
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== '' && Number(match[2]) < start) return 'all';
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Whether the client's copy is current: `If-None-Match` (weak comparison), else `If-Modified-Since`. */
+export function notModified(req: IncomingMessage, etag: string, modified: Date): boolean {
+  const match = headerOf(req, 'if-none-match');
+  if (match !== undefined) {
+    return match
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === '*' || tag === etag);
+  }
+  const since = Date.parse(headerOf(req, 'if-modified-since') ?? '');
+  return !Number.isNaN(since) && Math.floor(modified.getTime() / 1000) * 1000 <= since;
+}
+
+/** `If-Range`: a range applies only to the representation the client has (its strong ETag or its date). */
+function rangeApplies(req: IncomingMessage, etag: string, lastModified: string): boolean {
+  const ifRange = headerOf(req, 'if-range');
+  if (ifRange === undefined) return true;
+  return ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified;
+}
+
+async function serveSelection(
+  req: IncomingMessage,
+  res: ServerResponse,
+  selection: FileSelection,
+  doc: ContentDoc,
+  { files }: ContentDeps,
+  log: Logger,
+): Promise<void> {
+  const { value } = selection;
+  const scale = selection.kind === 'scale' ? selection : null;
+  // A blob never changes: its id (and a scale's size) names its bytes for good.
+  const etag = scale ? `"${value.blob_id}-${scale.width}x${scale.height}"` : `"${value.blob_id}"`;
+  const modified = new Date(doc.modified);
+  const lastModified = modified.toUTCString();
+  const disposition = selection.kind === 'file' ? selection.disposition : 'inline';
+  res.setHeader('ETag', etag);
+  res.setHeader('Last-Modified', lastModified);
+  if (scale) res.setHeader('Cache-Control', scale.cacheControl);
+  if (notModified(req, etag, modified)) {
+    res.writeHead(304).end();
+    return;
+  }
+  const scaleBytes = scale ? await files.readScale(value, scale.width, scale.height) : null;
+  if (scale && !scaleBytes) throw missingBytes(value.filename, value.blob_id, doc, log);
+  const size = scaleBytes ? scaleBytes.length : value.size;
+  res.setHeader('Content-Type', scale ? outputOf(value).type : value.content_type);
+  res.setHeader('Content-Disposition', `${disposition}; filename*=${filenameStar(value.filename)}`);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', SANDBOX);
+  res.setHeader('Accept-Ranges', 'bytes');
+  const range = rangeApplies(req, etag, lastModified) ? rangeOf(headerOf(req, 'range'), size) : 'all';
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': '0' }).end();
+    return;
+  }
+  const part = range === 'all' ? { start: 0, end: size - 1 } : range;
+  const length = size === 0 ? 0 : part.end - part.start + 1;
+  if (range !== 'all') res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${size}`);
+  res.setHeader('Content-Length', String(length));
+  if (scaleBytes) {
+    res.writeHead(range === 'all' ? 200 : 206);
+    res.end(req.method === 'HEAD' ? undefined : scaleBytes.subarray(part.start, part.end + 1));
+    return;
+  }
+  if (req.method === 'HEAD') {
+    res.writeHead(range === 'all' ? 200 : 206).end();
+    return;
+  }
+  const stream = length === 0 ? null : await files.open(value, part);
+  if (length > 0 && !stream) throw missingBytes(value.filename, value.blob_id, doc, log);
+  res.writeHead(range === 'all' ? 200 : 206);
+  if (!stream) {
+    res.end();
+    return;
+  }
+  // A client that goes away ends the pipeline with an error: nothing more to answer.
+  await pipeline(stream, res).catch((error: unknown) => log.debug({ err: error }, 'file stream ended early'));
+}
+
+function missingBytes(filename: string, blob: string, doc: ContentDoc, log: Logger): AppError {
+  log.error({ blob, path: doc.path }, 'the blob of a file field is missing');
+  return notFound(`The bytes of "${filename.slice(0, 200)}" are missing`);
+}
+
+/** An error as the gateway answers errors (addendum §4); a 500 says only that, with the trace in the log. */
+function sendHopError(res: ServerResponse, error: unknown, requestId: string | undefined, log: Logger): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const known = error instanceof AppError ? error : null;
+  if (!known) log.error({ err: error, requestId }, 'file request failed');
+  const body = known
+    ? known.toBody()
+    : { type: 'InternalServerError', message: 'The file could not be served', request_id: requestId };
+  for (const header of ['ETag', 'Last-Modified', 'Cache-Control']) res.removeHeader(header);
+  res.writeHead(known?.httpStatus ?? 500, { 'Content-Type': 'application/json', ...(known?.headers ?? {}) });
+  res.end(JSON.stringify(body));
+}

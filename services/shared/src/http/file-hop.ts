@@ -1,0 +1,61 @@
+/**
+ * The plain HTTP hop that carries file bytes (`@@download`, `@@images` and their scales) from the content service
+ * to the gateway as a stream, with ranges and validators, instead of whole inside a gRPC message. The gateway
+ * authenticates and parses the request as for any endpoint, then passes what the gRPC hop would carry in
+ * `HttpRequest` (context path, endpoint, sub-path, principal, public URL, request id) in one header; the content
+ * service checks the permissions itself. It trusts that header as its gRPC server trusts `HttpRequest.principal`:
+ * the port is internal (not published, and closed to all but the gateway by the chart's NetworkPolicy), and the
+ * gateway always replaces whatever a client sent under that name.
+ */
+import { z } from 'zod';
+import type { Principal__Output } from '../generated/cms/common/v1/Principal';
+
+/** The request header that carries the forwarded request. */
+export const FILE_HOP_HEADER = 'x-cms-file-request';
+
+/** The path the content service serves the hop on. */
+export const FILE_HOP_PATH = '/files';
+
+/** The endpoints whose GET goes over the hop. */
+export const FILE_HOP_ENDPOINTS: ReadonlySet<string> = new Set(['download', 'images']);
+
+export interface FileHopRequest {
+  context_path: string[];
+  endpoint: string;
+  sub_path: string[];
+  principal: Principal__Output | null;
+  public_url: string;
+  request_id: string;
+}
+
+const segment = z.string().max(1000);
+const hopSchema = z.object({
+  context_path: z.array(segment).max(200),
+  endpoint: z.string().max(100),
+  sub_path: z.array(segment).max(20),
+  principal: z
+    .object({
+      id: z.string().max(200),
+      roles: z.array(z.string().max(200)).max(100),
+      groups: z.array(z.string().max(200)).max(1000),
+      fullname: z.string().max(1000),
+    })
+    .nullable(),
+  public_url: z.string().max(2000),
+  request_id: z.string().max(200),
+});
+
+export function encodeFileHopRequest(request: FileHopRequest): string {
+  return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
+}
+
+/** The forwarded request, or null when the header is absent or malformed. */
+export function decodeFileHopRequest(header: string | undefined): FileHopRequest | null {
+  if (!header || header.length > 64 * 1024) return null;
+  try {
+    const parsed = hopSchema.safeParse(JSON.parse(Buffer.from(header, 'base64url').toString('utf8')));
+    return parsed.success ? (parsed.data as FileHopRequest) : null;
+  } catch {
+    return null;
+  }
+}
