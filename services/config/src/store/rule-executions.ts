@@ -28,8 +28,16 @@ export class StoreRuleExecutions implements ExecutionStore, NotificationStore {
     }
   }
 
-  pending(limit: number): Promise<Execution[]> {
-    return this.executions.find({ done: false }, { sort: { at: 1 }, limit });
+  pending(limit: number, owner: string, now: number): Promise<Execution[]> {
+    return this.executions.find({ done: false, ...claimableBy(owner, now) }, { sort: { at: 1 }, limit });
+  }
+
+  claim(id: string, owner: string, now: number, leaseMs: number): Promise<Execution | null> {
+    return this.executions.findOneAndUpdate(
+      { _id: id, done: false, ...claimableBy(owner, now) },
+      { $set: { claimed_by: owner, claimed_until: now + leaseMs } },
+      { returnDocument: 'after' },
+    );
   }
 
   async advance(id: string, next: number, done: boolean, error?: string): Promise<void> {
@@ -53,4 +61,9 @@ export class StoreRuleExecutions implements ExecutionStore, NotificationStore {
   listNotifications(): Promise<Notification[]> {
     return this.notifications.find({}, { sort: { at: 1 } });
   }
+}
+
+/** Not claimed, or the claim has run out, or it is `owner`'s own. */
+function claimableBy(owner: string, now: number) {
+  return { $or: [{ claimed_until: { $exists: false } }, { claimed_until: { $lt: now } }, { claimed_by: owner }] };
 }

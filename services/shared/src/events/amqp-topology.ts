@@ -27,6 +27,10 @@ export const legacyQueueNames = (group: string) => [`cms.${group}`];
 export const retryQueueName = (group: string, delayMs: number) => `cms.${group}.retry.${delayMs}ms`;
 export const deadLetterQueueName = (group: string) => `cms.${group}.dead`;
 export const deadLetterExchangeName = (exchange: string) => `${exchange}.dlx`;
+/** Topic exchange of broadcasts: every process binds its own control queue for the topics it listens to. */
+export const broadcastExchangeName = (exchange: string) => `${exchange}.broadcast`;
+/** Direct exchange of the replicas' drain questions, keyed by group (see AmqpSubscription.waitUntilDrained). */
+export const controlExchangeName = (exchange: string) => `${exchange}.control`;
 
 /**
  * Deliveries of one message without an outcome (a consumer's connection lost

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import * as amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { redactUrl } from '../logging/redact';
 import type { Logger } from '../logging/logger';
 import {
+  broadcastExchangeName,
+  controlExchangeName,
   copyOptions,
   deadLetterExchangeName,
   deadLetterQueueName,
@@ -20,7 +23,16 @@ import {
 } from './amqp-topology';
 import { decodeEvent, encodeEvent, EVENT_CONTENT_TYPE } from './codec';
 import type { DomainEvent } from './event-types';
-import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
+import { BroadcastSubscriber } from './broadcast';
+import type {
+  BroadcastMessage,
+  BroadcastSubscription,
+  EventBus,
+  EventEnvelope,
+  EventHandler,
+  SubscribeOptions,
+  Subscription,
+} from './port';
 import {
   type BusOptions,
   describeError,
@@ -57,6 +69,36 @@ const REQUEUE_FALLBACK_MAX_DELAY_MS = 1_000;
 /** What an operator runs to send a group's dead letters back (services/shared/src/runtime/replay-dead-letters.ts). */
 const replayCommand = (group: string) => `node services/shared/dist/runtime/replay-dead-letters.js ${group}`;
 
+/** AMQP `type` of the messages on a control queue that are not broadcasts. */
+const DRAIN_REQUEST = 'cms.drain-request';
+const DRAIN_REPLY = 'cms.drain-reply';
+
+/** What a replica of a group answers to another's drain question. */
+interface DrainReply {
+  /** The answering subscription's id. */
+  subscription: string;
+  /** Its deliveries so far, as of its clean checks. */
+  received: number;
+  /** It had nothing in flight and the group's queues nothing ready (false: not so before the asker's deadline). */
+  quiet: boolean;
+}
+
+/** The result of one subscription's own clean checks (see AmqpSubscription.settle). */
+interface Settled {
+  quiet: boolean;
+  received: number;
+  /** Consumers of the group queue, as the last check saw them. */
+  consumers: number;
+}
+
+/** A process's own exclusive queue for broadcasts and drain questions, on the current connection. */
+interface Control {
+  connection: ChannelModel;
+  channel: Channel;
+  queue: string;
+  lost: boolean;
+}
+
 /** The channel closed before the broker confirmed; the message may or may not have been routed. */
 class LinkLostError extends Error {}
 
@@ -83,7 +125,13 @@ class AmqpEventBus implements EventBus {
   /** The waits a failed event can meet, one retry queue per group for each. */
   readonly retryQueueDelays: number[];
   private readonly deadLetterExchange: string;
+  private readonly broadcastExchange: string;
+  private readonly controlExchange: string;
   private readonly groups: Map<string, string[]>;
+  private readonly broadcastSubscribers = new Set<BroadcastSubscriber>();
+  /** Drain questions of this process waiting for answers, by correlation id. */
+  private readonly drainReplies = new Map<string, (reply: DrainReply) => void>();
+  private control: Control | null = null;
   private readonly reconnectWaitMs: number;
   private readonly housekeepingIntervalMs: number;
   private readonly subscriptions = new Set<AmqpSubscription>();
@@ -106,6 +154,8 @@ class AmqpEventBus implements EventBus {
   ) {
     this.exchange = options.exchange ?? DEFAULT_EXCHANGE;
     this.deadLetterExchange = deadLetterExchangeName(this.exchange);
+    this.broadcastExchange = broadcastExchangeName(this.exchange);
+    this.controlExchange = controlExchangeName(this.exchange);
     this.logger = options.logger;
     this.deliveryLimit = resolveDeliveryLimit(options);
     this.retryDelays = resolveRetryDelays(options);
@@ -169,8 +219,13 @@ class AmqpEventBus implements EventBus {
         if (typeof id === 'string') link.returned.set(id, (link.returned.get(id) ?? 0) + 1);
       });
       await this.assertTopology(connection, publisher);
+      const control = await this.openControl(connection);
       // A subscription added while this loop runs is visited too (a Set iterates what is added meanwhile).
-      for (const subscription of this.subscriptions) await subscription.start(connection);
+      for (const subscription of this.subscriptions) {
+        await subscription.start(connection);
+        await this.bindControl(control, this.controlExchange, subscription.group);
+      }
+      for (const subscriber of this.broadcastSubscribers) await this.listen(control, subscriber);
       if (closed) throw new Error('Connection closed while it was being set up');
       if (this.closing) throw new Error('Event bus is closed');
       this.link = link;
@@ -235,6 +290,8 @@ class AmqpEventBus implements EventBus {
     if (!link || link.lost) return subscription;
     try {
       await subscription.start(link.connection);
+      const control = this.control;
+      if (control && !control.lost) await this.bindControl(control, this.controlExchange, options.group);
     } catch (err) {
       // A connection lost meanwhile is no failure: the reconnection starts it.
       if (link.lost || this.link !== link) return subscription;
@@ -242,6 +299,58 @@ class AmqpEventBus implements EventBus {
       throw err;
     }
     return subscription;
+  }
+
+  async broadcast(topic: string, body: Buffer, origin: string): Promise<void> {
+    const link = this.link;
+    if (!link || link.lost || this.closing) throw new Error('Event bus is not connected');
+    const options: Options.Publish = { appId: origin, messageId: randomUUID(), type: 'broadcast' };
+    await this.publishOn(link, this.broadcastExchange, topic, body, options, `Broadcast on ${topic}`);
+  }
+
+  /** Live once the topic is bound to this process's control queue; not live from a lost connection to the next. */
+  async subscribeBroadcast(
+    topic: string,
+    handler: (message: BroadcastMessage) => void,
+  ): Promise<BroadcastSubscription> {
+    if (this.closing) throw new Error('Event bus is closed');
+    const subscriber = new BroadcastSubscriber(topic, handler, this.logger, (s) => this.broadcastSubscribers.delete(s));
+    this.broadcastSubscribers.add(subscriber);
+    const control = this.control;
+    if (control && !control.lost) {
+      await this.listen(control, subscriber).catch((err: unknown) => {
+        // A connection lost meanwhile is no failure: the reconnection binds it.
+        this.logger.warn({ err, topic }, 'Could not bind a broadcast topic yet; the next connection does');
+      });
+    }
+    return subscriber;
+  }
+
+  /**
+   * Asks every other consumer of `group` to settle (see AmqpSubscription.waitUntilDrained) and collects the
+   * answers, until `expected` distinct subscriptions have answered or the deadline passes.
+   */
+  askReplicas(group: string, requester: string, expected: number, deadline: number): Promise<Map<string, DrainReply>> {
+    const replies = new Map<string, DrainReply>();
+    const control = this.control;
+    const link = this.link;
+    if (!control || control.lost || !link || link.lost) return Promise.resolve(replies);
+    const requestId = randomUUID();
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.drainReplies.delete(requestId);
+        resolve(replies);
+      };
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+      this.drainReplies.set(requestId, (reply) => {
+        replies.set(reply.subscription, reply);
+        if (replies.size >= expected) finish();
+      });
+      const body = Buffer.from(JSON.stringify({ requester, timeoutMs: Math.max(0, deadline - Date.now()) }));
+      const options: Options.Publish = { type: DRAIN_REQUEST, correlationId: requestId, replyTo: control.queue };
+      this.publishOn(link, this.controlExchange, group, body, options, `Drain question for ${group}`).catch(finish);
+    });
   }
 
   async ping(): Promise<void> {
@@ -275,6 +384,7 @@ class AmqpEventBus implements EventBus {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    for (const subscriber of [...this.broadcastSubscribers]) await subscriber.stop();
     clearInterval(this.housekeepingTimer);
     this.cancelBackoff();
     this.notifyLinkListeners();
@@ -349,6 +459,8 @@ class AmqpEventBus implements EventBus {
   private async assertTopology(connection: ChannelModel, channel: Channel): Promise<void> {
     await channel.assertExchange(this.exchange, 'topic', { durable: true });
     await channel.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+    await channel.assertExchange(this.broadcastExchange, 'topic', { durable: true });
+    await channel.assertExchange(this.controlExchange, 'direct', { durable: true });
     for (const [group, patterns] of this.groups) await this.assertGroup(connection, channel, group, patterns);
   }
 
@@ -476,8 +588,92 @@ class AmqpEventBus implements EventBus {
     for (const listener of [...this.linkListeners]) listener();
   }
 
+  /**
+   * This process's control queue on `connection`: server-named, exclusive (gone with the connection), read
+   * without acks. What is published to it while the connection is down is lost, hence `live`.
+   */
+  private async openControl(connection: ChannelModel): Promise<Control> {
+    const channel = await connection.createChannel();
+    channel.on('error', (err: Error) => this.logger.warn({ err }, 'Event bus control channel error'));
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    const control: Control = { connection, channel, queue, lost: false };
+    channel.on('close', () => {
+      control.lost = true;
+      if (this.control === control) this.controlLost();
+      this.channelLost(connection, 'control channel closed');
+    });
+    await channel.consume(queue, (msg) => this.onControl(control, msg), { noAck: true });
+    this.control = control;
+    return control;
+  }
+
+  private async bindControl(control: Control, exchange: string, routingKey: string): Promise<void> {
+    await control.channel.bindQueue(control.queue, exchange, routingKey);
+  }
+
+  private async listen(control: Control, subscriber: BroadcastSubscriber): Promise<void> {
+    await this.bindControl(control, this.broadcastExchange, subscriber.topic);
+    if (this.control === control && !control.lost) subscriber.setLive(true);
+  }
+
+  private controlLost(): void {
+    this.control = null;
+    for (const subscriber of this.broadcastSubscribers) subscriber.setLive(false);
+  }
+
+  private onControl(control: Control, msg: ConsumeMessage | null): void {
+    if (msg === null) {
+      this.channelLost(control.connection, 'control queue consumer cancelled by the broker');
+      return;
+    }
+    if (msg.fields.exchange === this.broadcastExchange) {
+      const topic = msg.fields.routingKey;
+      const origin = typeof msg.properties.appId === 'string' ? msg.properties.appId : '';
+      for (const subscriber of this.broadcastSubscribers) {
+        if (subscriber.topic === topic) subscriber.deliver({ topic, body: msg.content, origin });
+      }
+      return;
+    }
+    const correlationId: unknown = msg.properties.correlationId;
+    if (typeof correlationId !== 'string') return;
+    if (msg.properties.type === DRAIN_REPLY) {
+      const reply = parseDrainReply(msg.content);
+      if (reply) this.drainReplies.get(correlationId)?.(reply);
+    } else if (msg.properties.type === DRAIN_REQUEST && msg.fields.exchange === this.controlExchange) {
+      void this.answerDrainQuestion(msg.fields.routingKey, correlationId, msg);
+    }
+  }
+
+  /** Each consuming subscription of the group in this process settles and answers (the asker's own excepted). */
+  private async answerDrainQuestion(group: string, correlationId: string, msg: ConsumeMessage): Promise<void> {
+    const replyTo: unknown = msg.properties.replyTo;
+    const question = parseDrainQuestion(msg.content);
+    if (typeof replyTo !== 'string' || !question) return;
+    const deadline = Date.now() + Math.min(question.timeoutMs, DRAIN_ANSWER_MAX_MS);
+    await Promise.all(
+      [...this.subscriptions]
+        .filter((subscription) => subscription.group === group && subscription.id !== question.requester)
+        .filter((subscription) => subscription.consuming)
+        .map(async (subscription) => {
+          const settled = await subscription.settle(deadline);
+          const reply: DrainReply = { subscription: subscription.id, received: settled.received, quiet: settled.quiet };
+          const link = this.link;
+          if (!link || link.lost) return;
+          await this.publishOn(
+            link,
+            '',
+            replyTo,
+            Buffer.from(JSON.stringify(reply)),
+            { type: DRAIN_REPLY, correlationId },
+            `Drain answer for ${group}`,
+          ).catch((err: unknown) => this.logger.debug({ err, group }, 'Could not answer a drain question'));
+        }),
+    );
+  }
+
   private linkLost(err: Error | undefined): void {
     this.link = null;
+    if (this.control) this.controlLost();
     if (this.closing) return;
     this.logger.warn({ err }, 'Event bus connection lost; reconnecting');
     this.startReconnecting();
@@ -550,6 +746,8 @@ class AmqpEventBus implements EventBus {
 }
 
 class AmqpSubscription implements Subscription {
+  /** Names it in the replicas' drain questions and answers. */
+  readonly id = randomUUID();
   private readonly queue: string;
   /** Where this group's failed events wait; checked before the group queue by waitUntilDrained. */
   private readonly retryQueues: string[];
@@ -606,45 +804,87 @@ class AmqpSubscription implements Subscription {
     }
   }
 
+  /** Consuming now: the broker may hand it events of the group. */
+  get consuming(): boolean {
+    return this.channel !== null && this.consumerTag !== null;
+  }
+
   /**
-   * Polls the queue depths (the retry queues', then the group queue's) on this
-   * subscription's own channel: the broker writes a delivery it has already
-   * taken off the queue before the reply to a later check on the same channel,
-   * so two clean checks in a row with no delivery in between mean nothing was
-   * on its way to us. Without a connection nothing can be confirmed: false at
-   * once. Limitation: deliveries held unacked by another process of the same
-   * group do not show up in the ready count.
+   * Every event published before the call is handled when, for two rounds in a row, every other consumer of the
+   * group (as many as the broker counts, bar this one) answered that it had settled (`settle`: nothing in flight,
+   * nothing ready) with the same delivery count in both rounds, and this subscription settled in between. Why
+   * that is enough: an event still held by another replica when this one settled was delivered to it after that
+   * replica settled in the first round (before, it would have been handled then), so before it settled in the
+   * second: its count would have changed. Alone in the group, this subscription's own settling is the answer.
+   * A consumer that does not answer (a replica that hangs, a foreign client) makes it wait to the deadline.
    */
   async waitUntilDrained(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    let cleanChecks = 0;
+    let previous: Map<string, number> | null = null;
     for (;;) {
       if (!this.bus.connected) return false;
+      const seen = await this.queueState(this.queue, deadline);
+      if (seen === null) {
+        if (Date.now() >= deadline) return false;
+        await sleep(DRAIN_POLL_INTERVAL_MS);
+        continue;
+      }
+      const others = seen.consumers - (this.consuming ? 1 : 0);
+      const replies =
+        others > 0 ? await this.bus.askReplicas(this.group, this.id, others, deadline) : new Map<string, DrainReply>();
+      const own = await this.settle(deadline);
+      if (!own.quiet) return false;
+      if (own.consumers - (this.consuming ? 1 : 0) <= 0 && others <= 0) return true;
+      const counts = new Map([...replies].map(([id, reply]) => [id, reply.received]));
+      const agreed =
+        own.consumers === seen.consumers && replies.size >= others && [...replies.values()].every((r) => r.quiet);
+      if (agreed && previous !== null && sameCounts(previous, counts)) return true;
+      previous = agreed ? counts : null;
+      if (Date.now() >= deadline) return false;
+    }
+  }
+
+  /**
+   * Polls the queue depths (the retry queues', then the group queue's) on this
+   * subscription's own channel until nothing is in flight here and nothing is
+   * ready: the broker writes a delivery it has already taken off the queue
+   * before the reply to a later check on the same channel, so two clean checks
+   * in a row with no delivery in between mean nothing was on its way to this
+   * subscription. Deliveries held by other replicas are not seen here (see
+   * waitUntilDrained). Not quiet when the deadline passes first or the
+   * connection is lost.
+   */
+  async settle(deadline: number): Promise<Settled> {
+    let cleanChecks = 0;
+    for (;;) {
+      if (!this.bus.connected) return { quiet: false, received: this.received, consumers: 0 };
       const receivedBefore = this.received;
-      const ready = this.inFlight.size === 0 ? await this.pendingCount(deadline) : null;
-      if (ready === 0 && this.inFlight.size === 0 && this.received === receivedBefore) {
-        if (++cleanChecks === 2) return true;
+      const pending = this.inFlight.size === 0 ? await this.pendingCount(deadline) : null;
+      if (pending?.ready === 0 && this.inFlight.size === 0 && this.received === receivedBefore) {
+        if (++cleanChecks === 2) return { quiet: true, received: receivedBefore, consumers: pending.consumers };
         continue;
       }
       cleanChecks = 0;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) return false;
+      if (remaining <= 0) return { quiet: false, received: this.received, consumers: pending?.consumers ?? 0 };
       await sleep(Math.min(DRAIN_POLL_INTERVAL_MS, remaining));
     }
   }
 
   /** Retry queues first: an event that moves on to the group queue meanwhile is then seen in one of them. */
-  private async pendingCount(deadline: number): Promise<number | null> {
-    let total = 0;
+  private async pendingCount(deadline: number): Promise<{ ready: number; consumers: number } | null> {
+    let ready = 0;
+    let consumers = 0;
     for (const queue of [...this.retryQueues, this.queue]) {
-      const count = await this.readyCount(queue, deadline);
-      if (count === null) return null;
-      total += count;
+      const state = await this.queueState(queue, deadline);
+      if (state === null) return null;
+      ready += state.ready;
+      consumers = state.consumers;
     }
-    return total;
+    return { ready, consumers };
   }
 
-  private async readyCount(queue: string, deadline: number): Promise<number | null> {
+  private async queueState(queue: string, deadline: number): Promise<{ ready: number; consumers: number } | null> {
     const channel = this.channel ?? this.bus.publisherChannel;
     if (!channel) return null;
     let timer: NodeJS.Timeout | undefined;
@@ -653,7 +893,7 @@ class AmqpSubscription implements Subscription {
     });
     try {
       const check = channel.checkQueue(queue).then(
-        (reply) => reply.messageCount,
+        (reply) => ({ ready: reply.messageCount, consumers: reply.consumerCount }),
         () => null,
       );
       return await Promise.race([check, timeout]);
@@ -772,6 +1012,35 @@ class AmqpSubscription implements Subscription {
     } else {
       bus.logger.warn({ ...context, retryInMs: delayMs, retryQueue: target }, 'Event handler failed; retrying later');
     }
+  }
+}
+
+function sameCounts(a: Map<string, number>, b: Map<string, number>): boolean {
+  return a.size === b.size && [...a].every(([id, count]) => b.get(id) === count);
+}
+
+/** The longest a replica spends settling for another's drain question, whatever the question says. */
+const DRAIN_ANSWER_MAX_MS = 60_000;
+
+function parseDrainQuestion(body: Buffer): { requester: string; timeoutMs: number } | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    const { requester, timeoutMs } = value;
+    if (typeof requester !== 'string' || typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs)) return null;
+    return { requester, timeoutMs: Math.max(0, timeoutMs) };
+  } catch {
+    return null;
+  }
+}
+
+function parseDrainReply(body: Buffer): DrainReply | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    const { subscription, received, quiet } = value;
+    if (typeof subscription !== 'string' || typeof received !== 'number' || typeof quiet !== 'boolean') return null;
+    return { subscription, received, quiet };
+  } catch {
+    return null;
   }
 }
 

@@ -1,7 +1,16 @@
 import type { Logger } from '../logging/logger';
 import { decodeEvent, encodeEvent } from './codec';
 import type { DomainEvent } from './event-types';
-import type { EventBus, EventEnvelope, EventHandler, SubscribeOptions, Subscription } from './port';
+import { BroadcastSubscriber } from './broadcast';
+import type {
+  BroadcastMessage,
+  BroadcastSubscription,
+  EventBus,
+  EventEnvelope,
+  EventHandler,
+  SubscribeOptions,
+  Subscription,
+} from './port';
 import {
   type BusOptions,
   describeError,
@@ -122,6 +131,7 @@ class GroupQueue {
 class InProcessEventBus implements InProcessBus {
   readonly kind = 'in-process' as const;
   private readonly groups = new Map<string, GroupQueue>();
+  private readonly broadcastSubscribers = new Set<BroadcastSubscriber>();
   private readonly logger: Logger;
   private readonly deliveryLimit: number;
   private readonly retryDelays: number[];
@@ -167,6 +177,28 @@ class InProcessEventBus implements InProcessBus {
     };
   }
 
+  /** Delivered after this call returns, as a broker would, to every subscriber of the topic in this process. */
+  async broadcast(topic: string, body: Buffer, origin: string): Promise<void> {
+    if (this.closed) throw new Error('Event bus is closed');
+    const copy = Buffer.from(body);
+    for (const subscriber of this.broadcastSubscribers) {
+      if (subscriber.topic !== topic) continue;
+      setImmediate(() => subscriber.deliver({ topic, body: Buffer.from(copy), origin }));
+    }
+  }
+
+  async subscribeBroadcast(
+    topic: string,
+    handler: (message: BroadcastMessage) => void,
+  ): Promise<BroadcastSubscription> {
+    if (this.closed) throw new Error('Event bus is closed');
+    const subscriber = new BroadcastSubscriber(topic, handler, this.logger, (s) => this.broadcastSubscribers.delete(s));
+    this.broadcastSubscribers.add(subscriber);
+    // Nothing can be missed within one process.
+    subscriber.setLive(true);
+    return subscriber;
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new Error('Event bus is closed');
   }
@@ -186,6 +218,7 @@ class InProcessEventBus implements InProcessBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const subscriber of [...this.broadcastSubscribers]) await subscriber.stop();
     const dropped = new Error('Event bus closed before the event was handled');
     for (const group of this.groups.values()) {
       for (const item of group.pending.splice(0)) item.dropped(dropped);

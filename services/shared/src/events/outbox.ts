@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { outboxPending, outboxRelayLag } from '../metrics/metrics';
 import type { Collection, Document, Update } from '../store/port';
@@ -13,11 +14,22 @@ import type { EventBus, EventEnvelope } from './port';
  *
  * A document is deleted the same way: the write marks it `_deleted` with its
  * event (a tombstone), and the relay removes it once the event is out.
+ *
+ * Replicas on one store: a relay claims a document (`_relay`, a lease with its
+ * owner) before publishing its events and releases it after, so the relays of
+ * two replicas never publish one document's events side by side (which would
+ * duplicate them and could reorder them) nor both remove a tombstone. A sweep
+ * passes over a document another relay holds; a write's own flush waits for
+ * the holder to finish. A relay that dies holding a claim delays the document
+ * until the lease runs out; a relay slower than the lease may publish beside
+ * the next one (at least once, as always).
  */
 export interface OutboxFields {
   _outbox?: EventEnvelope[];
   /** Set while `_outbox` may be non-empty; indexed so the relay finds work without a scan. */
   _pending?: boolean;
+  /** The relay publishing the events now, and until when (milliseconds since the epoch) its claim holds. */
+  _relay?: { owner: string; until: number };
   /** A tombstone: gone for readers, removed by the relay after its events are published. */
   _deleted?: boolean;
 }
@@ -38,6 +50,10 @@ export function outboxFieldsFor(events: EventEnvelope[]): OutboxFields {
 
 /** How long stop() waits for publishes under way. */
 const DEFAULT_STOP_WAIT_MS = 5_000;
+/** How long a relay's claim on a document holds: far more than publishing its events takes. */
+const DEFAULT_LEASE_MS = 30_000;
+/** Between looks at a document another replica's relay holds, for a flush that waits for it. */
+const CLAIM_POLL_MS = 20;
 
 export interface OutboxRelayOptions {
   pollIntervalMs?: number;
@@ -45,9 +61,13 @@ export interface OutboxRelayOptions {
   stopWaitMs?: number;
   /** Runs before a tombstone is removed, e.g. to finish deleting what it contained. */
   beforeTombstoneRemoval?: (doc: Document & OutboxFields) => Promise<void>;
+  /** How long a claim on a document holds (default 30 s). */
+  leaseMs?: number;
 }
 
 export class OutboxRelay {
+  /** Names this relay in its claims. */
+  readonly owner = randomUUID();
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
@@ -105,7 +125,8 @@ export class OutboxRelay {
     outboxPending.set({ collection: this.collection.name }, pending.length);
     for (const doc of pending) {
       if (this.stopped) return;
-      await this.flush(doc._id as string).catch((error: unknown) =>
+      // Passed over when another replica's relay holds it: that one publishes them.
+      await this.flush(doc._id as string, { wait: false }).catch((error: unknown) =>
         this.log.warn({ err: error, docId: doc._id }, 'outbox relay deferred'),
       );
     }
@@ -114,10 +135,12 @@ export class OutboxRelay {
   /**
    * Publishes the pending events of one document, in order, and resolves once
    * the bus has confirmed them all. Calls for the same document are serialised.
+   * When another replica's relay holds the document, waits for it to finish
+   * (the events are then out), or with `wait: false` leaves them to it.
    */
-  flush(docId: string): Promise<void> {
+  flush(docId: string, { wait = true }: { wait?: boolean } = {}): Promise<void> {
     const previous = this.inFlight.get(docId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.relay(docId));
+    const next = previous.catch(() => undefined).then(() => this.relay(docId, wait));
     this.inFlight.set(docId, next);
     const cleanup = () => {
       if (this.inFlight.get(docId) === next) this.inFlight.delete(docId);
@@ -159,19 +182,55 @@ export class OutboxRelay {
     }
   }
 
-  private async relay(docId: string): Promise<void> {
-    const doc = await this.collection.findOne({ _id: docId });
+  private async relay(docId: string, wait: boolean): Promise<void> {
+    const doc = await this.claim(docId, wait);
     if (!doc) return;
-    for (const event of doc._outbox ?? []) {
-      await this.bus.publish(event);
-      this.recordLag(event);
-      await this.collection.updateOne({ _id: docId }, { $pull: { _outbox: { id: event.id } } });
+    let released = false;
+    try {
+      for (const event of doc._outbox ?? []) {
+        await this.bus.publish(event);
+        this.recordLag(event);
+        await this.collection.updateOne({ _id: docId }, { $pull: { _outbox: { id: event.id } } });
+      }
+      // Only when no write pushed new events meanwhile; the claim goes with it.
+      const settled = await this.collection.updateOne(
+        { _id: docId, _outbox: { $size: 0 } },
+        { $unset: { _pending: '', _relay: '' } },
+      );
+      released = settled.matchedCount > 0;
+      if (doc._deleted) {
+        await this.options.beforeTombstoneRemoval?.(doc);
+        await this.collection.deleteOne({ _id: docId, _deleted: true, _outbox: { $size: 0 } });
+      }
+    } finally {
+      // Events pushed meanwhile are then free for the flush of the write that pushed them, on any replica.
+      if (!released)
+        await this.collection.updateOne({ _id: docId, '_relay.owner': this.owner }, { $unset: { _relay: '' } });
     }
-    // Only when no write pushed new events meanwhile.
-    await this.collection.updateOne({ _id: docId, _outbox: { $size: 0 } }, { $unset: { _pending: '' } });
-    if (doc._deleted) {
-      await this.options.beforeTombstoneRemoval?.(doc);
-      await this.collection.deleteOne({ _id: docId, _deleted: true, _outbox: { $size: 0 } });
+  }
+
+  /**
+   * The pending document, claimed for this relay; null when nothing is pending, or when another relay holds it
+   * and `wait` is false (with `wait`, polls until that one is done or its claim has run out).
+   */
+  private async claim(docId: string, wait: boolean): Promise<(Document & OutboxFields) | null> {
+    const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
+    for (;;) {
+      const now = Date.now();
+      const claimed = await this.collection.findOneAndUpdate(
+        {
+          _id: docId,
+          _pending: true,
+          $or: [{ _relay: { $exists: false } }, { '_relay.until': { $lt: now } }, { '_relay.owner': this.owner }],
+        },
+        { $set: { _relay: { owner: this.owner, until: now + leaseMs } } },
+        { returnDocument: 'after' },
+      );
+      if (claimed) return claimed;
+      if (!wait || this.stopped) return null;
+      const current = await this.collection.findOne({ _id: docId }, { projection: { _pending: 1 } });
+      if (!current?._pending) return null;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
     }
   }
 }

@@ -86,4 +86,80 @@ describe('OutboxRelay', () => {
     expect(removed).toEqual(['d']);
     expect(await docs.findOne({ _id: 'd' })).toBeNull();
   });
+
+  describe('two replicas on one store', () => {
+    /** A bus whose publishes wait for `open()`: a relay caught in the middle of a document. */
+    const gatedBus = () => {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let publishing!: () => void;
+      const started = new Promise<void>((resolve) => (publishing = resolve));
+      const gated = {
+        get connected() {
+          return true;
+        },
+        publish: async (event: Parameters<EventBus['publish']>[0]) => {
+          publishing();
+          await gate;
+          await bus.publish(event);
+        },
+      } as unknown as EventBus;
+      return { gated, open, started };
+    };
+    const allDelivered = async (count: number) => {
+      for (let i = 0; i < 50 && received.length < count; i++) await new Promise((r) => setImmediate(r));
+    };
+
+    it("a sweep passes over a document the other replica's relay holds; each event goes out once", async () => {
+      const { gated, open, started } = gatedBus();
+      const [a, b] = [new OutboxRelay(docs, gated, silent), new OutboxRelay(docs, bus, silent)];
+      const events = [validEvent('content.added'), validEvent('content.modified')];
+      await docs.insertOne({ _id: 'e', _outbox: events, _pending: true });
+      const flushing = a.flush('e');
+      await started;
+      await b.sweep();
+      expect(received).toEqual([]);
+      open();
+      await flushing;
+      await b.sweep();
+      await allDelivered(2);
+      expect(received.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      const doc = await docs.findOne({ _id: 'e' });
+      expect(doc?._pending).toBeUndefined();
+      expect(doc?._relay).toBeUndefined();
+    });
+
+    it("a write's flush on the other replica waits for the holder, then publishes what the write added", async () => {
+      const { gated, open, started } = gatedBus();
+      const [a, b] = [new OutboxRelay(docs, gated, silent), new OutboxRelay(docs, bus, silent)];
+      const first = validEvent('content.added');
+      const second = validEvent('content.modified');
+      await docs.insertOne({ _id: 'f', _outbox: [first], _pending: true });
+      const holding = a.flush('f');
+      await started;
+      await docs.updateOne({ _id: 'f' }, withEvents({ $set: { title: 'later' } }, [second]));
+      let waited = false;
+      const waiting = b.flush('f').then(() => (waited = true));
+      for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(waited).toBe(false);
+      open();
+      await Promise.all([holding, waiting]);
+      await allDelivered(2);
+      expect(received.map((e) => e.id)).toEqual([first.id, second.id]);
+      expect((await docs.findOne({ _id: 'f' }))?._pending).toBeUndefined();
+    });
+
+    it('takes over a claim that has run out (its holder died), never one that holds', async () => {
+      const event = validEvent('content.added');
+      const until = Date.now() + 60_000;
+      await docs.insertOne({ _id: 'g', _outbox: [event], _pending: true, _relay: { owner: 'gone', until } });
+      await new OutboxRelay(docs, bus, silent).sweep();
+      await allDelivered(1);
+      expect(received).toEqual([]);
+      await docs.updateOne({ _id: 'g' }, { $set: { _relay: { owner: 'gone', until: Date.now() - 1 } } });
+      await new OutboxRelay(docs, bus, silent).sweep();
+      await allDelivered(1);
+      expect(received.map((e) => e.id)).toEqual([event.id]);
+    });
+  });
 });
