@@ -3,7 +3,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'services/shared/src/generated/**', 'data/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'services/shared/src/generated/**',
+      'data/**',
+      'coverage/**',
+      // Volto's own project files, as its generator writes them.
+      'test/volto/project/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,377 @@
+/* global document */
+// `npm run test:volto`: Volto 18.33.0, unchanged, in front of the suite (issue 16). Builds Volto once into a cache
+// (setup.mjs), starts the embedded suite and Volto in its seamless mode (Volto's server proxies /++api++ to the
+// gateway), and drives Debian's Chromium through an editor's day: the front page, login, add, edit, publish,
+// contents, search, site setup, history, sharing. A screenshot per step goes to test/volto/screenshots/; any API
+// request that answered 4xx/5xx unexpectedly (seen in the gateway's request log, so Volto's server-side requests
+// count too) fails the run. No fixed sleeps: every step waits for an element or a response.
+//
+// Two passes, each against a new site: every step with the suite emitting the original identifiers
+// (ORIGINAL_IDENTIFIERS=true: `plone.app.vocabularies.*`, `Plone Site`, ... as Volto's source names them), then the
+// first four steps (view, login, add, edit) with the specification's neutral names. `VOLTO_PASSES=original` or
+// `neutral` runs one. CHROMIUM_PATH (default /usr/bin/chromium), VOLTO_CACHE_DIR (setup.mjs).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { voltoBuildDir } from './setup.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const STEP_TIMEOUT_MS = 60_000;
+const ADMIN_PASSWORD = 'volto-admin';
+
+/** API answers that are part of Volto's normal flow, not failures (method, path pattern, status). */
+const EXPECTED = [
+  // Volto asks for the login options and the user's portrait, which may not exist.
+  { method: 'GET', path: /\/@portrait\//, status: 404 },
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(name, command, args, options, onLine = () => {}) {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > 200) tail.shift();
+        onLine(line);
+      }
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (!child.stopping) console.error(`${name} exited (${code ?? signal}); its last lines:\n${tail.join('\n')}`);
+  });
+  child.stop = () => {
+    child.stopping = true;
+    child.kill('SIGTERM');
+  };
+  return child;
+}
+
+async function waitForHttp(url, deadlineMs) {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const PASSES = [
+  { name: 'original', originalIdentifiers: true, steps: Infinity },
+  { name: 'neutral', originalIdentifiers: false, steps: 4 },
+];
+
+async function main() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
+  }
+  const volto = voltoBuildDir();
+  const require = createRequire(join(volto, 'package.json'));
+  const puppeteer = require('puppeteer-core');
+  rmSync(SHOTS, { recursive: true, force: true });
+  for (const pass of PASSES.filter((p) => !process.env.VOLTO_PASSES || process.env.VOLTO_PASSES === p.name)) {
+    console.log(`# Volto with the ${pass.name} identifiers`);
+    await runPass(pass, volto, puppeteer);
+  }
+  console.log(`Volto: every step passed; screenshots in ${SHOTS}`);
+}
+
+async function runPass(pass, volto, puppeteer) {
+  const shots = join(SHOTS, pass.name);
+  mkdirSync(shots, { recursive: true });
+
+  const [gatewayPort, voltoPort] = [await freePort(), await freePort()];
+  const voltoHost = `127.0.0.1:${voltoPort}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cms-volto-'));
+  const failures = [];
+  /** Every request the gateway answered (Volto's server-side ones included), in order. */
+  const apiLog = [];
+  const gateway = start(
+    'suite',
+    process.execPath,
+    [join(ROOT, 'services/embedded/dist/main.js')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(gatewayPort),
+        PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+        PUBLIC_HOSTS: voltoHost,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'info',
+        ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
+      },
+    },
+    (line) => {
+      if (!line.startsWith('{')) return;
+      let entry;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (entry.msg !== 'request') return;
+      const path = String(entry.path);
+      apiLog.push({ method: entry.method, path, status: entry.status });
+      if (entry.status < 400) return;
+      if (EXPECTED.some((e) => e.method === entry.method && e.status === entry.status && e.path.test(path))) return;
+      failures.push(`${entry.method} ${path.slice(0, 200)} -> ${entry.status} (during "${currentStep}")`);
+    },
+  );
+  const voltoServer = start('volto', process.execPath, ['build/server.js'], {
+    cwd: volto,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(voltoPort),
+      RAZZLE_BIND_ADDRESS: '127.0.0.1',
+      RAZZLE_DEV_PROXY_API_PATH: `http://127.0.0.1:${gatewayPort}`,
+      RAZZLE_PROXY_REWRITE_TARGET: '/++api++',
+    },
+  });
+  let currentStep = 'start';
+  let browser;
+  try {
+    await waitForHttp(`http://127.0.0.1:${gatewayPort}/readyz`, 60_000);
+    await waitForHttp(`http://${voltoHost}/`, 60_000);
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-sync'],
+    });
+    const page = await browser.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    await page.setViewport({ width: 1280, height: 900 });
+    // What the browser sent and got back, for an API answer that failed: the gateway's log has only the path.
+    page.on('response', async (response) => {
+      if (response.status() < 400 || !response.url().includes('/++api++')) return;
+      const request = response.request();
+      const body = await response.text().catch(() => '');
+      console.error(
+        `${request.method()} ${response.url()} -> ${response.status()}\n  sent: ${(request.postData() ?? '').slice(0, 500)}` +
+          `\n  got: ${body.slice(0, 500)}`,
+      );
+    });
+    page.on('pageerror', (error) =>
+      failures.push(`page error: ${String(error).slice(0, 300)} (during "${currentStep}")`),
+    );
+    const site = `http://${voltoHost}`;
+    const steps = stepsFor(page, site, apiLog);
+    const wanted = steps.slice(0, pass.steps);
+    let n = 0;
+    for (const [name, step] of wanted) {
+      currentStep = name;
+      n += 1;
+      const started = Date.now();
+      try {
+        await step();
+      } finally {
+        await page.screenshot({ path: join(shots, `${String(n).padStart(2, '0')}-${name.replace(/\W+/g, '-')}.png`) });
+      }
+      console.log(`ok ${n} - ${name} (${Date.now() - started} ms)`);
+    }
+  } catch (error) {
+    if (failures.length > 0) console.error(`API requests that answered unexpectedly so far:\n${failures.join('\n')}`);
+    throw error;
+  } finally {
+    await browser?.close();
+    voltoServer.stop();
+    gateway.stop();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (failures.length > 0) {
+    throw new Error(`API requests that answered unexpectedly:\n${failures.join('\n')}`);
+  }
+}
+
+const DOC_TITLE = 'Volto tested page';
+const DOC_TEXT = 'Written through the browser';
+
+/** The steps, in order; each leaves the page where the next one starts. */
+function stepsFor(page, site, apiLog) {
+  /** Waits until the gateway has answered a request matching `method` and `path` since `from` (an apiLog index). */
+  const answered = async (method, path, from) => {
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      const found = apiLog.slice(from).find((r) => r.method === method && path.test(r.path));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${method} ${path} reached the gateway`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const visit = async (path) => {
+    const response = await page.goto(`${site}${path}`, { waitUntil: 'networkidle0' });
+    if (!response || response.status() >= 400) throw new Error(`${path} answered ${response?.status()}`);
+  };
+  const text = (selector) => page.$eval(selector, (el) => el.textContent ?? '');
+  const waitForText = (selector, wanted) =>
+    page.waitForFunction(
+      (s, w) => [...document.querySelectorAll(s)].some((el) => (el.textContent ?? '').includes(w)),
+      {},
+      selector,
+      wanted,
+    );
+  let docPath = '';
+  return [
+    [
+      'anonymous front page shows the site root blocks',
+      async () => {
+        await visit('/');
+        await page.waitForSelector('#page-document .documentFirstHeading');
+        if (!(await text('#page-document')).trim()) throw new Error('the front page has no content');
+      },
+    ],
+    [
+      'login through the form',
+      async () => {
+        await visit('/login');
+        await page.type('#login', 'admin');
+        await page.type('#password', ADMIN_PASSWORD);
+        await Promise.all([page.waitForSelector('#toolbar .toolbar-actions'), page.click('#login-form-submit')]);
+      },
+    ],
+    [
+      'add a Document with a title and a text block',
+      async () => {
+        await visit('/add?type=Document');
+        const title = '.block.title [contenteditable="true"]';
+        await page.waitForSelector(title);
+        await page.click(title);
+        await page.keyboard.type(DOC_TITLE);
+        await page.keyboard.press('Enter');
+        // Enter makes a text block and moves the focus there once it is rendered.
+        await page.waitForFunction(() => document.activeElement?.closest('.block.slate') != null);
+        await page.keyboard.type(DOC_TEXT);
+        await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/++api++/')),
+          page.click('#toolbar-save'),
+        ]);
+        await waitForText('#page-document', DOC_TEXT);
+        docPath = new URL(page.url()).pathname;
+        if (!docPath.includes('volto-tested-page')) throw new Error(`the new page is at ${docPath}`);
+      },
+    ],
+    [
+      'edit it: lock, save with Lock-Token, unlock',
+      async () => {
+        const from = apiLog.length;
+        await visit(`${docPath}/edit`);
+        // Volto's server takes the lock while it renders the edit form.
+        const lock = await answered('POST', new RegExp(`^/\\+\\+api\\+\\+${docPath}/@lock$`), from);
+        if (lock.status !== 200) throw new Error(`the lock answered ${lock.status}`);
+        const title = '.block.title [contenteditable="true"]';
+        await page.waitForSelector(title);
+        await page.click(title);
+        await page.keyboard.press('End');
+        await page.keyboard.type(' (edited)');
+        const [saved] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/++api++${docPath}`)),
+          page.click('#toolbar-save'),
+        ]);
+        if (!saved.request().headers()['lock-token']) throw new Error('the save carried no Lock-Token');
+        await waitForText('.documentFirstHeading', '(edited)');
+        // Leaving the form releases the lock.
+        const unlock = await answered('DELETE', new RegExp(`^/\\+\\+api\\+\\+${docPath}/@lock$`), from);
+        if (unlock.status !== 200) throw new Error(`the unlock answered ${unlock.status}`);
+      },
+    ],
+    [
+      'publish through the workflow menu',
+      async () => {
+        await visit(docPath);
+        await page.click('#toolbar-more');
+        const control = '.react-select-container .react-select__control';
+        await page.waitForSelector(control);
+        await page.click(control);
+        await page.waitForSelector('.react-select__option');
+        const published = page.waitForResponse((r) => /@workflow\/publish$/.test(r.url()));
+        await page.evaluate(() => {
+          const option = [...document.querySelectorAll('.react-select__option')].find((el) =>
+            /publish/i.test(el.textContent ?? ''),
+          );
+          option?.click();
+        });
+        if ((await published).status() !== 200) throw new Error('publishing failed');
+      },
+    ],
+    [
+      'the Contents view shows the dates',
+      async () => {
+        await visit('/contents');
+        await waitForText('.contents-table-wrapper, table', DOC_TITLE);
+        const table = await text('.contents-table-wrapper, table');
+        if (/\bNone\b/.test(table)) throw new Error('the Contents view shows "None" for a date');
+      },
+    ],
+    [
+      'search finds it',
+      async () => {
+        await visit('/search?SearchableText=browser');
+        await waitForText('#page-search, #content', DOC_TITLE);
+      },
+    ],
+    [
+      'Site Setup lists the panels and saves one',
+      async () => {
+        await visit('/controlpanel');
+        await page.waitForSelector('a[href="/controlpanel/editing"], a[href$="/controlpanel/editing"]');
+        const panels = await page.$$eval('a[href*="/controlpanel/"]', (links) => links.length);
+        if (panels < 10) throw new Error(`Site Setup lists ${panels} panels`);
+        await visit('/controlpanel/editing');
+        await page.waitForSelector('#toolbar-save');
+        const [saved] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('@controlpanels/editing')),
+          page.click('#toolbar-save'),
+        ]);
+        if (saved.status() !== 204) throw new Error(`saving the editing panel answered ${saved.status()}`);
+      },
+    ],
+    [
+      'the History view lists the edit',
+      async () => {
+        await visit(`${docPath}/historyview`);
+        await waitForText('#page-history, table', 'Edited');
+      },
+    ],
+    [
+      'sharing',
+      async () => {
+        await visit(`${docPath}/sharing`);
+        await waitForText('#page-sharing, table', 'Logged-in users');
+      },
+    ],
+  ];
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
