@@ -1,4 +1,5 @@
 import {
+  identifiersOf,
   OutboxRelay,
   RegistrySettings,
   protos,
@@ -70,7 +71,7 @@ export async function startDiscussionService({
   const mail = smtpMailSender(mailSettings, { timeoutMs: config.SMTP_TIMEOUT_MS });
   const mailQueue = new MailQueue(store);
   await mailQueue.ensureIndexes();
-  const notifier = new Notifier(mailQueue, comments, settings, content, mail, logger, {
+  const notifier = new Notifier(mailQueue, comments, settings, content, authors, mail, logger, {
     defaultPublicUrl: config.PUBLIC_URL,
   });
   notifier.start();
@@ -85,6 +86,7 @@ export async function startDiscussionService({
         implementation: {
           Handle: serveEndpoints({
             service: 'discussion',
+            identifiers: identifiersOf(config),
             endpoints: ENDPOINTS,
             deps: { commands, store: comments, settings, authors },
             contexts,

@@ -15,6 +15,7 @@ import {
   type MailMessage,
 } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
+import type { AuthorDirectory } from '../src/clients/authors';
 import type { ContentSource } from '../src/clients/content-source';
 import type { SettingsSource } from '../src/clients/settings';
 import type { CommentDoc } from '../src/domain/comment';
@@ -65,9 +66,22 @@ describe('notification mail', () => {
   const running: Notifier[] = [];
   const content: ContentSource = { pathOf: async (uid) => (uid === CONTENT ? '/folder/page' : null) };
   const source: SettingsSource = { current: async () => settings };
+  /** Identity's users and their addresses; a user missing here has been removed. */
+  let addresses: Record<string, string>;
+  const authors: AuthorDirectory = {
+    describe: async (ids, _requestId, options) =>
+      new Map(
+        ids
+          .filter((id) => id in addresses)
+          .map((id) => [
+            id,
+            { id, title: id, hasPortrait: false, ...(options?.withEmail ? { email: addresses[id] } : {}) },
+          ]),
+      ),
+  };
 
   function notifier(mail: MemoryMailSender | { send: () => Promise<void>; close(): void }) {
-    const started = new Notifier(queue, comments, source, content, mail, log, {
+    const started = new Notifier(queue, comments, source, content, authors, mail, log, {
       defaultPublicUrl: 'http://default.example',
       sweepMs: 20,
       maxAttempts: 3,
@@ -102,7 +116,8 @@ describe('notification mail', () => {
       moderatorNotificationEnabled: true,
       moderatorEmail: 'mod@example.org',
     };
-    await comments.comments.insertOne(doc('1', { user_notification: true, author_email: 'ann@example.org' }));
+    addresses = { ann: 'ann@example.org', bob: 'bob@example.org' };
+    await comments.comments.insertOne(doc('1', { user_notification: true }));
   });
   afterEach(async () => {
     for (const started of running.splice(0)) await started.stop();
@@ -127,6 +142,36 @@ describe('notification mail', () => {
         text: expect.stringContaining('http://site.example/folder/page/@comments/2'),
       },
     ]);
+  });
+
+  it('mails a user author at their address in identity as it is now, and an anonymous author at theirs', async () => {
+    const mail = new MemoryMailSender();
+    const worker = notifier(mail);
+    addresses.ann = 'ann@new.example.org';
+    await comments.comments.insertOne(
+      doc('5', {
+        author_username: null,
+        author_name: 'Guest',
+        author_email: 'guest@example.org',
+        user_notification: true,
+      }),
+    );
+    await comments.comments.insertOne(doc('2', { in_reply_to: '1', author_username: 'bob' }));
+    await comments.comments.insertOne(doc('6', { in_reply_to: '5', author_username: 'bob' }));
+    await worker.enqueue(added('2'));
+    await worker.enqueue(added('6'));
+    await done();
+    expect(mail.sent.map((m) => m.to).sort()).toEqual(['ann@new.example.org', 'guest@example.org']);
+  });
+
+  it('mails nobody about a reply to a user who has since been removed', async () => {
+    const mail = new MemoryMailSender();
+    const worker = notifier(mail);
+    delete addresses.ann;
+    await comments.comments.insertOne(doc('2', { in_reply_to: '1', author_username: 'bob' }));
+    await worker.enqueue(added('2'));
+    await done();
+    expect(mail.sent).toEqual([]);
   });
 
   it('tells nobody of their own reply, nor of a reply to one who did not ask, nor while switched off', async () => {

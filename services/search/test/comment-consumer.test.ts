@@ -197,14 +197,38 @@ describe('comments in the catalog', () => {
     expect(await catalog.entries.findOne({ _id: DOC })).toMatchObject({ total_comments: 0, commentators: [] });
   });
 
-  it('keeps comments and the conversation columns through a reindex from the content store', async () => {
+  it('keeps comments and the conversation columns through a reindex from the content and discussion stores', async () => {
     await bus.publish(added(discussion.hold('1007')));
     async function* scan() {
       yield snapshot(2);
     }
-    const result = await rebuildCatalog(catalog, scan(), { now: () => new Date(), tombstoneRetentionMs: 60_000 });
-    expect(result).toMatchObject({ indexed: 1, removed: 0 });
+    const comments = () => discussion.comments.values();
+    const result = await rebuildCatalog(catalog, scan(), comments, {
+      now: () => new Date(),
+      tombstoneRetentionMs: 60_000,
+    });
+    expect(result).toMatchObject({ indexed: 2, removed: 0 });
     expect(await find({ SearchableText: 'marmalade' }, callerTokens(null))).toHaveLength(1);
     expect(await catalog.entries.findOne({ _id: DOC })).toMatchObject({ version: 2, total_comments: 1 });
+  });
+
+  it('makes the comments equal to discussion on a reindex: what its events missed is added, what is gone removed', async () => {
+    await bus.publish(added(discussion.hold('1008')));
+    // Discussion lost 1008 and gained 1009 and 1010 without the catalog hearing of it.
+    discussion.comments.delete('1008');
+    discussion.hold('1009', { text: 'Quince jelly', author_username: 'bob' });
+    discussion.hold('1010', { text: 'Quince paste', author_username: 'cyd', review_state: 'pending' });
+    async function* scan() {
+      yield snapshot(2);
+    }
+    const result = await rebuildCatalog(catalog, scan(), () => discussion.comments.values(), {
+      now: () => new Date(),
+      tombstoneRetentionMs: 60_000,
+    });
+    expect(result).toMatchObject({ indexed: 3, removed: 1 });
+    expect(await find({ SearchableText: 'marmalade' }, ['Manager'])).toHaveLength(0);
+    expect((await find({ SearchableText: 'quince' }, ['Manager'])).map((r) => r.id).sort()).toEqual(['1009', '1010']);
+    expect(await find({ SearchableText: 'quince' }, callerTokens(null))).toHaveLength(1);
+    expect(await catalog.entries.findOne({ _id: DOC })).toMatchObject({ total_comments: 1, commentators: ['bob'] });
   });
 });

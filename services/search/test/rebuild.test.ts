@@ -40,6 +40,9 @@ function snapshotOf(letter: string, version: number, title: string): ContentSnap
   };
 }
 
+/** A site without comments: the discussion store's scan yields nothing. */
+const noComments = () => [][Symbol.iterator]();
+
 describe('rebuildCatalog', () => {
   let dir: string;
   let store: DocumentStore;
@@ -88,7 +91,7 @@ describe('rebuildCatalog', () => {
       await catalog.put(entryFrom(snapshotOf('e', 3, 'Third'), now().toISOString()));
       yield snapshotOf('e', 2, 'Second');
     }
-    const result = await rebuildCatalog(catalog, scan(), { now, tombstoneRetentionMs: 7 * DAY });
+    const result = await rebuildCatalog(catalog, scan(), noComments, { now, tombstoneRetentionMs: 7 * DAY });
 
     expect(result).toEqual({ indexed: 4, removed: 1, purged: 0 });
     expect(await entry('a')).toMatchObject({ version: 4, title: 'Saved headline' });
@@ -108,7 +111,7 @@ describe('rebuildCatalog', () => {
     async function* scan(): AsyncGenerator<ContentSnapshot> {
       yield snapshotOf('l', 1, 'Live');
     }
-    const result = await rebuildCatalog(catalog, scan(), { now, tombstoneRetentionMs: 7 * DAY });
+    const result = await rebuildCatalog(catalog, scan(), noComments, { now, tombstoneRetentionMs: 7 * DAY });
     expect(result).toEqual({ indexed: 1, removed: 0, purged: 1 });
     expect(await entry('o')).toBeNull();
     expect(await entry('n')).toMatchObject({ deleted: true });

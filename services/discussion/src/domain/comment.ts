@@ -27,7 +27,7 @@ export interface CommentDoc extends Document, OutboxFields {
   author_username: string | null;
   /** Only for anonymous comments: logged-in authors' names come from identity when shown. */
   author_name: string | null;
-  /** Required of anonymous authors, optional for others (where reply notifications go); never shown. */
+  /** Required of anonymous authors (their reply notifications go there); users are mailed at identity's address. Never shown. */
   author_email: string | null;
   user_notification: boolean | null;
   review_state: ReviewState;

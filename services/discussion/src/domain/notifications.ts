@@ -25,21 +25,25 @@ export interface CommentLink {
 const looksLikeAddress = (value: string | null | undefined): value is string =>
   typeof value === 'string' && /^[^\s@]+@[^\s@]+$/.test(value);
 
-/** The author of `parent`, told of `reply` (a published direct reply), when they asked to be. */
+/**
+ * The author of `parent`, told of `reply` (a published direct reply), when they asked to be. `parentAddress` is
+ * where they are mailed: the address an anonymous author gave, or a user's address in identity.
+ */
 export function replyNotification(
   reply: CommentDoc,
   parent: CommentDoc | null,
+  parentAddress: string | null,
   settings: DiscussionSettings,
   link: CommentLink,
 ): Notification | null {
   if (!settings.userNotificationEnabled || reply.review_state !== 'published') return null;
-  if (!parent || parent.user_notification !== true || !looksLikeAddress(parent.author_email)) return null;
+  if (!parent || parent.user_notification !== true || !looksLikeAddress(parentAddress)) return null;
   // Nobody is told of their own reply.
   const sameUser = parent.author_username !== null && parent.author_username === reply.author_username;
   if (sameUser || (parent.author_username === null && parent.author_email === reply.author_email)) return null;
   return {
     kind: 'reply',
-    to: parent.author_email,
+    to: parentAddress,
     subject: 'A reply to your comment has been posted',
     text: `A reply to your comment on ${link.contentUrl} has been posted here: ${link.commentUrl}\n\n---\n${reply.text}\n---\n`,
   };

@@ -1,16 +1,14 @@
-import type { ConsumerGroup, DomainEvent, EventBus, Logger, Subscription } from '@cms/shared';
+import {
+  DISCUSSION_GROUP,
+  type ConsumerGroup,
+  type DomainEvent,
+  type EventBus,
+  type Logger,
+  type Subscription,
+} from '@cms/shared';
 import type { ContentSource } from '../clients/content-source';
 import type { CommentStore } from '../store/comments';
 import type { Notifier } from './notifications';
-
-/**
- * Discussion's durable queue: removals of content (whose comments go with it), and its own comment events, from
- * which notification mail is sent (events/notifications.ts).
- */
-export const DISCUSSION_GROUP: ConsumerGroup = {
-  group: 'discussion',
-  patterns: ['content.removed', 'comment.#'],
-};
 
 /** Every queue discussion consumes, for the bus of a process that runs discussion to declare up front. */
 export const DISCUSSION_CONSUMER_GROUPS: ConsumerGroup[] = [DISCUSSION_GROUP];

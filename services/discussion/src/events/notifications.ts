@@ -10,6 +10,7 @@
  */
 import { MailNotConfigured, type DomainEvent, type Logger, type MailSender } from '@cms/shared';
 import { commentsUrl } from '../api/render';
+import type { AuthorDirectory } from '../clients/authors';
 import type { ContentSource } from '../clients/content-source';
 import type { SettingsSource } from '../clients/settings';
 import type { CommentDoc } from '../domain/comment';
@@ -52,6 +53,7 @@ export class Notifier {
     private readonly comments: CommentStore,
     private readonly settings: SettingsSource,
     private readonly content: ContentSource,
+    private readonly authors: AuthorDirectory,
     private readonly mail: MailSender,
     private readonly log: Logger,
     private readonly options: NotifierOptions,
@@ -152,9 +154,17 @@ export class Notifier {
     if (awaitsModeration) wanted.push(moderationNotification(comment, settings, link));
     if (isReply) {
       const parent = await this.comments.one(job.content_uid, comment.in_reply_to as string);
-      wanted.push(replyNotification(comment, parent, settings, link));
+      const address = parent ? await this.addressOf(parent, job.request_id) : null;
+      wanted.push(replyNotification(comment, parent, address, settings, link));
     }
     return wanted.filter((n): n is Notification => n !== null);
+  }
+
+  /** A user author's current address in identity (none for a removed user); an anonymous author's own. */
+  private async addressOf(comment: CommentDoc, requestId: string): Promise<string | null> {
+    if (comment.author_username === null) return comment.author_email;
+    const found = await this.authors.describe([comment.author_username], requestId, { withEmail: true });
+    return found.get(comment.author_username)?.email ?? null;
   }
 
   /** The comment's URL from its content's current path; null when the content is gone (nothing to announce). */

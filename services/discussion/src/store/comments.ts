@@ -31,6 +31,20 @@ export class CommentStore {
     return this.comments.find({ content_uid: contentUid, ...LIVE });
   }
 
+  /** Every live comment, a page at a time, in id order (search's reindex). */
+  async *scan(pageSize: number): AsyncGenerator<CommentDoc> {
+    let after = '';
+    for (;;) {
+      const page = await this.comments.find(
+        { _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: pageSize, projection: { _outbox: 0 } },
+      );
+      for (const comment of page) if (comment._deleted !== true) yield comment;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]._id;
+    }
+  }
+
   async one(contentUid: string, id: string): Promise<CommentDoc | null> {
     return this.comments.findOne({ _id: id, content_uid: contentUid, ...LIVE });
   }

@@ -15,8 +15,8 @@ export function principalRpcs(
     SearchPrincipals: unary(log, async (request: { text: string; limit: number }) => ({
       items: await directory.search(request.text, request.limit),
     })),
-    DescribePrincipals: unary(log, async (request: { ids: string[] }) => ({
-      items: await directory.describe(request.ids),
+    DescribePrincipals: unary(log, async (request: { ids: string[]; with_email?: boolean }) => ({
+      items: await directory.describe(request.ids, { withEmail: request.with_email === true }),
     })),
   };
 }

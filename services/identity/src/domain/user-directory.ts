@@ -14,6 +14,8 @@ export interface PrincipalSummary {
   roles: string[];
   /** True for a user with a portrait (comments show its URL); unset otherwise. */
   has_portrait?: true;
+  /** A user's address, only for callers that asked (`with_email`): services that mail users. */
+  email?: string;
 }
 
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -57,16 +59,16 @@ export class UserDirectory {
   }
 
   /** Titles and types of the given ids, in the order asked; unknown ids are left out. */
-  async describe(ids: string[]): Promise<PrincipalSummary[]> {
+  async describe(ids: string[], options: { withEmail?: boolean } = {}): Promise<PrincipalSummary[]> {
     const [users, groups] = await Promise.all([this.users.byIds(ids), this.groups.byIds(ids)]);
     const found = new Map<string, PrincipalSummary>();
-    for (const summary of await this.userSummaries(users)) found.set(summary.id, summary);
+    for (const summary of await this.userSummaries(users, options.withEmail === true)) found.set(summary.id, summary);
     for (const group of groups) found.set(group._id, groupSummary(group));
     found.set(AUTHENTICATED_USERS, virtualGroup());
     return [...new Set(ids)].flatMap((id) => found.get(id) ?? []);
   }
 
-  private async userSummaries(users: UserDoc[]): Promise<PrincipalSummary[]> {
+  private async userSummaries(users: UserDoc[], withEmail = false): Promise<PrincipalSummary[]> {
     if (users.length === 0) return [];
     const memberships =
       users.length > 1 ? new Memberships(new InMemoryGroups(await this.groups.list())) : this.memberships;
@@ -78,6 +80,7 @@ export class UserDirectory {
         type: 'user' as const,
         roles: principalOf(user, await memberships.ofUser(user._id)).roles ?? [],
         ...(portraits.has(user._id) ? { has_portrait: true as const } : {}),
+        ...(withEmail && user.email ? { email: user.email } : {}),
       })),
     );
   }

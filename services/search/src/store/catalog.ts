@@ -244,15 +244,22 @@ export class Catalog {
    * Live entries last written before `before` and not in `seen`: what a reindex found gone from the content
    * store. Marked removed at `at`; returns how many.
    */
-  async removeStale(seen: Set<string>, before: string, at: string): Promise<number> {
+  /**
+   * Marks removed the live entries written before `before` that a reindex did not see; answers how many, and the
+   * content objects that lost comments (their conversation columns need a recount).
+   */
+  async removeStale(seen: Set<string>, before: string, at: string): Promise<{ count: number; hosts: string[] }> {
     const candidates = await this.entries.find(
-      // Comments are not content's: the content store's scan never yields them.
-      { deleted: { $ne: true }, indexed_at: { $lt: before }, portal_type: { $ne: COMMENT_TYPE } },
-      { projection: { _id: 1 } },
+      { deleted: { $ne: true }, indexed_at: { $lt: before } },
+      { projection: { _id: 1, portal_type: 1, content_uid: 1 } },
     );
-    const stale = candidates.map((c) => c._id).filter((uid) => !seen.has(uid));
-    await this.markRemoved(stale, at);
-    return stale.length;
+    const stale = candidates.filter((c) => !seen.has(c._id));
+    await this.markRemoved(
+      stale.map((c) => c._id),
+      at,
+    );
+    const hosts = stale.flatMap((c) => (c.portal_type === COMMENT_TYPE && c.content_uid ? [c.content_uid] : []));
+    return { count: stale.length, hosts: [...new Set(hosts)] };
   }
 }
 

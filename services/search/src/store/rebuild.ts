@@ -1,5 +1,6 @@
 import type { ContentSnapshot } from '@cms/shared';
 import { entryFrom } from '../domain/catalog-entry';
+import { commentEntry, hostOf, type CommentHost, type CommentRecord } from '../domain/comment-entry';
 import type { Catalog } from './catalog';
 
 export interface RebuildOptions {
@@ -10,29 +11,47 @@ export interface RebuildOptions {
 }
 
 export interface RebuildResult {
+  /** Content objects and comments written. */
   indexed: number;
   removed: number;
   purged: number;
 }
 
 /**
- * Makes the catalog equal to the content store (addendum §6): every object the scan yields is written as the store
- * has it, over a newer version or a tombstone the catalog held from before (a write the store failed to keep, a
- * removal that did not happen); what an event wrote meanwhile is kept when newer. Entries the scan did not yield
- * become tombstones, and expired tombstones are purged.
+ * Makes the catalog equal to the content store and the discussion store (addendum §6): every object the scan
+ * yields is written as the store has it, over a newer version or a tombstone the catalog held from before (a write
+ * the store failed to keep, a removal that did not happen); what an event wrote meanwhile is kept when newer. Then
+ * every comment on an object the scan yielded, and each such object's conversation columns. Entries neither scan
+ * yielded become tombstones, and expired tombstones are purged.
  */
 export async function rebuildCatalog(
   catalog: Catalog,
   snapshots: AsyncIterable<ContentSnapshot>,
+  comments: () => AsyncIterable<CommentRecord> | Iterable<CommentRecord>,
   { now, tombstoneRetentionMs }: RebuildOptions,
 ): Promise<RebuildResult> {
   const startedAt = now().toISOString();
-  const seen = new Set<string>();
+  const hosts = new Map<string, CommentHost>();
   for await (const snapshot of snapshots) {
-    seen.add(snapshot.uid);
+    hosts.set(snapshot.uid, hostOf(snapshot));
     await catalog.refresh(entryFrom(snapshot, now().toISOString()), startedAt);
   }
+  const seen = new Set(hosts.keys());
+  const conversations = new Set<string>();
+  for await (const comment of comments()) {
+    // A comment on content the scan did not yield waits for content.removed to take it from discussion.
+    const host = hosts.get(comment.content_uid);
+    if (!host) continue;
+    const entry = commentEntry(comment, host, now().toISOString());
+    seen.add(entry._id);
+    conversations.add(host._id);
+    await catalog.refresh(entry, startedAt);
+  }
   const removed = await catalog.removeStale(seen, startedAt, now().toISOString());
+  for (const uid of [...conversations, ...removed.hosts]) {
+    const host = hosts.get(uid);
+    if (host) await catalog.syncConversation(host, true);
+  }
   const purged = await catalog.purgeTombstones(new Date(now().getTime() - tombstoneRetentionMs).toISOString());
-  return { indexed: seen.size, removed, purged };
+  return { indexed: seen.size, removed: removed.count, purged };
 }
