@@ -396,6 +396,48 @@ describe('content rules', () => {
       );
     });
 
+    it('keeps a version with its comment, and mails everyone but the actor with exclude_actor', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'kept', title: 'Kept' });
+      await admin('POST', '/@users', {
+        username: 'edith',
+        password: 'secret-edith',
+        email: 'Edith@example.org',
+        roles: ['Manager'],
+      });
+      const rule = await newRule('Publish keeps a version', 'Workflow state changed');
+      await admin('POST', `/@controlpanels/content-rules/${rule}/action`, {
+        type: 'cms.actions.Versioning',
+        comment: 'Published version',
+      });
+      await admin('POST', `/@controlpanels/content-rules/${rule}/action`, {
+        type: 'cms.actions.Mail',
+        subject: 'Kept: ${id}',
+        recipients: 'edith@example.org, watcher@example.org',
+        exclude_actor: true,
+        message: 'Published at ${path}',
+      });
+      await admin('POST', `/kept/@content-rules/${rule}`);
+      await admin('POST', '/kept', { '@type': 'Document', id: 'memo', title: 'Memo' });
+      const edith = { auth: `Basic ${Buffer.from('edith:secret-edith').toString('base64')}` };
+      expect((await t.request('POST', '/kept/memo/@workflow/publish', edith)).status).toBe(200);
+
+      const mail = await pollUntil(() => smtp.mails.find((m) => m.data.includes('Subject: Kept: memo')), 15_000, {
+        description: 'the mail about memo',
+      });
+      expect(mail.to).toEqual(['watcher@example.org']);
+      // The version comes before the mail in the rule: once mailed, it is kept (nothing changed since the first).
+      const history = (await json(await admin('GET', '/kept/memo/@history'))) as unknown as {
+        type: string;
+        comments: string;
+        version?: number;
+      }[];
+      const versions = history.filter((entry) => entry.type === 'versioning');
+      expect(versions.map((v) => [v.version, v.comments])).toEqual([
+        [1, 'Published version'],
+        [0, 'Initial version'],
+      ]);
+    });
+
     it('on publish in folder X: moves the page to Y and e-mails Z, once', async () => {
       await publishMovesAndMails(t, smtp.mails);
     });

@@ -103,6 +103,34 @@ describe('content rules: consumer and runner', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('two runners on one store (two replicas) take the actions of one execution once', async () => {
+    // The second replica's runner, on the same store, with content recording for both.
+    const other = new RuleRunner(executions, content, executions, log);
+    try {
+      expect(await recordExecutions(published(), deps)).toBe(1);
+      runner.kick();
+      other.kick();
+      await Promise.all([runner.idle(), other.idle()]);
+      expect(content.applied.map((a) => a.action.action)).toEqual(['move', 'transition']);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('a runner passes over an execution another holds, until that claim runs out', async () => {
+    expect(await recordExecutions(published(), deps)).toBe(1);
+    const [pending] = await executions.pending(10, 'replica-b', Date.now());
+    expect(await executions.claim(pending!._id, 'replica-b', Date.now(), 60_000)).not.toBeNull();
+    runner.kick();
+    await runner.idle();
+    expect(content.applied).toEqual([]);
+    // The holder died: its claim, once run out, is taken over.
+    expect(await executions.claim(pending!._id, 'replica-b', Date.now() - 120_000, 60_000)).not.toBeNull();
+    runner.kick();
+    await runner.idle();
+    expect(content.applied.map((a) => a.action.action)).toEqual(['move', 'transition']);
+  });
+
   it('a redelivered event records nothing more and repeats no action', async () => {
     const event = published();
     expect(await recordExecutions(event, deps)).toBe(1);

@@ -17,14 +17,23 @@ function substitute(text: string, trigger: Trigger): string {
   return text.replace(/\$\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-export function ruleMailer(sender: MailSender): RuleMailer {
+/** A user's e-mail address, or null (identity, for `exclude_actor`). */
+export type AddressOf = (userId: string, requestId: string) => Promise<string | null>;
+
+export function ruleMailer(sender: MailSender, addressOf: AddressOf): RuleMailer {
   return {
     async send(values, trigger, requestId) {
-      const to = String(values.recipients ?? '')
+      let to = String(values.recipients ?? '')
         .split(',')
         .map((r) => r.trim())
         .filter(Boolean);
       if (to.length === 0) throw badRequest('The Mail action has no recipients');
+      // `exclude_actor`: the one who caused the event is not told of it.
+      if (values.exclude_actor === true && trigger.actor) {
+        const actorAddress = (await addressOf(trigger.actor, requestId))?.toLowerCase();
+        if (actorAddress) to = to.filter((recipient) => recipient.toLowerCase() !== actorAddress);
+        if (to.length === 0) return;
+      }
       try {
         await sender.send(
           {

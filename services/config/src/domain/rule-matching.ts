@@ -69,7 +69,7 @@ export function triggerOf(event: DomainEvent): EventTrigger | null {
           objectId: s.id,
           portalType: s.portal_type,
           reviewState: s.review_state ?? null,
-          actor: event.type === 'content.added' ? (s.creators[0] ?? null) : null,
+          actor: event.actor ?? (event.type === 'content.added' ? (s.creators[0] ?? null) : null),
         },
       };
     }
@@ -85,7 +85,7 @@ export function triggerOf(event: DomainEvent): EventTrigger | null {
           objectId: lastSegment(p.path),
           portalType: null,
           reviewState: null,
-          actor: null,
+          actor: event.actor ?? null,
         },
       };
     }

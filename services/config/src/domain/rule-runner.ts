@@ -2,8 +2,11 @@
  * Runs the actions of triggered rules. The consumer records each (rule, event) once, as an execution with the
  * rule's actions as they were; the runner takes them in order, one action at a time, and records each one
  * done. A redelivered event finds its execution recorded and adds nothing; a crash between an action and its
- * record repeats that one action, no more (at least once, as the bus is).
+ * record repeats that one action, no more (at least once, as the bus is). Replicas on one store: a runner
+ * claims an execution (a lease, renewed before each action) before taking its actions, so two replicas never
+ * take the same rule's actions for one event.
  */
+import { randomUUID } from 'node:crypto';
 import { AppError, type ContentSnapshot, type Logger } from '@cms/shared';
 import { ruleRequestId, type Trigger } from './rule-matching';
 import { eventTitle, type RuleElement } from './rules';
@@ -23,12 +26,18 @@ export interface Execution {
   at: string;
   /** Why it stopped before its last action. */
   error?: string;
+  /** The runner taking its actions now, and until when (milliseconds since the epoch) that claim holds. */
+  claimed_by?: string;
+  claimed_until?: number;
 }
 
 export interface ExecutionStore {
   /** Records it; false when an execution of that rule for that event already was. */
   record(execution: Execution): Promise<boolean>;
-  pending(limit: number): Promise<Execution[]>;
+  /** Unfinished executions, oldest first, but those another runner (not `owner`) holds a claim on at `now`. */
+  pending(limit: number, owner: string, now: number): Promise<Execution[]>;
+  /** Claims (or renews `owner`'s claim on) an unfinished execution until `now + leaseMs`; null when another holds it. */
+  claim(id: string, owner: string, now: number, leaseMs: number): Promise<Execution | null>;
   advance(id: string, next: number, done: boolean, error?: string): Promise<void>;
   /** Forgets finished executions recorded before `before`. */
   purge(before: string): Promise<number>;
@@ -51,7 +60,7 @@ export interface NotificationStore {
 
 export interface RuleContentAction {
   uid: string;
-  action: 'move' | 'copy' | 'delete' | 'transition';
+  action: 'move' | 'copy' | 'delete' | 'transition' | 'version';
   target?: string;
   transition?: string;
   comment?: string;
@@ -87,6 +96,8 @@ function levelOf(level: number): 'debug' | 'info' | 'warn' | 'error' | 'fatal' {
 }
 
 const POLL_MS = 1000;
+/** How long a claim on an execution holds: renewed before each action, so more than one action takes. */
+const CLAIM_LEASE_MS = 5 * 60_000;
 const BATCH = 50;
 /**
  * How long a finished execution is remembered, so that a redelivered event does not run its rule again: longer
@@ -96,6 +107,8 @@ const KEEP_DONE_MS = 7 * 24 * 3600_000;
 const PURGE_EVERY_MS = 3600_000;
 
 export class RuleRunner {
+  /** Names this runner in its claims. */
+  private readonly owner = randomUUID();
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -158,9 +171,12 @@ export class RuleRunner {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const batch = await this.executions.pending(BATCH);
+      const batch = await this.executions.pending(BATCH, this.owner, Date.now());
       if (batch.length === 0 || this.stopped) return;
-      for (const execution of batch) {
+      for (const { _id } of batch) {
+        const execution = await this.executions.claim(_id, this.owner, Date.now(), CLAIM_LEASE_MS);
+        // Another replica's runner took it meanwhile.
+        if (!execution) continue;
         // A call that may succeed later stops the run here; the timer takes it up again.
         if (!(await this.run(execution))) return;
       }
@@ -175,6 +191,12 @@ export class RuleRunner {
     );
     for (let index = execution.next; index < execution.actions.length; index++) {
       const action = execution.actions[index]!;
+      // Renewed before each action; lost (it ran out and another runner took it), the rest is that one's.
+      if (
+        index > execution.next &&
+        !(await this.executions.claim(execution._id, this.owner, Date.now(), CLAIM_LEASE_MS))
+      )
+        return true;
       try {
         await this.take(action, execution, requestId);
       } catch (error) {
@@ -245,9 +267,7 @@ export class RuleRunner {
         );
         return;
       case 'cms.actions.Versioning':
-        // Content makes a version only of a write that changes what a version keeps; it has no call to store an
-        // unchanged object's version yet. Said in the log, and the rule's other actions still run.
-        this.log.warn({ contentRule: execution.ruleId, uid: trigger.uid }, 'content rule: Versioning is not available');
+        await this.content.apply({ uid: trigger.uid, action: 'version', comment: String(v.comment ?? '') }, requestId);
         return;
       case 'cms.actions.Mail':
         if (!this.mailer) throw new AppError('BadRequest', 'No mail sender is configured');

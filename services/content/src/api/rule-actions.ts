@@ -10,7 +10,7 @@ import type { ContentDeps } from './declarations';
  */
 const RULE_ACTOR = { id: 'content-rules', roles: ['Manager'], groups: [], fullname: 'Content rules' };
 
-/** `ApplyRuleAction`: the content actions of content rules (move, copy, delete, workflow transition). */
+/** `ApplyRuleAction`: the content actions of content rules (move, copy, delete, workflow transition, version). */
 export function ruleActionRpcs(deps: ContentDeps, log: Logger): Pick<ContentServiceHandlers, 'ApplyRuleAction'> {
   return {
     ApplyRuleAction: unary(log, async (request: ApplyRuleActionInput, ctx) => {
@@ -32,6 +32,11 @@ export function ruleActionRpcs(deps: ContentDeps, log: Logger): Pick<ContentServ
           return { path: '' };
         case 'transition':
           await deps.workflow.transition(doc, request.transition, { comment: request.comment }, caller);
+          return { path: doc.path ?? '/' };
+        case 'version':
+          if (!(await deps.history.keepVersion(doc, request.comment, caller))) {
+            log.info({ requestId: ctx.requestId, uid: doc._id }, 'content rule: the object keeps no versions');
+          }
           return { path: doc.path ?? '/' };
         default:
           throw badRequest(`Unknown rule action "${clip(request.action)}"`);

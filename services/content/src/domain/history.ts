@@ -2,12 +2,21 @@
  * `@history`: an object's creation, versions and workflow transitions, newest first (specification: History
  * entry; addendum §8), one version as it was, and reverting to one.
  */
-import { encodeComponent, findTransition, hasPermission, notFound, urlOf, workflowState } from '@cms/shared';
+import {
+  encodeComponent,
+  findTransition,
+  hasPermission,
+  notFound,
+  UNTRANSLATED,
+  urlOf,
+  workflowState,
+  type Translate,
+} from '@cms/shared';
 import { accessOf } from './access';
 import type { Caller } from './caller';
 import { modifiedEvent } from './content-events';
 import type { ContentDoc, VersionRecord } from './model';
-import type { VersionKeeper } from './versions';
+import { INITIAL_VERSION_NOTE, type VersionKeeper } from './versions';
 import type { ContentWriter } from './write-path';
 
 /** `actor` of an entry: the user, with the name identity knows. */
@@ -35,8 +44,15 @@ export class HistoryCommands {
   /**
    * The entries of an object, newest first; `names` gives the full names of the actors (user id → name).
    * At the same instant a version comes before the workflow entry (the creation and its initial version).
+   * `translate` gives the platform's words (action, state and transition titles, the initial version's note) in
+   * the caller's language.
    */
-  async list(doc: ContentDoc, caller: Caller, names: ReadonlyMap<string, string>): Promise<HistoryEntry[]> {
+  async list(
+    doc: ContentDoc,
+    caller: Caller,
+    names: ReadonlyMap<string, string>,
+    translate: Translate = UNTRANSLATED.translate,
+  ): Promise<HistoryEntry[]> {
     const actor = (id: string): HistoryActor => ({
       '@id': `${caller.publicUrl}/@users/${encodeComponent(id)}`,
       fullname: names.get(id) || id,
@@ -51,12 +67,12 @@ export class HistoryCommands {
       at(
         {
           '@id': `${objectUrl}/@history/${record.version}`,
-          action: 'Edited',
+          action: translate('Edited'),
           actor: actor(record.actor),
-          comments: record.comments,
+          comments: record.comments === INITIAL_VERSION_NOTE ? translate(record.comments) : record.comments,
           may_revert: mayRevert,
           time: historyTime(record.time),
-          transition_title: 'Edited',
+          transition_title: translate('Edited'),
           type: 'versioning',
           version: record.version,
         },
@@ -66,14 +82,14 @@ export class HistoryCommands {
     const history = doc.workflow_history ?? [];
     const workflow: HistoryEntry[] = history.map((entry) => {
       const created = entry.action === null;
-      const title = created ? 'Create' : (findTransition(entry.action!)?.title ?? entry.action!);
+      const title = created ? translate('Create') : translate(findTransition(entry.action!)?.title ?? entry.action!);
       return at(
         {
-          action: created ? 'Create' : entry.action,
+          action: created ? translate('Create') : entry.action,
           actor: actor(entry.actor),
           comments: entry.comments,
           review_state: entry.review_state,
-          state_title: workflowState(entry.review_state).title,
+          state_title: translate(workflowState(entry.review_state).title),
           time: historyTime(entry.time),
           transition_title: title,
           // Addendum §8: the creation entry has no type.
@@ -87,11 +103,11 @@ export class HistoryCommands {
       workflow.push(
         at(
           {
-            action: 'Create',
+            action: translate('Create'),
             actor: actor(doc.creators[0] ?? ''),
             comments: '',
             time: historyTime(doc.created),
-            transition_title: 'Create',
+            transition_title: translate('Create'),
             type: null,
           },
           doc.created,
@@ -132,6 +148,25 @@ export class HistoryCommands {
   }
 
   /** Sets the object back to one of its versions: a write of its own, which makes a new version. */
+  /**
+   * Keeps a version of the object as it is now with `comment` (the content rules' Versioning action), changed
+   * or not since the last one; false for an object that keeps no versions.
+   */
+  async keepVersion(doc: ContentDoc, comment: string, caller: Caller): Promise<boolean> {
+    if (!this.versions.keeps(doc)) return false;
+    await this.writer.write(
+      doc,
+      {
+        kind: 'version',
+        permission: 'Modify portal content',
+        note: comment,
+        plan: () => ({ set: {}, events: () => [] }),
+      },
+      caller,
+    );
+    return true;
+  }
+
   async revert(doc: ContentDoc, version: number, caller: Caller): Promise<ContentDoc> {
     const record = await this.version(doc, version, caller);
     const { title, description, effective, expires, fields } = record.content;

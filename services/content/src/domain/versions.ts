@@ -17,7 +17,13 @@ import type { TypeRegistry } from './types';
 import type { VersionedWrite, VersionRecorder, WriteKind } from './write-path';
 
 /** Writes that make a version when they change what one keeps. */
-const VERSIONING_WRITES: ReadonlySet<WriteKind> = new Set<WriteKind>(['create', 'update', 'revert', 'checkin']);
+const VERSIONING_WRITES: ReadonlySet<WriteKind> = new Set<WriteKind>([
+  'create',
+  'update',
+  'revert',
+  'checkin',
+  'version',
+]);
 
 export const INITIAL_VERSION_NOTE = 'Initial version';
 
@@ -31,17 +37,18 @@ export function versionedContent(doc: ContentDoc): VersionedContent {
   };
 }
 
-/** The version a write of `kind` makes of `next` (`current` null for a new object), or null when it makes none. */
+/**
+ * The version a write of `kind` makes of `next` (`current` null for a new object), or null when it makes none: a
+ * write that changes nothing a version keeps makes none, unless it asks for one (`version`).
+ */
 export function versionOf(
   types: TypeRegistry,
   write: { kind: WriteKind; current: ContentDoc | null; next: ContentDoc; actor: string; note?: string; at: Date },
 ): VersionRecord | null {
   const { kind, current, next } = write;
-  if (!VERSIONING_WRITES.has(kind)) return null;
-  if (!types.get(next.portal_type).behaviors.includes('cms.versioning')) return null;
-  if (next.fields?.versioning_enabled === false) return null;
+  if (!VERSIONING_WRITES.has(kind) || !keepsVersions(types, next)) return null;
   const content = versionedContent(next);
-  if (current && isDeepStrictEqual(versionedContent(current), content)) return null;
+  if (kind !== 'version' && current && isDeepStrictEqual(versionedContent(current), content)) return null;
   const version = current ? (current.last_version ?? -1) + 1 : 0;
   return {
     _id: `${next._id}:${version}`,
@@ -52,6 +59,11 @@ export function versionOf(
     comments: write.note ?? (current ? '' : INITIAL_VERSION_NOTE),
     content,
   };
+}
+
+/** Whether objects of the type keep versions at all (`versioning_enabled` may still turn them off per object). */
+export function keepsVersions(types: TypeRegistry, doc: ContentDoc): boolean {
+  return types.get(doc.portal_type).behaviors.includes('cms.versioning') && doc.fields?.versioning_enabled !== false;
 }
 
 /** The blobs a version refers to. */
@@ -81,6 +93,11 @@ export class VersionKeeper implements VersionRecorder {
     private readonly types: TypeRegistry,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Whether `doc` keeps versions (a Versioning rule action on one that does not is a no-op). */
+  keeps(doc: ContentDoc): boolean {
+    return keepsVersions(this.types, doc);
+  }
 
   plan(write: VersionedWrite): VersionRecord | null {
     if ('system' in write.author) return null;

@@ -59,6 +59,7 @@ export function encodeEvent(event: EventEnvelope): Buffer {
     occurred_at: event.occurredAt,
     // Stored outboxes may hold null for none.
     request_id: event.requestId ?? undefined,
+    actor: event.actor || undefined,
     [PAYLOAD_FIELDS[event.type]]: event.payload,
   } as Envelope;
   return envelope().serialize(message);
@@ -92,6 +93,7 @@ export function decodeEvent(body: Buffer, routingKey: string): DecodedEvent {
     type,
     occurredAt: message.occurred_at,
     ...(message.request_id === undefined ? {} : { requestId: message.request_id }),
+    ...(message.actor ? { actor: message.actor } : {}),
     payload,
   } as UncheckedEvent;
   const problems = eventProblems(event);

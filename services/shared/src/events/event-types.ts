@@ -17,6 +17,8 @@ export type DomainEvent = {
     type: T;
     occurredAt: string;
     requestId?: string;
+    /** The user whose write caused it, where the producer named one. */
+    actor?: string;
     payload: EventPayloads[T];
   };
 }[EventType];

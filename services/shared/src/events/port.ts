@@ -19,6 +19,8 @@ export interface EventEnvelope<P = unknown> {
   occurredAt: string;
   /** Request id of the write, so one request can be followed across services. */
   requestId?: string;
+  /** The user whose write caused it, where the producer knows (content rules' `exclude_actor`, conditions). */
+  actor?: string;
   payload: P;
 }
 
@@ -50,15 +52,45 @@ export interface Subscription {
   stop(): Promise<void>;
   /**
    * Resolves true when every event published (and confirmed) before this call
-   * has been handled by this group (an event waiting for its retry after a
-   * handler failure is not handled yet), false when `timeoutMs` passed first,
-   * or at once while the broker cannot be reached. Used for read-your-writes.
+   * has been handled by this group, by whichever replica of the group it went
+   * to (an event waiting for its retry after a handler failure is not handled
+   * yet), false when `timeoutMs` passed first, or at once while the broker
+   * cannot be reached. Used for read-your-writes.
    */
   waitUntilDrained(timeoutMs: number): Promise<boolean>;
 }
 
+/** One broadcast as a subscriber receives it. */
+export interface BroadcastMessage {
+  topic: string;
+  body: Buffer;
+  /** What the publisher passed as its origin, e.g. its replica id, so a replica can skip what it sent itself. */
+  origin: string;
+}
+
+export interface BroadcastSubscription {
+  /**
+   * True while every broadcast published on the topic reaches this subscriber. False while the broker cannot be
+   * reached (and once stopped): what is published meanwhile is lost for it, so whoever keeps state on the strength
+   * of broadcasts must stop trusting it until `live` is true again.
+   */
+  readonly live: boolean;
+  /** Calls `listener` on every change of `live`; returns the unsubscribe function. */
+  onLiveChange(listener: (live: boolean) => void): () => void;
+  stop(): Promise<void>;
+}
+
 export interface EventBus {
   readonly kind: 'in-process' | 'amqp';
+  /**
+   * Sends `body` to every process subscribed to `topic` (itself included), once each: not a competing group, for
+   * notices each replica applies to its own memory (e.g. identity's credential invalidations). Nothing is kept:
+   * a subscriber receives only what is published while it is live. Resolves on the broker's confirm (or at once
+   * in-process); rejects while disconnected.
+   */
+  broadcast(topic: string, body: Buffer, origin: string): Promise<void>;
+  /** Receives the broadcasts of `topic` (exact match) for as long as the bus is connected. */
+  subscribeBroadcast(topic: string, handler: (message: BroadcastMessage) => void): Promise<BroadcastSubscription>;
   /**
    * Resolves once the event is safe without the publisher: the broker has
    * confirmed it into every matching durable queue (AMQP), or every matching

@@ -48,6 +48,15 @@ describe('event codec', () => {
     expect(decoded.event.type).toBe(type);
   });
 
+  it('carries the actor a write path named, and none where it named none', () => {
+    const named = roundTrip({ ...validEvent('content.modified', 'req-8'), actor: 'edith' });
+    if (!named.ok) throw new Error(named.reason);
+    expect(named.event.actor).toBe('edith');
+    const unnamed = roundTrip(validEvent('content.modified', 'req-9'));
+    if (!unnamed.ok) throw new Error(unnamed.reason);
+    expect('actor' in unnamed.event).toBe(false);
+  });
+
   it('leaves out what is unset: the request id, and null or missing optional strings of an outbox', () => {
     const event = validEvent('content.added');
     delete event.requestId;
