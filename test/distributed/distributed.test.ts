@@ -55,9 +55,8 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
   beforeAll(async () => {
     suite = await DistributedSuite.prepare({ name: 'distributed' });
 
-    // Search and config (the other consumer of content events) start last, on a broker without their queues:
-    // content's first events (the site root, the test folder) are unroutable until search has declared its queue,
-    // and reach it through content's outbox (the limit in EVENTS.md).
+    // Search and config start last, on a broker where they never ran: content's bus declared their queues (every
+    // process declares every group of the suite, proto/EVENTS.md), so its first events wait there for them.
     for (const service of SERVICES) if (service !== 'search' && service !== 'config') suite.start(service);
     suite.start('gateway');
 
@@ -81,10 +80,9 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
     await suite?.dispose();
   }, 30_000);
 
-  test('a write made before search first declared its queue reaches search through the outbox', () =>
+  test('a write made before search first started reaches search: its queue was declared by content', () =>
     suite.withLogs(async () => {
-      // Refused by the broker at first: no queue matched yet.
-      expect(suite.process('content').output).toMatch(/content\.added is unroutable/);
+      expect(suite.process('content').output).not.toMatch(/unroutable/);
       const found = await searchUntil(folderWord, 'the test folder in the search results', (r) => r.items_total === 1);
       expect(found.items.map((item) => item['@id'])).toEqual([folderUrl]);
     }));

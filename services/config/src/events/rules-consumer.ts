@@ -1,4 +1,11 @@
-import type { ConsumerGroup, DomainEvent, EventBus, Logger, Subscription } from '@cms/shared';
+import {
+  RULES_GROUP,
+  type ConsumerGroup,
+  type DomainEvent,
+  type EventBus,
+  type Logger,
+  type Subscription,
+} from '@cms/shared';
 import {
   applicableAssignments,
   conditionsHold,
@@ -10,12 +17,6 @@ import {
 } from '../domain/rule-matching';
 import type { ContentObjects, ExecutionStore, RuleRunner } from '../domain/rule-runner';
 import type { RuleStore } from '../domain/rules';
-
-/** The content rules' durable queue: what content and comments do, which may trigger rules. */
-export const RULES_GROUP: ConsumerGroup = {
-  group: 'rules',
-  patterns: ['content.#', 'comment.#'],
-};
 
 /** Every queue config consumes, for the bus of a process that runs config to declare up front. */
 export const CONFIG_CONSUMER_GROUPS: ConsumerGroup[] = [RULES_GROUP];

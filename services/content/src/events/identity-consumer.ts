@@ -1,14 +1,22 @@
-import type { ConsumerGroup, EventBus, Logger, Subscription } from '@cms/shared';
+import {
+  CONTENT_GROUP,
+  PURGE_GROUP,
+  REFERENCES_GROUP,
+  TRANSLATIONS_GROUP,
+  type ConsumerGroup,
+  type EventBus,
+  type Logger,
+  type Subscription,
+} from '@cms/shared';
 import type { SharingCommands } from '../domain/sharing-commands';
 
-/** Content's durable queue: removals of the principals its local roles may name. */
-export const CONTENT_GROUP: ConsumerGroup = {
-  group: 'content',
-  patterns: ['identity.user.removed', 'identity.group.removed'],
-};
-
 /** Every queue content consumes, for the bus of a process that runs content to declare up front. */
-export const CONTENT_CONSUMER_GROUPS: ConsumerGroup[] = [CONTENT_GROUP];
+export const CONTENT_CONSUMER_GROUPS: ConsumerGroup[] = [
+  CONTENT_GROUP,
+  TRANSLATIONS_GROUP,
+  REFERENCES_GROUP,
+  PURGE_GROUP,
+];
 
 /** Drops the local roles of removed users and groups; resolves after the effect is stored, so the bus acks then. */
 export function subscribeToIdentity(bus: EventBus, sharing: SharingCommands, log: Logger): Promise<Subscription> {

@@ -1,12 +1,16 @@
-import type { ConsumerGroup, DomainEvent, EventBus, Logger, Subscription } from '@cms/shared';
+import {
+  SEARCH_GROUP,
+  type ConsumerGroup,
+  type DomainEvent,
+  type EventBus,
+  type Logger,
+  type Subscription,
+} from '@cms/shared';
 import type { ContentSource } from '../clients/content-source';
 import type { DiscussionSource } from '../clients/discussion-source';
 import { entryFrom } from '../domain/catalog-entry';
 import { commentEntry, commentEntryId, hostOf } from '../domain/comment-entry';
 import type { Catalog } from '../store/catalog';
-
-/** Search's durable queue: every content event, and the discussion service's comment events. */
-export const SEARCH_GROUP: ConsumerGroup = { group: 'search', patterns: ['content.#', 'comment.#'] };
 
 /** Every queue search consumes, for the bus of a process that runs search to declare up front. */
 export const SEARCH_CONSUMER_GROUPS: ConsumerGroup[] = [SEARCH_GROUP];

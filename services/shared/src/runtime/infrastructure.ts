@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createAmqpBus } from '../events/amqp';
+import { SUITE_CONSUMER_GROUPS } from '../events/consumer-groups';
 import { createInProcessBus } from '../events/in-process';
 import type { EventBus } from '../events/port';
 import type { ConsumerGroup } from '../events/topology';
@@ -22,11 +23,11 @@ export function openServiceStore(
 }
 
 /**
- * The bus, with the queues of `consumerGroups` declared up front so that what is published before their consumers
- * subscribe is kept: the groups of the services this process runs (all of them when embedded). A producer's process
- * does not declare its consumers' queues; on a new broker they exist once each consumer has started (proto/EVENTS.md).
- * A broker that cannot be reached does not fail it: the bus connects in the background, and `bus.ready()` (what a
- * service's readiness asks) rejects until it has.
+ * The bus, with queues declared up front so that what is published before their consumers subscribe is kept: on
+ * RabbitMQ every consumer group of the suite (SUITE_CONSUMER_GROUPS: a producer declares its consumers' queues, so
+ * a consumer's first start on a new broker misses nothing); in process, the groups of the services this process
+ * runs (all of them when embedded). A broker that cannot be reached does not fail it: the bus connects in the
+ * background, and `bus.ready()` (what a service's readiness asks) rejects until it has.
  */
 export function openBus(
   config: { AMQP_URL?: string },
@@ -34,6 +35,6 @@ export function openBus(
   logger: Logger,
 ): Promise<EventBus> {
   return config.AMQP_URL
-    ? createAmqpBus(config.AMQP_URL, { topology: consumerGroups, logger })
+    ? createAmqpBus(config.AMQP_URL, { topology: [...SUITE_CONSUMER_GROUPS, ...consumerGroups], logger })
     : Promise.resolve(createInProcessBus({ topology: consumerGroups, logger }));
 }
