@@ -21,6 +21,8 @@ import { clientAddressOf } from './client-address';
 import { BodyBudget, readBody, type BodyLimit } from './body';
 import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
+import { fileProxy } from './file-proxy';
+import { sendResponse, type HttpCaching } from './http-caching';
 import { openApiDocument } from './openapi';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
@@ -42,6 +44,7 @@ export function createGatewayApp(
   logger: Logger,
   state: GatewayState,
   authCache?: AuthCache,
+  caching?: HttpCaching,
 ): express.Express {
   const publicUrl = new URL(config.publicUrl);
   const basePath = publicUrl.pathname.replace(/\/+$/, '');
@@ -114,6 +117,7 @@ export function createGatewayApp(
   const anonymousBodyBytes = Math.min(config.MAX_ANONYMOUS_BODY_BYTES, config.MAX_BODY_BYTES);
   const budget = new BodyBudget(bodyBytesInFlight(config), anonymousBodyBytes);
   const bodyLimits = bodyLimitsOf(config.MAX_BODY_BYTES, anonymousBodyBytes);
+  const files = fileProxy(config.CONTENT_FILES_ADDRESS, config.CALL_TIMEOUT_MS, logger);
 
   app.use(async (req: Request, res: Response) => {
     const requestId = res.locals.requestId as string;
@@ -143,6 +147,15 @@ export function createGatewayApp(
         route.auth === 'ignore'
           ? null
           : await authenticate(authorization, backends, requestId, authCache, clientAddress);
+      // File bytes stream from content over the HTTP hop (file-proxy.ts), not inside a gRPC answer; the request,
+      // a GET, is passed on unread.
+      if (method === 'GET' && route.service === 'content' && files.handles(parsed.endpoint)) {
+        const cacheControl = await caching?.fileCacheControl(requestId, principal === null);
+        const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
+        const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
+        await files.forward(req, res, forwarded, cacheControl);
+        return;
+      }
       const body = await readBody(req, res, bodyLimits(principal, route, method), budget);
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
@@ -150,30 +163,30 @@ export function createGatewayApp(
         if (typeof value === 'string') headers[name] = value;
       }
       if (authorization && route.auth === 'forward') headers.authorization = authorization;
-      const response = await backends.handle(
-        route.service,
-        {
-          method,
-          context_path: parsed.context,
-          endpoint: parsed.endpoint,
-          sub_path: parsed.subPath,
-          query: queryStart === -1 ? [] : parseQuery(req.url.slice(queryStart + 1)),
-          body,
-          principal,
-          public_url: publicUrlFor(req, config),
-          request_id: requestId,
-          headers,
-        },
-        requestId,
-        clientAddress,
-      );
-      res.status(response.status);
-      for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-      if (response.body.length > 0) {
-        if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
-        res.end(response.body);
+      const publicUrl = publicUrlFor(req, config);
+      const fetch = () =>
+        backends.handle(
+          route.service,
+          {
+            method,
+            context_path: parsed.context,
+            endpoint: parsed.endpoint,
+            sub_path: parsed.subPath,
+            query: queryStart === -1 ? [] : parseQuery(req.url.slice(queryStart + 1)),
+            body,
+            principal,
+            public_url: publicUrl,
+            request_id: requestId,
+            headers,
+          },
+          requestId,
+          clientAddress,
+        );
+      if (method === 'GET' && caching && route.auth !== 'ignore') {
+        const request = { route, endpoint: parsed.endpoint, context: parsed.context, principal, publicUrl, requestId };
+        await caching.answer(req, res, { ...request, cors: config.CORS_ALLOW_ORIGINS.length > 0 }, fetch);
       } else {
-        res.end();
+        sendResponse(res, await fetch());
       }
     } catch (error) {
       const appError = asAppError(error, requestId);

@@ -6,6 +6,7 @@ import {
   createHealthClient,
   protos,
   requestMetadata,
+  type ContentServiceClient,
   type HttpRequest,
   type HttpResponse__Output,
   type IdentityServiceClient,
@@ -13,6 +14,7 @@ import {
   type ServiceName,
 } from '@cms/shared';
 import type { GatewayConfig } from './config';
+import type { ChangesCall } from './http-cache';
 import type { InvalidationStream } from './invalidations';
 
 interface HandleClient extends grpc.Client {
@@ -39,6 +41,8 @@ export interface Backends {
   ): Promise<Principal__Output>;
   /** Opens identity's stream of cache invalidations (no deadline: it stays open for the process's life). */
   watchInvalidations(requestId: string): InvalidationStream;
+  /** Content's change feed since a point (the HTTP cache's check; see http-cache.ts). */
+  changes: ChangesCall;
   /** Health of every service, by name. */
   health(timeoutMs: number): Promise<Record<ServiceName, boolean>>;
   close(): void;
@@ -64,8 +68,9 @@ export function connectBackends(
   const p = protos();
   const max = config.MAX_MESSAGE_BYTES;
   const identity = createClient(p.identity.IdentityService, addresses.identity, max) as IdentityServiceClient;
+  const content = createClient(p.content.ContentService, addresses.content, max) as HandleClient & ContentServiceClient;
   const clients: Record<ServiceName, HandleClient> = {
-    content: createClient(p.content.ContentService, addresses.content, max),
+    content,
     identity,
     search: createClient(p.search.SearchService, addresses.search, max),
     discussion: createClient(p.discussion.DiscussionService, addresses.discussion, max),
@@ -94,6 +99,12 @@ export function connectBackends(
     },
     watchInvalidations(requestId) {
       return identity.WatchInvalidations({}, requestMetadata(requestId));
+    },
+    changes(epoch, since) {
+      return callUnary<Awaited<ReturnType<ChangesCall>>>((md, o, cb) => content.Changes({ epoch, since }, md, o, cb), {
+        requestId: 'http-cache',
+        timeoutMs,
+      });
     },
     async health(timeout) {
       const names = Object.keys(healthClients) as ServiceName[];

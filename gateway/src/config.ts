@@ -88,11 +88,20 @@ export const gatewayConfigSchema = z
     READY_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
     /** How long a verified Authorization header is trusted without asking identity (while its invalidation stream is open); 0: never. */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(10_000),
+    /**
+     * Bytes of rendered answers each gateway process keeps (http-cache.ts; the caching settings turn it on and
+     * off); 0 (the default): no gateway cache, validators and Cache-Control still apply. Only for a single
+     * content process (the embedded mode, or one content replica): the change feed that keeps the cache exact
+     * is per content process, and a gateway asking one replica would not hear of another's writes.
+     */
+    GATEWAY_CACHE_BYTES: z.coerce.number().int().nonnegative().default(0),
     CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
     IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
     SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
     DISCUSSION_ADDRESS: address.default('127.0.0.1:50054'),
     CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+    /** The content service's file hop (its CONTENT_FILES_HTTP_ADDRESS): `@@download` and `@@images` stream from it. */
+    CONTENT_FILES_ADDRESS: address.default('127.0.0.1:50061'),
   })
   .superRefine((config, ctx) => {
     if (config.MAX_BODY_BYTES + 1024 * 1024 > config.MAX_MESSAGE_BYTES) {

@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@cms/shared';
+import { RegistrySettings, type Logger } from '@cms/shared';
 import { createGatewayApp, type GatewayState } from './app';
 import { AuthCache } from './auth-cache';
 import { connectBackends, type BackendAddresses } from './backends';
 import { expectsContinue } from './body';
 import type { GatewayConfig } from './config';
 import { answerClientError, trackResponse } from './errors';
+import { registryCacheRules } from './cache-rules';
+import { ChangeValidator, ResponseCache } from './http-cache';
+import { HttpCaching } from './http-caching';
 import { watchInvalidations } from './invalidations';
 
 export interface RunningGateway {
@@ -29,6 +32,21 @@ export async function startGateway(
     config.AUTH_CACHE_TTL_MS > 0
       ? watchInvalidations(() => backends.watchInvalidations(`gateway-${process.pid}`), authCache, logger)
       : undefined;
+  // Made on first use: the embedded suite starts the gateway before the config service may answer.
+  let registry: RegistrySettings | undefined;
+  const registrySettings = () =>
+    (registry ??= new RegistrySettings({
+      address: addresses.config,
+      timeoutMs: config.CALL_TIMEOUT_MS,
+      maxMessageBytes: config.MAX_MESSAGE_BYTES,
+      log: logger,
+    }));
+  const responseCache = config.GATEWAY_CACHE_BYTES > 0 ? new ResponseCache(config.GATEWAY_CACHE_BYTES) : undefined;
+  const caching = new HttpCaching(
+    registryCacheRules(registrySettings),
+    responseCache,
+    responseCache && new ChangeValidator(responseCache, backends.changes),
+  );
   const server: Server = createServer({ keepAlive: true });
   // Longer than a load balancer's idle timeout, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
@@ -42,7 +60,7 @@ export async function startGateway(
   const port = (server.address() as AddressInfo).port;
   // Known only now when PORT is 0; no request is taken before the app is attached.
   const publicUrl = publicUrlOf(config, port);
-  const app = createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache);
+  const app = createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache, caching);
   server.on('request', app);
   // A client that asks before sending its body is told to go on only once the gateway will read it.
   server.on('checkContinue', (req, res) => {
@@ -68,6 +86,7 @@ export async function startGateway(
       await closed;
       clearTimeout(timer);
       watcher?.stop();
+      registry?.close();
       backends.close();
     },
   };

@@ -120,7 +120,7 @@ describeWithBroker('distributed mode through a broker outage', () => {
     await broker.down();
 
     dataDir = mkdtempSync(join(tmpdir(), 'cms-broker-outage-'));
-    const [gatewayPort, ...grpcPorts] = await freePorts(SERVICES.length + 1);
+    const [gatewayPort, filesPort, ...grpcPorts] = await freePorts(SERVICES.length + 2);
     const addresses = {} as Record<Service, string>;
     SERVICES.forEach((service, i) => (addresses[service] = `127.0.0.1:${grpcPorts[i]}`));
     baseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -143,6 +143,9 @@ describeWithBroker('distributed mode through a broker outage', () => {
     envs.identity.ADMIN_PASSWORD = ADMIN_PASSWORD;
     envs.search.CONTENT_ADDRESS = addresses.content;
     envs.content.IDENTITY_ADDRESS = addresses.identity;
+    envs.content.CONFIG_ADDRESS = addresses.config;
+    // content's file hop: a port of this test's own.
+    envs.content.CONTENT_FILES_HTTP_ADDRESS = `127.0.0.1:${filesPort}`;
     envs.identity.CONFIG_ADDRESS = addresses.config;
     envs.config.CONTENT_ADDRESS = addresses.content;
     envs.config.IDENTITY_ADDRESS = addresses.identity;
@@ -159,6 +162,7 @@ describeWithBroker('distributed mode through a broker outage', () => {
       SEARCH_ADDRESS: addresses.search,
       DISCUSSION_ADDRESS: addresses.discussion,
       CONFIG_ADDRESS: addresses.config,
+      CONTENT_FILES_ADDRESS: `127.0.0.1:${filesPort}`,
     };
     for (const name of [...SERVICES, 'gateway'] as const) running[name] = startNode(name, SCRIPTS[name], envs[name]);
   }, 60_000);

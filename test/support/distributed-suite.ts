@@ -42,8 +42,15 @@ const GRPC_ADDRESS_VARIABLE: Record<Service, string> = {
 
 /** What the processes declare: each consumer its own group's queues (proto/EVENTS.md), every one the exchanges. */
 export const BROKER_OBJECTS = {
-  queues: ['cms.search', 'cms.search.dead', 'cms.content', 'cms.content.dead'],
-  exchanges: ['cms.events', 'cms.events.dlx'],
+  queues: [
+    'cms.search',
+    'cms.search.dead',
+    'cms.content',
+    'cms.content.dead',
+    'cms.translations.v2',
+    'cms.translations.dead',
+  ],
+  exchanges: ['cms.events', 'cms.events.dlx', 'cms.events.broadcast', 'cms.events.control'],
 };
 
 export const READY_TIMEOUT_MS = 30_000;
@@ -69,11 +76,18 @@ export interface DistributedSuiteOptions {
   envOf?: Partial<Record<ProcessName, NodeJS.ProcessEnv>>;
   /** Failure messages show the last this many characters of each process's output (default: all it kept). */
   logTailChars?: number;
+  /**
+   * Another suite whose virtual host and administrator password this one shares: its processes are then replicas
+   * of the other's (same broker, same queues), with data folders of their own. The other suite disposes the host.
+   */
+  replicaOf?: DistributedSuite;
+  /** How long startAll and reviveAll wait for every service to be ready (default READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
 }
 
 export class DistributedSuite {
-  readonly adminPassword = `test-${randomUUID()}`;
-  readonly auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
+  readonly adminPassword: string;
+  readonly auth: string;
   /** The isolated virtual host's URL: what tests publish to and inspect (never through a proxy). */
   amqpUrl = '';
   baseUrl = '';
@@ -86,7 +100,10 @@ export class DistributedSuite {
   private readonly started: NodeProcess[] = [];
   private vhost: { url: string; dispose(): void } | undefined;
 
-  private constructor(private readonly options: DistributedSuiteOptions) {}
+  private constructor(private readonly options: DistributedSuiteOptions) {
+    this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
+    this.auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
+  }
 
   /** Makes the virtual host, data folder, ports, proxies and environments; starts nothing. */
   static async prepare(options: DistributedSuiteOptions): Promise<DistributedSuite> {
@@ -100,12 +117,16 @@ export class DistributedSuite {
       Object.values(SCRIPTS),
       'The distributed tests run the built services: run `npm run build` at the workspace root first.',
     );
-    this.vhost = isolatedVhost(process.env.AMQP_URL || DEFAULT_AMQP_URL);
-    this.amqpUrl = this.vhost.url;
-    await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
+    if (this.options.replicaOf) {
+      this.amqpUrl = this.options.replicaOf.amqpUrl;
+    } else {
+      this.vhost = isolatedVhost(process.env.AMQP_URL || DEFAULT_AMQP_URL);
+      this.amqpUrl = this.vhost.url;
+      await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
+    }
 
     this.dataDir = mkdtempSync(join(tmpdir(), `cms-${this.options.name}-`));
-    const [gatewayPort, ...grpcPorts] = await freePorts(SERVICES.length + 1);
+    const [gatewayPort, contentFilesPort, ...grpcPorts] = await freePorts(SERVICES.length + 2);
     SERVICES.forEach((service, i) => (this.addresses[service] = `127.0.0.1:${grpcPorts[i]}`));
     this.baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
@@ -130,6 +151,9 @@ export class DistributedSuite {
     this.envs.search.CONFIG_ADDRESS = this.addresses.config;
     this.envs.content.IDENTITY_ADDRESS = this.addresses.identity;
     this.envs.content.SEARCH_ADDRESS = this.addresses.search;
+    // content's file hop to the gateway: a port of this suite's own, so that suites (and replicas) do not collide.
+    this.envs.content.CONTENT_FILES_HTTP_ADDRESS = `127.0.0.1:${contentFilesPort}`;
+    this.envs.content.CONFIG_ADDRESS = this.addresses.config;
     this.envs.identity.CONFIG_ADDRESS = this.addresses.config;
     this.envs.config.CONTENT_ADDRESS = this.addresses.content;
     this.envs.config.IDENTITY_ADDRESS = this.addresses.identity;
@@ -147,6 +171,7 @@ export class DistributedSuite {
       SEARCH_ADDRESS: this.addresses.search,
       DISCUSSION_ADDRESS: this.addresses.discussion,
       CONFIG_ADDRESS: this.addresses.config,
+      CONTENT_FILES_ADDRESS: `127.0.0.1:${contentFilesPort}`,
     };
     for (const [name, env] of Object.entries(this.options.envOf ?? {}))
       Object.assign(this.envs[name as ProcessName], env);
@@ -203,7 +228,10 @@ export class DistributedSuite {
    * Waits until /readyz reports every started service ready (all but `notReady`, which may be either; with
    * none left out, until it answers 200), and fails at once when a process the suite runs has exited.
    */
-  async untilReady(notReady: Service[] = [], timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  async untilReady(
+    notReady: Service[] = [],
+    timeoutMs = this.options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+  ): Promise<void> {
     const outcome = await pollUntil(
       async () => {
         const dead = Object.values(this.running).find((child) => !child.running);
@@ -312,7 +340,7 @@ export class DistributedSuite {
     await Promise.all(Object.values(this.running).map((child) => child.stop(STOP_TIMEOUT_MS)));
     await Promise.all(this.allProxies().map((proxy) => proxy.close()));
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
-    if (this.amqpUrl) {
+    if (this.amqpUrl && !this.options.replicaOf) {
       // Best effort: the next run deletes them before it starts anyway.
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS).catch((error: unknown) =>
         console.warn(`Could not delete the test's RabbitMQ queues and exchanges: ${String(error)}`),

@@ -1,4 +1,5 @@
 import {
+  identifiersOf,
   protos,
   remoteContentContexts,
   serveEndpoints,
@@ -8,10 +9,17 @@ import {
   type ServiceDeps,
 } from '@cms/shared';
 import { configRpcs } from './api/grpc';
+import { typeRpcs } from './api/types-rpc';
+import { ContentTypes } from './domain/content-types';
+import { StoreContentTypes } from './store/content-types';
 import { ENDPOINTS } from './api/endpoints';
 import type { ConfigConfig } from './config';
 import { RecordChanges } from './domain/changes';
 import { Registry } from './domain/registry';
+import { languageRootsEffect } from './domain/language-roots';
+import { remoteLanguageRoots } from './clients/language-roots';
+import { siteTitleEffect } from './domain/site-title';
+import { remoteSiteRootTitle } from './clients/site-title';
 import { StoreRegistryValues } from './store/registry-values';
 import { smtpMailSender } from '@cms/shared/adapters';
 import { remoteContent } from './clients/content';
@@ -38,7 +46,26 @@ export async function startConfigService({
 }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
   // Where writes are announced to other services' settings caches (`WatchRecords`).
   const changes = new RecordChanges();
-  const registry = new Registry(new StoreRegistryValues(store), changes);
+  // Multilingual on: the language roots are made by content before the panel's write is stored.
+  const languageRoots = remoteLanguageRoots(
+    () => config.CONTENT_ADDRESS,
+    config.CALL_TIMEOUT_MS,
+    config.MAX_MESSAGE_BYTES,
+  );
+  // The site title: content's site root takes it before the panel's write is stored.
+  const siteRootTitle = remoteSiteRootTitle(
+    () => config.CONTENT_ADDRESS,
+    config.CALL_TIMEOUT_MS,
+    config.MAX_MESSAGE_BYTES,
+  );
+  const registry = new Registry(new StoreRegistryValues(store), changes, [
+    languageRootsEffect(languageRoots),
+    siteTitleEffect(siteRootTitle),
+  ]);
+  // The content types, and where their changes are announced to content's type cache (`WatchTypes`).
+  const typeChanges = new RecordChanges();
+  const contentTypes = new ContentTypes(new StoreContentTypes(store), typeChanges);
+  await contentTypes.seed();
 
   // Content rules: kept here, run on content's and comments' events through content's typed RPCs.
   const { CALL_TIMEOUT_MS: timeout, MAX_MESSAGE_BYTES: maxBytes } = config;
@@ -58,11 +85,17 @@ export async function startConfigService({
   const executions = new StoreRuleExecutions(store);
   await executions.ensureIndexes();
   const mail = smtpMailSender({ get: (names) => registry.values(names) });
-  const runner = new RuleRunner(executions, content, executions, logger, ruleMailer(mail));
+  const actors = remoteActors(() => config.IDENTITY_ADDRESS, timeout, maxBytes);
+  const runner = new RuleRunner(
+    executions,
+    content,
+    executions,
+    logger,
+    ruleMailer(mail, (userId, requestId) => actors.email(userId, requestId)),
+  );
   const rules = new RuleBook(ruleStore);
   const assignments = new RuleAssignments(ruleStore);
   const above = foldersAbove(async (path) => (await content.byPath(path, 'content-rules'))?.uid ?? null);
-  const actors = remoteActors(() => config.IDENTITY_ADDRESS, timeout, maxBytes);
   const subscription = await subscribeRules(bus, {
     rules: ruleStore,
     executions,
@@ -82,6 +115,7 @@ export async function startConfigService({
         implementation: {
           Handle: serveEndpoints({
             service: 'config',
+            identifiers: identifiersOf(config),
             endpoints: ENDPOINTS,
             deps: {
               registry,
@@ -89,12 +123,15 @@ export async function startConfigService({
               rules,
               assignments,
               foldersAbove: above,
+              contentTypes,
+              countByType: (names: readonly string[], requestId: string) => content.countByType(names, requestId),
             },
             // `@content-rules` answers on any folder; the other endpoints at the site root, which needs no call.
             contexts,
             logger,
           }),
           ...configRpcs(registry, changes, logger),
+          ...typeRpcs(contentTypes, typeChanges, logger),
         },
       },
     ],
@@ -108,11 +145,14 @@ export async function startConfigService({
     async stop() {
       // Open watch streams would hold the server's graceful shutdown until its deadline.
       changes.close();
+      typeChanges.close();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await subscription.stop();
       await runner.stop();
       mail.close();
       content.close();
+      languageRoots.close();
+      siteRootTitle.close();
       actors.close();
       contexts.close();
     },

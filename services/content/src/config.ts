@@ -4,10 +4,14 @@ import { z } from 'zod';
 export const contentConfigSchema = z.object({
   ...commonEnv,
   CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
+  /** The internal HTTP server of the file hop (`@@download`, `@@images` streamed to the gateway). */
+  CONTENT_FILES_HTTP_ADDRESS: address.default('0.0.0.0:50061'),
   /** The identity service, for the names of users and groups on the sharing form. */
   IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
   /** The search service, for Collections' results. */
   SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
+  /** The configuration service, which owns the content types. */
+  CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
   SITE_ID: z
     .string()
     .regex(/^[a-z0-9-]+$/)
@@ -15,6 +19,8 @@ export const contentConfigSchema = z.object({
   SITE_TITLE: z.string().default('Site'),
   /** Creator of the site root. */
   ADMIN_USER: z.string().min(1).default('admin'),
+  /** How long a `@translations` read waits for the translation index to catch up with published events. */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(2000),
   /** How long a write waits for its events to be confirmed before answering anyway. */
   EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   /**

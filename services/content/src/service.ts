@@ -1,14 +1,19 @@
 import {
+  identifiersOf,
   protos,
+  RegistrySettings,
   serveEndpoints,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
   type ServiceDeps,
+  type Subscription,
 } from '@cms/shared';
 import { contentLookups } from './api/grpc';
 import { contentContexts, contextRpcs } from './api/contexts';
+import { startFileHop } from './api/file-hop';
 import { ruleActionRpcs } from './api/rule-actions';
+import { typeCountRpcs } from './api/type-counts';
 import { ENDPOINTS } from './api/endpoints';
 import { componentExpander } from './api/expansion';
 import { identityDirectory } from './clients/identity-directory';
@@ -19,19 +24,41 @@ import { SharingCommands } from './domain/sharing-commands';
 import { FieldSources, Vocabularies } from './domain/vocabularies';
 import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
+import { AliasCommands } from './domain/aliases';
 import { ContentCommands } from './domain/content-commands';
+import { DataMigrations, siteRootBlocksMigration } from './domain/data-migrations';
 import { FolderOrdering } from './domain/folder-order';
 import { HistoryCommands } from './domain/history';
 import { LockCommands } from './domain/lock-commands';
 import { LockCheck } from './domain/locks';
 import { bindSnapshotTypes } from './domain/snapshot';
-import { builtinTypeRegistry } from './domain/types';
+import { BUILTIN_TYPES, LiveTypeRegistry } from './domain/types';
+import { configTypeSource, withCurrentTypes } from './clients/config-types';
 import { VersionKeeper } from './domain/versions';
 import { ContentWriter } from './domain/write-path';
+import { ChangeFeed, changeFeedRpcs } from './events/change-feed';
+import { watchConfigChanges } from './events/config-changes';
+import { registryPurgeSettings, subscribeToPurges } from './events/purge-consumer';
 import { ContentEventRelay } from './events/relay';
 import { subscribeToIdentity } from './events/identity-consumer';
+import { subscribeTranslations } from './events/translations-consumer';
+import { subscribeReferences } from './events/references-consumer';
+import { linkIntegritySetting } from './clients/link-integrity-setting';
+import { linkTargetsOf } from './domain/links';
+import { References } from './domain/references';
+import { Relations } from './domain/references-relations';
+import { ReferenceIndex } from './store/reference-index';
+import { languageRootRpcs } from './api/language-roots';
+import { siteLanguages } from './clients/site-languages';
+import { registrySiteSettings } from './clients/site-settings';
+import { siteTitleRpcs } from './api/site-title-rpc';
+import { SiteTitle } from './domain/site-title';
+import { Translations, withLanguageRootType } from './domain/translations';
+import { StoreTranslationGroups } from './store/translation-groups';
 import { openBlobStore } from './store/blobs/open';
+import { StoreAliasIndex } from './store/alias-index';
 import { StoreContentRepository } from './store/content-repository';
+import { StoreDataVersion } from './store/data-version';
 import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
@@ -61,12 +88,28 @@ export async function startContentService({
   });
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
-  const types = builtinTypeRegistry();
+  // The types config defines, brought up to date before each call this service serves (clients/config-types.ts).
+  // With the language root folder, content's own type (domain/translations.ts).
+  const types = withLanguageRootType(new LiveTypeRegistry(), BUILTIN_TYPES);
+  const typeSource = configTypeSource(types, {
+    address: config.CONFIG_ADDRESS,
+    timeoutMs: config.CALL_TIMEOUT_MS,
+    maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    log: logger,
+  });
+  // Config may start after content: the built-in types until it answers.
+  await typeSource.refresh('content-start');
   bindSnapshotTypes(types);
   const versionArchive = new StoreVersionArchive(store);
   await versionArchive.ensureIndexes();
   const versions = new VersionKeeper(versionArchive, types);
-  const writer = new ContentWriter(repo, relay, { locks: new LockCheck(), versions });
+  const changes = new ChangeFeed();
+  const configChanges = watchConfigChanges(config.CONFIG_ADDRESS, config.MAX_MESSAGE_BYTES, changes, logger);
+  const writer = new ContentWriter(repo, relay, {
+    locks: new LockCheck(),
+    versions,
+    onCommit: (paths) => changes.record(paths),
+  });
   const follower = new SubtreeFollower(repo, writer);
   const ordering = new FolderOrdering(repo, writer);
   const commands = new ContentCommands(repo, writer, fileStorage, types, follower, ordering);
@@ -78,15 +121,47 @@ export async function startContentService({
   // Check-outs, check-ins and cancels a crash left half-written are finished by the tree sweep.
   follower.register(workingCopies);
   const serializer = new ContentSerializer(types);
+  // Translation groups: an index of content's own, fed by its own consumer group of content events.
+  const translationGroups = new StoreTranslationGroups(store);
+  await translationGroups.ensureIndexes();
+  const languages = siteLanguages(config.CONFIG_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES, logger);
+  // Subscribed below, once everything its handler needs exists.
+  const translationEvents: { subscription?: Subscription } = {};
+  const translations = new Translations({
+    repo,
+    writer,
+    index: translationGroups,
+    languages,
+    drained: async () =>
+      (await translationEvents.subscription?.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS)) ?? true,
+    log: logger,
+    admin: config.ADMIN_USER,
+  });
+  // The registry's settings content applies; connected on first use (config may start after content).
+  const siteSettings = registrySiteSettings(
+    config.CONFIG_ADDRESS,
+    config.CALL_TIMEOUT_MS,
+    config.MAX_MESSAGE_BYTES,
+    logger,
+  );
   const components = componentExpander({
     repo,
     types,
     workflow,
+    settings: siteSettings,
     // Below the caller's own deadline, so a slow component is a clear 504 rather than a cut-off call.
     deadlineMs: Math.max(1, Math.floor(config.CALL_TIMEOUT_MS * 0.9)),
     // The navigation root as GET renders it (it has no parent: it is the site root).
     render: async (ctx, doc) =>
-      serializer.serialize(doc, { publicUrl: ctx.publicUrl, parent: await commands.parentOf(doc) }),
+      serializer.serialize(doc, {
+        publicUrl: ctx.publicUrl,
+        parent: await commands.parentOf(doc),
+        linkTargets: await linkTargetsOf(doc.fields ?? {}, types.get(doc.portal_type), (uids) => repo.byUids(uids)),
+      }),
+    translations: {
+      multilingual: () => translations.multilingual('components'),
+      links: (doc, principal, publicUrl) => translations.linksOf(doc, principal, publicUrl),
+    },
   });
   const termOwners = vocabularyTerms(
     { search: config.SEARCH_ADDRESS, identity: config.IDENTITY_ADDRESS },
@@ -94,9 +169,34 @@ export async function startContentService({
     config.MAX_MESSAGE_BYTES,
   );
   const vocabularies = new Vocabularies(types, termOwners.catalog, termOwners.principals);
+  const aliasIndex = new StoreAliasIndex(repo.docs);
+  await aliasIndex.ensureIndexes();
+  const migrations = new DataMigrations(new StoreDataVersion(store), [siteRootBlocksMigration(repo, writer)]);
+  // The reference index (`@linkintegrity`, `@relations`): content's own, fed by its own consumer group.
+  const referenceIndex = new ReferenceIndex(store);
+  await referenceIndex.ensureIndexes();
+  const references = new References(repo, referenceIndex, types);
+  const integritySetting = linkIntegritySetting(
+    config.CONFIG_ADDRESS,
+    config.CALL_TIMEOUT_MS,
+    config.MAX_MESSAGE_BYTES,
+    logger,
+  );
+  // Subscribed below, before the site root is written; read-your-writes waits for it once it is.
+  const referenceEvents: { subscription?: Subscription } = {};
   const deps = {
+    references: {
+      references,
+      relations: new Relations(repo, referenceIndex, types, commands),
+      caughtUp: async () =>
+        (await referenceEvents.subscription?.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS)) ?? true,
+      integrityChecksOn: (requestId: string) => integritySetting.enabled(requestId),
+    },
+    aliases: new AliasCommands(aliasIndex, writer),
+    migrations,
     vocabularies,
     sources: new FieldSources(types, vocabularies),
+    typeSource,
     commands,
     repo,
     types,
@@ -111,9 +211,27 @@ export async function startContentService({
     workingCopies,
     directory,
     collections: searchCollectionResults(config.SEARCH_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES),
+    translations,
+    settings: siteSettings,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, logger);
+  // Made on first use: most sites configure no caching proxy, and config may start after content.
+  let purgeRegistry: RegistrySettings | undefined;
+  const purgeSettings = registryPurgeSettings(
+    () =>
+      (purgeRegistry ??= new RegistrySettings({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: config.CALL_TIMEOUT_MS,
+        maxMessageBytes: config.MAX_MESSAGE_BYTES,
+        log: logger,
+      })),
+  );
+  const purges = await subscribeToPurges(bus, purgeSettings, logger);
+  translationEvents.subscription = await subscribeTranslations(bus, translations, logger);
+  referenceEvents.subscription = await subscribeReferences(bus, references, logger);
+  const newSite = !(await repo.byPath('/'));
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
+  await migrations.initialize(newSite);
   relay.outbox.start();
   const sweepTree = async () => {
     try {
@@ -139,21 +257,33 @@ export async function startContentService({
         name: 'cms.content.v1.ContentService',
         definition: protos().content.ContentService.service,
         implementation: {
-          Handle: serveEndpoints({
-            service: 'content',
-            endpoints: ENDPOINTS,
-            deps,
-            contexts: contentContexts(repo),
+          ...withCurrentTypes(
+            typeSource,
+            {
+              Handle: serveEndpoints({
+                service: 'content',
+                identifiers: identifiersOf(config),
+                endpoints: ENDPOINTS,
+                deps,
+                contexts: contentContexts(repo),
+                logger,
+              }),
+              ...contentLookups(repo, logger, deps),
+              ...ruleActionRpcs(deps, logger),
+              ...languageRootRpcs(translations, repo, logger),
+              ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
+            },
             logger,
-          }),
-          ...contentLookups(repo, logger, deps),
-          ...ruleActionRpcs(deps, logger),
+          ),
+          // These read no type: they answer while config is away.
+          ...changeFeedRpcs(changes, logger),
+          ...typeCountRpcs(repo, logger),
         },
       },
       {
         name: 'cms.content.v1.ContextService',
         definition: protos().contexts.ContextService.service,
-        implementation: contextRpcs(repo, logger, types),
+        implementation: withCurrentTypes(typeSource, contextRpcs(repo, logger, types), logger),
       },
     ],
     healthCheck: async () => {
@@ -164,14 +294,28 @@ export async function startContentService({
     logger,
   });
 
+  // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
+  const fileHop = await startFileHop(config.CONTENT_FILES_HTTP_ADDRESS, deps, contentContexts(repo), logger);
+
   return {
     address: server.address,
+    httpAddress: fileHop.address,
     async stop() {
       clearInterval(treeSweep);
+      await fileHop.stop();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await identityEvents.stop();
+      await purges.stop();
+      purgeRegistry?.close();
+      configChanges.close();
+      await translationEvents.subscription?.stop();
+      await referenceEvents.subscription?.stop();
+      integritySetting.close();
+      siteSettings.close();
+      languages.close();
       await relay.outbox.stop();
       directory.close();
+      typeSource.close();
       termOwners.close();
       deps.collections.close();
       await blobs.close();

@@ -1,5 +1,7 @@
 import {
+  identifiersOf,
   protos,
+  RegistrySettings,
   serveEndpoints,
   siteRootOnly,
   startGrpcServer,
@@ -7,6 +9,7 @@ import {
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
+import { smtpMailSender } from '@cms/shared/adapters';
 import { withClientAddress } from './api/client-address';
 import { ENDPOINTS } from './api/endpoints';
 import { identityRpcs } from './api/grpc';
@@ -16,6 +19,7 @@ import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
 import { InvalidationHub } from './domain/invalidations';
 import { hashPassword } from './domain/passwords';
+import { PasswordResets } from './domain/password-reset';
 import { LoginThrottle, throttleSettingsOf, type ThrottleClock } from './domain/throttle';
 import { TokenService } from './domain/tokens';
 import { GroupCommands } from './domain/groups';
@@ -23,8 +27,11 @@ import { Memberships } from './domain/groups-membership';
 import { newTokenGeneration, type UserDoc } from './domain/user';
 import { UserDirectory } from './domain/user-directory';
 import { UserCommands } from './domain/users';
+import { WritePath } from './domain/write-path';
+import { broadcastInvalidations } from './events/invalidation-broadcast';
 import { IdentityEventRelay } from './events/relay';
 import { GroupsRepository } from './store/groups';
+import { PasswordResetsRepository } from './store/password-resets';
 import { UsersRepository } from './store/users';
 
 /** What a test may put in place of the real thing. */
@@ -42,6 +49,8 @@ export async function startIdentityService(
   await bootstrapAdministrator(users, config, logger);
   // Where user and group changes are announced to every gateway (and to the credential cache below).
   const invalidations = new InvalidationHub(logger);
+  // ...including the gateways watching the other identity replicas.
+  const replicas = await broadcastInvalidations(invalidations, bus, logger);
   // Users, groups (membership gives roles) and their removal events.
   const groups = new GroupsRepository(store);
   await groups.ensureIndexes();
@@ -81,7 +90,26 @@ export async function startIdentityService(
     invalidations,
     principalOf: principalFor,
   });
-  const deps = { authenticator, tokens, accounts: users, users: userCommands, groups: groupCommands };
+  // The mail panel's settings, read when a reset mail is sent (the config service may start after this one).
+  let registry: RegistrySettings | undefined;
+  const mail = smtpMailSender({
+    get: (names, requestId) =>
+      (registry ??= new RegistrySettings({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: config.CALL_TIMEOUT_MS,
+        maxMessageBytes: config.MAX_MESSAGE_BYTES,
+        log: logger,
+      })).get(names, requestId),
+  });
+  const resetTokens = new PasswordResetsRepository(store);
+  await resetTokens.ensureIndexes();
+  const userWrites = new WritePath(users, {
+    kind: 'user',
+    flush: (id) => relay.flushUser(id),
+    changes: invalidations,
+  });
+  const resets = new PasswordResets(users, resetTokens, userWrites, mail);
+  const deps = { authenticator, tokens, accounts: users, users: userCommands, groups: groupCommands, resets };
 
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,
@@ -91,7 +119,14 @@ export async function startIdentityService(
         definition: protos().identity.IdentityService.service,
         implementation: {
           Handle: withClientAddress(
-            serveEndpoints({ service: 'identity', endpoints: ENDPOINTS, deps, contexts: siteRootOnly(), logger }),
+            serveEndpoints({
+              service: 'identity',
+              identifiers: identifiersOf(config),
+              endpoints: ENDPOINTS,
+              deps,
+              contexts: siteRootOnly(),
+              logger,
+            }),
           ),
           ...identityRpcs(authenticator, users, logger, invalidations),
           ...principalRpcs(directory, logger),
@@ -108,9 +143,12 @@ export async function startIdentityService(
     async stop() {
       // Open watch streams would hold the server's graceful shutdown until its deadline.
       invalidations.close();
+      await replicas.stop();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await relay.stop();
       settings.close();
+      registry?.close();
+      mail.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import {
+  identifiersOf,
   createClient,
   protos,
   RegistrySettings,
@@ -77,6 +78,7 @@ export async function startSearchService({
         implementation: {
           Handle: serveEndpoints({
             service: 'search',
+            identifiers: identifiersOf(config),
             endpoints: ENDPOINTS,
             deps: {
               catalog,
@@ -95,7 +97,7 @@ export async function startSearchService({
           ...queryCollectionRpc(catalog, logger, {
             drained: () => subscription.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS),
           }),
-          ...searchRpcs(catalog, contentClient, logger, {
+          ...searchRpcs(catalog, contentClient, discussionClient, logger, {
             now: clock,
             tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
           }),

@@ -52,6 +52,11 @@ spec:
             - name: {{ ternary "http" "grpc" $isGateway }}
               containerPort: {{ $values.port }}
               protocol: TCP
+            {{- with $values.filesPort }}
+            - name: files
+              containerPort: {{ . }}
+              protocol: TCP
+            {{- end }}
             {{- if and $root.Values.metrics.enabled (not $isGateway) }}
             - name: metrics
               containerPort: {{ $root.Values.metrics.port }}
@@ -148,6 +153,12 @@ spec:
       port: {{ $values.port }}
       targetPort: {{ ternary "http" "grpc" $isGateway }}
       protocol: TCP
+    {{- with $values.filesPort }}
+    - name: files
+      port: {{ . }}
+      targetPort: files
+      protocol: TCP
+    {{- end }}
       {{- if not $isGateway }}
       appProtocol: grpc
       {{- end }}

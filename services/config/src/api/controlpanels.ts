@@ -1,7 +1,17 @@
 /** `@controlpanels`: the site's settings as forms over registry records (cms.ManagePortal). */
-import { clip, notFound } from '@cms/shared';
+import { clip, notFound, type Translate } from '@cms/shared';
 import { z } from 'zod';
-import { findPanel, panelData, panelSchema, panelSummary, panelUrl, PANELS, updatePanel } from '../domain/panels';
+import {
+  findPanel,
+  panelData,
+  panelSchema,
+  panelSummary,
+  panelUrl,
+  PANELS,
+  updatePanel,
+  type PanelDefinition,
+} from '../domain/panels';
+import { changeType, createType, readTypes, removeType, typesPanelPath } from './cms-types-panel';
 import { addRuleOrElement, changeRuleOrElement, readRules, removeRuleOrElement } from './content-rules-panel';
 import { endpoint, operation } from './declarations';
 
@@ -13,6 +23,11 @@ const rulePath = panelId.extend({
   idx: z.coerce.number().int().min(0).max(10_000).optional(),
 });
 const RULE_PATHS = [':id/:rule', ':id/:rule/:kind', ':id/:rule/:kind/:idx'];
+
+/** A panel's title and group in the caller's language. */
+function translatedNames(panel: PanelDefinition, translate: Translate) {
+  return { group: translate(panel.group), title: translate(panel.title) };
+}
 
 function rulesOnly(id: string): void {
   if (id !== 'content-rules') throw notFound(`The ${clip(id)} panel has no sub-paths`);
@@ -31,6 +46,8 @@ export const controlpanels = endpoint({
       params: rulePath.partial(),
       handle: async (call, deps) => {
         const { registry } = deps;
+        const types = typesPanelPath(call.params);
+        if (types) return readTypes(call, types.type, deps);
         if (call.params.id !== undefined && call.params.rule !== undefined) {
           rulesOnly(call.params.id);
           return readRules(call.params, call.publicUrl, deps);
@@ -38,11 +55,17 @@ export const controlpanels = endpoint({
         if (call.params.id === undefined) {
           return {
             status: 200,
-            body: PANELS.filter((p) => p.listed !== false).map((p) => panelSummary(p, call.publicUrl)),
+            body: PANELS.filter((p) => p.listed !== false).map((p) => ({
+              ...panelSummary(p, call.publicUrl),
+              ...translatedNames(p, call.translator.translate),
+            })),
           };
         }
         const panel = findPanel(call.params.id);
-        const base = { '@id': panelUrl(call.publicUrl, panel.id), group: panel.group, title: panel.title };
+        const base = {
+          '@id': panelUrl(call.publicUrl, panel.id),
+          ...translatedNames(panel, call.translator.translate),
+        };
         if (panel.kind === 'content-rules') return readRules({}, call.publicUrl, deps);
         if (panel.kind === 'cms-types') {
           throw notFound('The content types panel is served with the content types, which this site does not edit yet');
@@ -64,6 +87,8 @@ export const controlpanels = endpoint({
       params: rulePath,
       body: z.unknown(),
       handle: async (call, deps) => {
+        const types = typesPanelPath(call.params);
+        if (types && types.type === undefined) return createType(call, call.body, deps);
         rulesOnly(call.params.id);
         return addRuleOrElement(call.params, call.body, call.publicUrl, deps);
       },
@@ -74,6 +99,8 @@ export const controlpanels = endpoint({
       permission: 'cms.ManagePortal',
       params: rulePath,
       handle: async (call, deps) => {
+        const types = typesPanelPath(call.params);
+        if (types?.type !== undefined) return removeType(call, types.type, deps);
         rulesOnly(call.params.id);
         return removeRuleOrElement(call.params, deps);
       },
@@ -86,6 +113,8 @@ export const controlpanels = endpoint({
       body: z.unknown(),
       handle: async (call, deps) => {
         const { registry } = deps;
+        const types = typesPanelPath(call.params);
+        if (types?.type !== undefined) return changeType(call, types.type, call.body, deps);
         if (call.params.rule !== undefined) {
           rulesOnly(call.params.id);
           return changeRuleOrElement(call.params, call.body, deps);
@@ -94,7 +123,7 @@ export const controlpanels = endpoint({
         if (panel.kind !== undefined && panel.kind !== 'records') {
           throw notFound(`The ${panel.id} panel has no fields to write here`);
         }
-        await updatePanel(panel, call.body, registry);
+        await updatePanel(panel, call.body, registry, call.requestId);
         return { status: 204 };
       },
     }),

@@ -1,4 +1,5 @@
 import { declarations, type ContentContext } from '@cms/shared';
+import type { ContentTypes, TypeCounter } from '../domain/content-types';
 import type { Registry } from '../domain/registry';
 import type { FoldersAbove, RuleAssignments } from '../domain/rule-assignments';
 import type { RuleBook } from '../domain/rules';
@@ -13,6 +14,9 @@ export interface ConfigDeps {
   rules: RuleBook;
   assignments: RuleAssignments;
   foldersAbove: FoldersAbove;
+  /** The content types (the `cms-types` panel), and how many objects each has (content's `CountByType`). */
+  contentTypes: ContentTypes;
+  countByType: TypeCounter;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, ConfigDeps>();

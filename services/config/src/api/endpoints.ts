@@ -1,3 +1,4 @@
+import { addons } from './addons';
 import { contentRules } from './content-rules';
 import { controlpanels } from './controlpanels';
 import { registry } from './registry';
@@ -6,4 +7,4 @@ import { system } from './system';
 import { tiles } from './tiles';
 
 /** Every HTTP endpoint of the config service; the gateway's routing table is generated from this list. */
-export const ENDPOINTS = [registry, controlpanels, contentRules, site, system, tiles];
+export const ENDPOINTS = [addons, registry, controlpanels, contentRules, site, system, tiles];

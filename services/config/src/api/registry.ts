@@ -60,7 +60,7 @@ export const registry = endpoint({
       permission: 'cms.ManagePortal',
       body: z.unknown(),
       handle: async (call, { registry }) => {
-        await registry.update(call.body);
+        await registry.update(call.body, call.requestId);
         return { status: 204 };
       },
     }),

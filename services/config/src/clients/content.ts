@@ -22,7 +22,11 @@ export function remoteContent(address: () => string, timeoutMs: number, maxMessa
       throw error;
     }
   };
-  const remote: ContentObjects & ContentActions & { close(): void } = {
+  const remote: ContentObjects &
+    ContentActions & {
+      countByType(names: readonly string[], requestId: string): Promise<Record<string, number>>;
+      close(): void;
+    } = {
     byPath: (path, requestId) => lookUp('path', path, requestId),
     byUid: (uid, requestId) => lookUp('uid', uid, requestId),
     async apply(action: RuleContentAction, requestId: string) {
@@ -44,6 +48,15 @@ export function remoteContent(address: () => string, timeoutMs: number, maxMessa
         { requestId, timeoutMs },
       );
       return done.path;
+    },
+    /** How many objects of each type exist. */
+    async countByType(names: readonly string[], requestId: string): Promise<Record<string, number>> {
+      const content = (client ??= connect());
+      const answer = await callUnary<{ counts: Record<string, string> }>(
+        (md, o, cb) => content.CountByType({ types: [...names] }, md, o, cb),
+        { requestId, timeoutMs },
+      );
+      return Object.fromEntries(Object.entries(answer.counts).map(([name, count]) => [name, Number(count)]));
     },
     close: () => client?.close(),
   };

@@ -769,6 +769,60 @@ const USERS_AND_SECURITY: PanelRecord[] = [
   ],
 ];
 
+const seconds = (title: string, description: string): IntegerFieldSpec =>
+  integer(title, description, { min: 0, max: 31_536_000, default: 0 });
+
+/**
+ * HTTP caching (the gateway reads these; gateway/src/cache-rules.ts): `max-age` for browsers and `s-maxage` for
+ * shared caches per kind of answer, sent to anonymous callers only; a logged-in caller always gets
+ * `private, no-cache`. 0 everywhere: every cache revalidates (cheap, with ETags) and nothing goes stale.
+ */
+const CACHING: PanelRecord[] = [
+  ['cms.caching_enabled', bool('Enable caching', 'The gateway keeps anonymous answers in memory.', true)],
+  [
+    'cms.caching_authenticated',
+    bool(
+      'Cache answers for logged-in users',
+      "The gateway also keeps each logged-in user's answers, for that user only (browsers still get them private).",
+      false,
+    ),
+  ],
+  ['cms.caching_content_max_age', seconds('Content: browser max age', 'Seconds a browser may reuse an object.')],
+  [
+    'cms.caching_content_s_maxage',
+    seconds('Content: proxy max age', 'Seconds a shared cache (caching proxy, CDN) may reuse an object.'),
+  ],
+  [
+    'cms.caching_listing_max_age',
+    seconds('Listings: browser max age', 'Seconds a browser may reuse a search, navigation or listing.'),
+  ],
+  ['cms.caching_listing_s_maxage', seconds('Listings: proxy max age', 'The same for shared caches.')],
+  ['cms.caching_site_max_age', seconds('Site: browser max age', 'Seconds a browser may reuse site settings.')],
+  ['cms.caching_site_s_maxage', seconds('Site: proxy max age', 'The same for shared caches.')],
+  ['cms.caching_files_max_age', seconds('Files: browser max age', 'Seconds a browser may reuse a file or image.')],
+  ['cms.caching_files_s_maxage', seconds('Files: proxy max age', 'The same for shared caches.')],
+  [
+    'cms.caching_must_revalidate',
+    bool('Must revalidate', 'Caches must not serve an expired answer without asking again.', true),
+  ],
+  [
+    'cms.caching_tag_header',
+    line('Tag header', 'Response header naming the UIDs an answer depends on (Cache-Tag, Surrogate-Key, xkey).', {
+      default: 'Cache-Tag',
+      minLength: 1,
+      maxLength: 64,
+    }),
+  ],
+  [
+    'cms.caching_purge_proxies',
+    lines(
+      'Caching proxies',
+      'URLs of caching proxies (Varnish, ...) sent a PURGE of the changed paths, with the tag header, on every change.',
+      [],
+    ),
+  ],
+];
+
 export const PANEL_RECORDS: readonly PanelRecord[] = [
   ...DATE_AND_TIME,
   ...LANGUAGE,
@@ -781,4 +835,5 @@ export const PANEL_RECORDS: readonly PanelRecord[] = [
   ...IMAGING,
   ...MARKUP,
   ...USERS_AND_SECURITY,
+  ...CACHING,
 ];

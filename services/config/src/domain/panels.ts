@@ -201,6 +201,28 @@ export const PANELS: readonly PanelDefinition[] = [
       'user_notification_enabled',
     ].map((name) => [name, `${DISCUSSION}.${name}`] as const),
   },
+  {
+    // Not among the specification's fourteen: reachable by id and through `@registry`.
+    id: 'caching',
+    title: 'Caching',
+    group: 'Advanced',
+    listed: false,
+    fields: own(
+      'caching_enabled',
+      'caching_authenticated',
+      'caching_content_max_age',
+      'caching_content_s_maxage',
+      'caching_listing_max_age',
+      'caching_listing_s_maxage',
+      'caching_site_max_age',
+      'caching_site_s_maxage',
+      'caching_files_max_age',
+      'caching_files_s_maxage',
+      'caching_must_revalidate',
+      'caching_tag_header',
+      'caching_purge_proxies',
+    ),
+  },
 ];
 
 const BY_ID = new Map(PANELS.map((p) => [p.id, p]));
@@ -285,7 +307,12 @@ function writtenValue(field: FieldSpec, value: unknown): unknown {
  * Writes some of the panel's fields. Every field is checked first, under its panel name; if any is unknown
  * or invalid, nothing is written (400).
  */
-export async function updatePanel(panel: PanelDefinition, body: unknown, registry: Registry): Promise<void> {
+export async function updatePanel(
+  panel: PanelDefinition,
+  body: unknown,
+  registry: Registry,
+  requestId?: string,
+): Promise<void> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('The body must be a JSON object mapping the panel’s field names to their new values', [
       { field: '(body)', message: 'Expected an object' },
@@ -321,5 +348,5 @@ export async function updatePanel(panel: PanelDefinition, body: unknown, registr
       errors,
     );
   }
-  await registry.update(changes);
+  await registry.update(changes, requestId);
 }

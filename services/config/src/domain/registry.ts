@@ -4,6 +4,9 @@ import { findRecord, RECORDS, type JsonValue, type RecordDefinition } from './re
 import { RecordChanges } from './changes';
 import type { RegistryValueStore } from './repository';
 
+/** Done before a valid write is stored, with its values; rejecting stops the write (nothing is stored). */
+export type RecordsEffect = (values: ReadonlyMap<string, JsonValue>, requestId: string) => Promise<void>;
+
 export interface RecordWithValue {
   record: RecordDefinition;
   value: JsonValue;
@@ -24,6 +27,8 @@ export class Registry {
     private readonly store: RegistryValueStore,
     /** Told of every write, so that other services' caches drop what changed. */
     private readonly changes = new RecordChanges(),
+    /** What must happen before some writes are stored (language-roots.ts); a failure stops the write. */
+    private readonly effects: readonly RecordsEffect[] = [],
   ) {}
 
   /** Records whose name starts with `prefix`, sorted by name, `size` of them from `start`. */
@@ -58,7 +63,7 @@ export class Registry {
    * is checked first; if any is wrong, nothing is written (400, one error per
    * wrong name or value).
    */
-  async update(changes: unknown): Promise<void> {
+  async update(changes: unknown, requestId = 'registry-update'): Promise<void> {
     if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) {
       throw badRequest('The body must be a JSON object mapping registry record names to their new values', [
         { field: '(body)', message: 'Expected an object' },
@@ -86,6 +91,7 @@ export class Registry {
       );
     }
     if (values.size === 0) return;
+    for (const effect of this.effects) await effect(values, requestId);
     try {
       await this.store.write(values);
     } finally {

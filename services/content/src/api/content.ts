@@ -6,7 +6,8 @@ import { badRequest, batchParams, param, urlOf, validationError } from '@cms/sha
 import { z } from 'zod';
 import { orderingSchema, sortSchema } from '../domain/folder-order';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { endpoint, operation, type ContentDeps } from './declarations';
+import type { ContentDoc } from '../domain/model';
 import { renderContent } from './render';
 
 /** `expand` and its `expand.<component>.<option>` settings are read by the expansion (expansion.ts). */
@@ -15,6 +16,22 @@ const readQuery = z.object({
   metadata_fields: param.strings().optional(),
   expand: param.list().optional(),
 });
+
+/** The object a new one is a translation of (checked before anything is written), or null. */
+async function translationOriginal(
+  reference: unknown,
+  call: { requestId: string; publicUrl: string },
+  deps: ContentDeps,
+): Promise<ContentDoc | null> {
+  if (reference === undefined || reference === null || reference === '') return null;
+  if (typeof reference !== 'string' || reference.length > 2000) {
+    throw badRequest('translation_of must be the UID, URL or path of the content translated', [
+      { field: 'translation_of', message: 'Expected a string' },
+    ]);
+  }
+  await deps.translations.requireMultilingual(call.requestId);
+  return deps.translations.resolve(reference, call.publicUrl);
+}
 
 /** What a POST must name before the rest of its body can be checked against that type's schema. */
 const typeNamed = z.object({ '@type': z.string().max(200) }).passthrough();
@@ -47,9 +64,16 @@ export const content = endpoint({
           const reason = type ? 'cannot be added by users' : 'unknown content type';
           throw badRequest(`Content type "${call.body['@type']}": ${reason}`, [{ field: '@type', message: reason }]);
         }
-        const values = deps.types.createSchema(type).safeParse(call.body);
+        // Multilingual sites: `translation_of` (or `translationOf`) links the new object to that one.
+        const { translation_of: translationOfField, translationOf, ...fields } = call.body;
+        const original = await translationOriginal(translationOfField ?? translationOf, call, deps);
+        const inherited = fields.language === undefined;
+        const language = inherited ? await deps.translations.languageForNew(call.context, call.requestId) : undefined;
+        const values = deps.types.createSchema(type).safeParse(language ? { ...fields, language } : fields);
         if (!values.success) throw validationError(values.error);
+        if (original) await deps.translations.checkLink(original, values.data.language, undefined, callerOf(call));
         const { doc, parent } = await deps.commands.create(call.context, type, values.data, callerOf(call));
+        if (original) await deps.translations.link(original, doc, callerOf(call), call.requestId);
         const url = urlOf(call.publicUrl, doc.path ?? '/');
         return { status: 201, headers: { Location: url }, body: await renderContent(call, doc, deps, parent) };
       },

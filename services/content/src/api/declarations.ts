@@ -1,13 +1,20 @@
 import { declarations } from '@cms/shared';
 import type { CollectionResults } from '../clients/collection-results';
+import type { TypeSource } from '../clients/config-types';
+import type { AliasCommands } from '../domain/aliases';
 import type { ContentCommands } from '../domain/content-commands';
+import type { DataMigrations } from '../domain/data-migrations';
 import type { FileBytes } from '../domain/files';
 import type { HistoryCommands } from '../domain/history';
 import type { LockCommands } from '../domain/lock-commands';
 import type { ContentDoc } from '../domain/model';
+import type { References } from '../domain/references';
+import type { Relations } from '../domain/references-relations';
 import type { ContentRepository } from '../domain/repository';
 import type { ContentSerializer } from '../domain/serialize';
+import type { SiteSettingsSource } from '../domain/site-settings';
 import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
+import type { Translations } from '../domain/translations';
 import type { TreeCommands } from '../domain/tree-commands';
 import type { TypeRegistry } from '../domain/types';
 import type { FieldSources, Vocabularies } from '../domain/vocabularies';
@@ -36,6 +43,28 @@ export interface ContentDeps {
   /** `@vocabularies` and the sources of fields (`@sources`, `@querysources`). */
   vocabularies: Vocabularies;
   sources: FieldSources;
+  /** The reference index and what reads it (`@linkintegrity`, `@relations`). */
+  references: ReferenceReaders;
+  /** `@aliases`: adding, removing and listing aliases. */
+  aliases: AliasCommands;
+  /** The content store's data migrations (`@upgrade`). */
+  migrations: DataMigrations;
+  /** Where the types come from (config), which also takes the schema edits of `@types`. */
+  typeSource: TypeSource;
+  /** Translation links and language roots (multilingual sites). */
+  translations: Translations;
+  /** The site's settings content applies (the registry's, read through config). */
+  settings: SiteSettingsSource;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();
+
+/** What the endpoints reading the reference index are given (`@linkintegrity`, `@relations`). */
+export interface ReferenceReaders {
+  references: References;
+  relations: Relations;
+  /** Waits (bounded) until the index has applied every content event published so far; false when it has not. */
+  caughtUp(): Promise<boolean>;
+  /** Whether link integrity checks are switched on (registry `cms.enable_link_integrity_checks`). */
+  integrityChecksOn(requestId: string): Promise<boolean>;
+}

@@ -1,6 +1,13 @@
 /** `GET <context>/@@download/<field>[/<filename>]`: the bytes of a file field, as an attachment. */
-import { endpoint, operation } from './declarations';
-import { fileField, fileResponse } from './file-response';
+import type { ContentDoc } from '../domain/model';
+import { endpoint, operation, type ContentDeps } from './declarations';
+import { fileField, selectionResponse, type FileSelection } from './file-response';
+
+/** What `@@download[/<field>]` names (the type's primary file field without a name). */
+export function downloadSelection(doc: ContentDoc, field: string | undefined, deps: ContentDeps): FileSelection {
+  const { value } = fileField(doc, '@@download', field, deps);
+  return { kind: 'file', value, disposition: 'attachment' };
+}
 
 export const download = endpoint({
   name: 'download',
@@ -12,10 +19,8 @@ export const download = endpoint({
       // `<field>/<filename>` is how links name the file; the name is not checked.
       paths: ['', ':field', ':field/:filename'],
       permission: 'View',
-      handle: async (call, deps) => {
-        const { value } = fileField(call.context, '@@download', call.params.field, deps);
-        return fileResponse(call, value, 'attachment', deps);
-      },
+      handle: async (call, deps) =>
+        selectionResponse(call, downloadSelection(call.context, call.params.field, deps), deps),
     }),
   },
 });

@@ -7,16 +7,22 @@ import { copy } from './copy';
 import { download } from './download';
 import { history } from './history';
 import { images } from './images';
+import { linkintegrity } from './linkintegrity';
 import { lock } from './lock';
 import { move } from './move';
 import { navigation } from './navigation';
 import { navroot } from './navroot';
 import { refreshLock } from './refresh-lock';
+import { relations } from './relations';
 import { sharing } from './sharing';
 import { querysources } from './querysources';
 import { sources } from './sources';
+import { translationLocator } from './translation-locator';
+import { translations } from './translations';
+import { type } from './type';
 import { types } from './types';
 import { unlock } from './unlock';
+import { upgrade } from './upgrade';
 import { vocabularies } from './vocabularies';
 import { workflow } from './workflow';
 import { workingcopy } from './workingcopy';
@@ -37,6 +43,7 @@ export const ENDPOINTS = [
   navigation,
   navroot,
   types,
+  type,
   vocabularies,
   sources,
   querysources,
@@ -45,4 +52,9 @@ export const ENDPOINTS = [
   refreshLock,
   history,
   workingcopy,
+  linkintegrity,
+  relations,
+  translations,
+  translationLocator,
+  upgrade,
 ];

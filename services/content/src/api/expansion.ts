@@ -10,6 +10,7 @@ import {
   type HttpMethod,
   type Principal__Output,
   type QueryParams,
+  type Translator,
 } from '@cms/shared';
 import { z } from 'zod';
 import { actions } from '../domain/components/actions';
@@ -27,6 +28,7 @@ import { MAX_TREE_LEVELS } from '../domain/components/tree';
 import { typeList } from '../domain/components/type-list';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
+import type { SiteSettingsSource } from '../domain/site-settings';
 import type { TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 
@@ -38,6 +40,8 @@ export const COMPONENT_NAMES = [
   'contextnavigation',
   'navigation',
   'navroot',
+  // Named only on multilingual sites.
+  'translations',
   'types',
   'workflow',
 ] as const;
@@ -50,6 +54,8 @@ export interface ExpansionRequest {
   readonly principal: Principal__Output | null;
   readonly publicUrl: string;
   readonly queryParams: QueryParams;
+  readonly translator: Translator;
+  readonly requestId: string;
 }
 
 /** Builds the `@components` member of a content response. */
@@ -68,8 +74,18 @@ export interface ComponentDeps {
   types: TypeRegistry;
   workflow: WorkflowCommands;
   render: RenderContent;
+  /** The types the navigation lists (the navigation panel's `displayed_types`). */
+  settings: SiteSettingsSource;
   /** One deadline for all the components of a request together. */
   deadlineMs: number;
+  /** The `translations` component (multilingual sites only); absent: the site is never multilingual. */
+  translations?: TranslationsComponent;
+}
+
+/** What the `translations` component needs of the translations (domain/translations.ts). */
+export interface TranslationsComponent {
+  multilingual(): Promise<boolean>;
+  links(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string): Promise<unknown>;
 }
 
 export interface Components extends ComponentExpander {
@@ -94,7 +110,9 @@ export function componentExpander(deps: ComponentDeps): Components {
       case 'contextnavigation':
         return contextNavigation(scope, contextNavigationOptions(ctx));
       case 'navigation':
-        return navigation(scope, navigationDepth(ctx));
+        return deps.settings
+          .current(ctx.requestId)
+          .then((settings) => navigation(scope, navigationDepth(ctx), settings.displayedTypes));
       case 'navroot':
         return navroot(scope, async (root) => {
           renderingRoot.add(ctx);
@@ -104,21 +122,31 @@ export function componentExpander(deps: ComponentDeps): Components {
             renderingRoot.delete(ctx);
           }
         });
+      case 'translations':
+        return deps.translations?.links(scope.doc, ctx.principal, ctx.publicUrl);
       case 'types':
         return typeList(scope);
       case 'workflow':
-        return deps.workflow.status(scope.doc, ctx.principal, ctx.publicUrl);
+        return deps.workflow.status(scope.doc, ctx.principal, ctx.publicUrl, scope.translate);
     }
   }
 
   return {
     async componentsOf(ctx, doc) {
       // A write has committed by the time its body is rendered: a bad `expand` must not turn it into an error.
-      if (ctx.method !== 'GET' || renderingRoot.has(ctx)) return linksOf(ctx, doc);
-      const wanted = expandedNames(ctx);
-      const components = linksOf(ctx, doc);
+      const multilingual = (await deps.translations?.multilingual()) ?? false;
+      if (ctx.method !== 'GET' || renderingRoot.has(ctx)) return linksOf(ctx, doc, multilingual);
+      const wanted = expandedNames(ctx, multilingual);
+      const components = linksOf(ctx, doc, multilingual);
       if (wanted.length === 0) return components;
-      const scope = new ComponentScope(deps.repo, deps.types, doc, ctx.principal, ctx.publicUrl);
+      const scope = new ComponentScope(
+        deps.repo,
+        deps.types,
+        doc,
+        ctx.principal,
+        ctx.publicUrl,
+        ctx.translator.translate,
+      );
       const bodies = await withDeadline(
         Promise.all(wanted.map(async (name) => build(name, ctx, scope))),
         deps.deadlineMs,
@@ -128,15 +156,23 @@ export function componentExpander(deps: ComponentDeps): Components {
     },
 
     async expand(name, ctx, doc) {
-      const scope = new ComponentScope(deps.repo, deps.types, doc, ctx.principal, ctx.publicUrl);
+      const scope = new ComponentScope(
+        deps.repo,
+        deps.types,
+        doc,
+        ctx.principal,
+        ctx.publicUrl,
+        ctx.translator.translate,
+      );
       return withDeadline(Promise.resolve(build(name, ctx, scope)), deps.deadlineMs);
     },
   };
 }
 
-function linksOf(ctx: ExpansionRequest, doc: ContentDoc): Record<string, unknown> {
+function linksOf(ctx: ExpansionRequest, doc: ContentDoc, multilingual: boolean): Record<string, unknown> {
   const base = urlOf(ctx.publicUrl, doc.path ?? '/');
-  return Object.fromEntries(COMPONENT_NAMES.map((name) => [name, { '@id': `${base}/@${name}` }]));
+  const names = COMPONENT_NAMES.filter((name) => multilingual || name !== 'translations');
+  return Object.fromEntries(names.map((name) => [name, { '@id': `${base}/@${name}` }]));
 }
 
 function isComponentName(name: string): name is ComponentName {
@@ -144,9 +180,9 @@ function isComponentName(name: string): name is ComponentName {
 }
 
 /** `expand=a,b` or repeated `expand:list=a`; an unknown name is 400 (naming a few, each clipped). */
-function expandedNames(ctx: ExpansionRequest): ComponentName[] {
+function expandedNames(ctx: ExpansionRequest, multilingual: boolean): ComponentName[] {
   const names = [...new Set(ctx.queryParams.getList('expand'))];
-  const unknown = names.filter((name) => !isComponentName(name));
+  const unknown = names.filter((name) => !isComponentName(name) || (name === 'translations' && !multilingual));
   if (unknown.length > 0) {
     const errors: FieldError[] = unknown.slice(0, 10).map((name) => ({
       field: 'expand',

@@ -1,4 +1,8 @@
-/** What `@@download` and `@@images` share: finding the file field the URL names, and answering its bytes. */
+/**
+ * What `@@download` and `@@images` share: finding the file field the URL names, the bytes it selects (the file, or
+ * one of an image's scales), and answering them inside the gRPC response. The gateway streams the same selections
+ * over the HTTP hop instead (file-hop.ts), with ranges and validators.
+ */
 import { encodeComponent, notFound, type EndpointCall, type HttpResult } from '@cms/shared';
 import { asFileValue, PRIMARY_FILE_FIELD, type FileKind, type FileValue } from '../domain/files';
 import { outputOf } from '../domain/image-scales';
@@ -9,19 +13,35 @@ import type { ContentDeps } from './declarations';
  * What a served file may do when opened directly: nothing active (an uploaded HTML or SVG file must not run
  * script under the site's origin).
  */
-const SANDBOX = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+export const SANDBOX = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
 
 /**
  * RFC 5987 `filename*`: UTF-8, percent-encoded, with the characters encodeURIComponent leaves alone encoded too;
  * a lone surrogate (JSON can carry one into a stored filename) becomes U+FFFD instead of throwing.
  */
-function filenameStar(filename: string): string {
+export function filenameStar(filename: string): string {
   const encoded = encodeComponent(filename).replace(
     /['()*!]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `UTF-8''${encoded}`;
 }
+/** The bytes a file URL names: a field's file (as an attachment or inline), or one scale of an image. */
+export type FileSelection =
+  | { kind: 'file'; value: FileValue; disposition: 'attachment' | 'inline' }
+  | { kind: 'scale'; value: FileValue; width: number; height: number; cacheControl: string };
+
+/** The selection inside the gRPC response (bytes read whole). */
+export function selectionResponse(
+  call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
+  selection: FileSelection,
+  deps: ContentDeps,
+): Promise<HttpResult> {
+  return selection.kind === 'file'
+    ? fileResponse(call, selection.value, selection.disposition, deps)
+    : scaleResponse(call, selection.value, selection.width, selection.height, selection.cacheControl, deps);
+}
+
 /** The file field the URL names (or the type's primary field) and its value; 404 when it holds no file. */
 export function fileField(doc: ContentDoc, view: string, named: string | undefined, { types }: ContentDeps) {
   const field = named ?? PRIMARY_FILE_FIELD[doc.portal_type];

@@ -26,7 +26,7 @@ export const history = endpoint({
           const actors = await deps.history.actorsOf(call.context);
           const described = await deps.directory.describe(actors, call.requestId);
           const names = new Map(described.map((p) => [p.id, p.title]));
-          return { status: 200, body: await deps.history.list(call.context, caller, names) };
+          return { status: 200, body: await deps.history.list(call.context, caller, names, call.translator.translate) };
         }
         const record = await deps.history.version(call.context, version, caller);
         const body = await renderContent(call, deps.history.asOf(call.context, record), deps);

@@ -4,12 +4,40 @@
  * URL (the one serialized in `scales`), which never changes meaning and so may be cached for good.
  */
 import { notFound } from '@cms/shared';
-import { DEFAULT_SIZES, parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/image-scales';
-import { endpoint, operation } from './declarations';
-import { fileField, fileResponse, scaleResponse } from './file-response';
+import { parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/image-scales';
+import type { ContentDoc } from '../domain/model';
+import { endpoint, operation, type ContentDeps } from './declarations';
+import { fileField, selectionResponse, type FileSelection } from './file-response';
 
 /** A unique scale URL names one image's one size for good. */
 const FOREVER = 'public, max-age=31536000, immutable';
+
+/** What `@@images[/<field>[/<scale>]]` or a unique scale URL names. */
+export async function imageSelection(
+  doc: ContentDoc,
+  params: { field?: string; scale?: string },
+  requestId: string,
+  deps: ContentDeps,
+): Promise<FileSelection> {
+  const { scaleSizes } = await deps.settings.current(requestId);
+  const unique = params.field !== undefined ? parseScaleFile(params.field) : null;
+  if (unique && params.scale === undefined) {
+    const { kind, value } = fileField(doc, '@@images', unique.field, deps);
+    const size = kind === 'image' && scalable(value) ? scaleSizes.map((s) => scaledSize(value, s)) : [];
+    const match = size.find((s) => s.width === unique.width && scaleHash(value, s.width, s.height) === unique.hash);
+    if (!match) throw notFound('No such scale of this image (the image may have changed since)');
+    return { kind: 'scale', value, width: match.width, height: match.height, cacheControl: FOREVER };
+  }
+  const { field, kind, value } = fileField(doc, '@@images', params.field, deps);
+  if (kind !== 'image') throw notFound(`Field "${field.slice(0, 100)}" is not an image field`);
+  if (params.scale === undefined) return { kind: 'file', value, disposition: 'inline' };
+  const size = scaleSizes.find((s) => s.name === params.scale);
+  if (!size) throw notFound(`No scale named "${params.scale.slice(0, 100)}"`);
+  // A vector image is its own scale.
+  if (!scalable(value)) return { kind: 'file', value, disposition: 'inline' };
+  const { width, height } = scaledSize(value, size);
+  return { kind: 'scale', value, width, height, cacheControl: 'no-cache' };
+}
 
 export const images = endpoint({
   name: 'images',
@@ -20,27 +48,8 @@ export const images = endpoint({
       summary: 'An image field’s original (the type’s primary one without a name), or one of its scales',
       paths: ['', ':field', ':field/:scale'],
       permission: 'View',
-      handle: async (call, deps) => {
-        const unique = call.params.field !== undefined ? parseScaleFile(call.params.field) : null;
-        if (unique && call.params.scale === undefined) {
-          const { kind, value } = fileField(call.context, '@@images', unique.field, deps);
-          const size = kind === 'image' && scalable(value) ? DEFAULT_SIZES.map((s) => scaledSize(value, s)) : [];
-          const match = size.find(
-            (s) => s.width === unique.width && scaleHash(value, s.width, s.height) === unique.hash,
-          );
-          if (!match) throw notFound('No such scale of this image (the image may have changed since)');
-          return scaleResponse(call, value, match.width, match.height, FOREVER, deps);
-        }
-        const { field, kind, value } = fileField(call.context, '@@images', call.params.field, deps);
-        if (kind !== 'image') throw notFound(`Field "${field.slice(0, 100)}" is not an image field`);
-        if (call.params.scale === undefined) return fileResponse(call, value, 'inline', deps);
-        const size = DEFAULT_SIZES.find((s) => s.name === call.params.scale);
-        if (!size) throw notFound(`No scale named "${call.params.scale.slice(0, 100)}"`);
-        // A vector image is its own scale.
-        if (!scalable(value)) return fileResponse(call, value, 'inline', deps);
-        const { width, height } = scaledSize(value, size);
-        return scaleResponse(call, value, width, height, 'no-cache', deps);
-      },
+      handle: async (call, deps) =>
+        selectionResponse(call, await imageSelection(call.context, call.params, call.requestId, deps), deps),
     }),
   },
 });

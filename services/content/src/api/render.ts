@@ -1,6 +1,15 @@
 /** A content object as `GET` on it answers: the serialization with its items, neighbours, relations, components. */
-import { batchingLinks, callerTokens, DEFAULT_BATCH_SIZE, hasPermission, urlOf, type EndpointCall } from '@cms/shared';
+import {
+  batchingLinks,
+  callerTokens,
+  DEFAULT_BATCH_SIZE,
+  hasPermission,
+  urlOf,
+  type EndpointCall,
+  type Translate,
+} from '@cms/shared';
 import { accessOf } from '../domain/access';
+import { linkTargetsOf } from '../domain/links';
 import { lockJson } from '../domain/locks';
 import type { ContentDoc } from '../domain/model';
 import type { Listing } from '../domain/serialize';
@@ -24,7 +33,7 @@ export async function renderContent(
 ): Promise<Record<string, unknown>> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
-  const [listing, neighbours, related, expanded, lock, workingCopy, results] = await Promise.all([
+  const [listing, neighbours, related, expanded, lock, workingCopy, results, settings] = await Promise.all([
     type.folderish ? listChildren(call, doc, deps) : null,
     neighboursOf(call, doc, parent, deps),
     relatedOf(call, doc, deps),
@@ -32,6 +41,7 @@ export async function renderContent(
     renderLock(call, doc, deps),
     deps.workingCopies.references(doc, callerOf(call)),
     type.behaviors.includes('cms.collection') ? collectionResults(call, doc, deps) : null,
+    deps.settings.current(call.requestId),
   ]);
   const body = deps.serializer.serialize(doc, {
     publicUrl: call.publicUrl,
@@ -42,8 +52,29 @@ export async function renderContent(
     related,
     lock,
     workingCopy,
+    linkTargets: await linkTargetsOf(doc.fields ?? {}, type, (uids) => deps.repo.byUids(uids)),
+    scaleSizes: settings.scaleSizes,
   });
-  return { '@components': expanded, ...body, ...results };
+  return withTranslatedTypeTitles({ '@components': expanded, ...body, ...results }, call.translator.translate);
+}
+
+/** Members that hold summaries of other objects, each with a `type_title`. */
+const SUMMARY_MEMBERS = ['parent', 'items', 'relatedItems', 'previous_item', 'next_item'];
+
+/** The `type_title` of the object and of the summaries it holds, in the caller's language. */
+function withTranslatedTypeTitles(body: Record<string, unknown>, translate: Translate): Record<string, unknown> {
+  const translateIn = (value: unknown) => {
+    if (value === null || typeof value !== 'object') return;
+    const summary = value as Record<string, unknown>;
+    if (typeof summary.type_title === 'string') summary.type_title = translate(summary.type_title);
+  };
+  translateIn(body);
+  for (const member of SUMMARY_MEMBERS) {
+    const value = body[member];
+    if (Array.isArray(value)) value.forEach(translateIn);
+    else translateIn(value);
+  }
+  return body;
 }
 
 /** A Collection's `items`: its query's results as the caller may see them, asked of search, batched. */

@@ -29,7 +29,13 @@ export function vocabularyRequest(
   call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
   text?: string,
 ): VocabularyRequest {
-  return { doc: call.context, principal: call.principal, requestId: call.requestId, text };
+  return {
+    doc: call.context,
+    principal: call.principal,
+    requestId: call.requestId,
+    text,
+    translate: call.translator.translate,
+  };
 }
 
 /** `{@id, items, items_total}` (and `batching` when there is more than one batch): the URL as asked is `@id`. */

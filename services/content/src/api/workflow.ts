@@ -27,7 +27,7 @@ export const workflow = endpoint({
       permission: 'View',
       handle: async (call, { workflow }) => ({
         status: 200,
-        body: workflow.status(call.context, call.principal, call.publicUrl),
+        body: workflow.status(call.context, call.principal, call.publicUrl, call.translator.translate),
       }),
     }),
     POST: operation({
@@ -40,7 +40,14 @@ export const workflow = endpoint({
       handle: async (call, { workflow }) => {
         const { transition } = call.params;
         if (!transition) throw badRequest('Name one transition: POST <context>/@workflow/<transition>');
-        return { status: 200, body: await workflow.transition(call.context, transition, call.body, callerOf(call)) };
+        const taken = await workflow.transition(
+          call.context,
+          transition,
+          call.body,
+          callerOf(call),
+          call.translator.translate,
+        );
+        return { status: 200, body: taken };
       },
     }),
   },

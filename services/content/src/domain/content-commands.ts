@@ -18,11 +18,13 @@ import { fileValuesOf, storedValue, valuesAfter } from './field-values';
 import type { FileStorage, FileValue } from './files';
 import type { FolderOrdering, OrderInput } from './folder-order';
 import { childPath, parentPathOf, type ContentDoc } from './model';
+import { withAlias } from './aliases';
+import { storedLinks } from './links';
 import { checkId, idCandidates, idFromTitle } from './naming';
 import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
 import { INITIAL_STATE, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from './types';
-import { siteRootBlocks } from './types/blocks';
+import { siteRootBlocks } from './types';
 import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './write-path';
 
 // Look-ups (gRPC) read the snapshot from here.
@@ -260,7 +262,7 @@ export class ContentCommands {
       const oldPath = current.path ?? '/';
       set.id = newId;
       set.path = childPath(parentPathOf(oldPath), newId);
-      set.aliases = [...new Set([...(current.aliases ?? []), oldPath])];
+      Object.assign(set, withAlias(current, oldPath, stamp, false));
       // The subtree follows after the commit; the mark lets the sweep finish that after a crash.
       set.subtree_stale = stamp;
     }
@@ -343,7 +345,8 @@ export class ContentCommands {
       resolved[name] = [...new Set(uids)];
     }
     if (errors.length) throw invalid(errors);
-    return resolved;
+    // Links to the site's objects in text, blocks and a Link's URL are stored by UID (links.ts).
+    return storedLinks(type, resolved, caller.publicUrl, async (path) => (await this.repo.byPath(path))?._id ?? null);
   }
 
   /** The object a reference names, when the caller may view it: one hidden from the caller is as good as missing. */

@@ -3,7 +3,7 @@
  * convention): a few core fields top-level on the document, every other one
  * in `doc.fields`, unset fields absent (they show their default).
  */
-import { blocksText } from './types/blocks';
+import { blocksText } from './types';
 import type { FileValue } from './files';
 import type { ContentDoc } from './model';
 import type { ContentType, TypeField, TypeRegistry } from './types';

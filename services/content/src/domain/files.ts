@@ -3,6 +3,7 @@
  * document (GridFS on MongoDB, files under DATA_DIR when embedded); the
  * document keeps a `FileValue` that names the blob.
  */
+import type { Readable } from 'node:stream';
 
 /** What a file or image field holds in `ContentDoc.fields`. */
 export interface FileValue {
@@ -56,4 +57,6 @@ export interface FileBytes {
   read(value: FileValue): Promise<Buffer | null>;
   /** The bytes of an image's scale of that size (made on first request); null when the original is missing. */
   readScale(value: FileValue, width: number, height: number): Promise<Buffer | null>;
+  /** The bytes as a stream, bytes `range.start` to `range.end` (inclusive) when given; null when the blob is missing. */
+  open(value: FileValue, range?: { start: number; end: number }): Promise<Readable | null>;
 }

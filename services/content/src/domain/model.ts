@@ -88,6 +88,13 @@ export interface PendingIteration {
   release: FileValue[];
 }
 
+/** One alias of an object: its site-relative path, when it was made, and whether by hand. */
+export interface AliasInfo {
+  path: string;
+  datetime: string;
+  manual: boolean;
+}
+
 /** A content object as stored. `_id` is the UID. */
 export interface ContentDoc extends Document, OutboxFields {
   _id: string;
@@ -129,6 +136,8 @@ export interface ContentDoc extends Document, OutboxFields {
   acquired_state?: string | null;
   /** Paths the object had before moves and renames (`@aliases`). */
   aliases?: string[];
+  /** When each alias was made and whether by hand (`@aliases` POST); aliases older than this record have none. */
+  alias_info?: AliasInfo[];
   /**
    * Set (to the time of the write) together with a write that leaves writes of other documents to do: the
    * descendants deriving from this object (path, ancestors, inherited local roles), or a follow-up recorded
@@ -158,6 +167,8 @@ export interface ContentDoc extends Document, OutboxFields {
    * after (or before the next write, or by the sweep after a crash): a version is never lost nor half-made.
    */
   version_pending?: VersionRecord;
+  /** The translation group the object is linked into (multilingual sites, translations.ts); unset: none. */
+  translation_group?: string;
 }
 
 /** What navigation listings read of an object. */

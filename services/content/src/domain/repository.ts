@@ -11,6 +11,8 @@ export interface ContentRepository {
   /** Children the holder of `viewerTokens` may see (see `callerTokens`), in folder order. */
   children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]>;
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number>;
+  /** How many objects of that type exist (every object, whoever may see it). */
+  countOfType(portalType: string): Promise<number>;
   /** The nearest child before or after `position` that the holder of `viewerTokens` may see (next/previous). */
   sibling(
     parentUid: string,

@@ -3,7 +3,8 @@ import { accessOf } from './access';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
-import { DEFAULT_SIZES, scalesJson } from './image-scales';
+import { DEFAULT_SIZES, scalesJson, type ScaleSize } from './image-scales';
+import { servedLinkFields } from './links';
 import type { ContentDoc } from './model';
 import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
 import type { WorkingCopyReferences } from './working-copies';
@@ -72,6 +73,10 @@ export interface SerializeInput {
   lock?: Record<string, unknown>;
   /** `working_copy` and `working_copy_of` as `@workingcopy` shows them to the caller (null when absent). */
   workingCopy?: WorkingCopyReferences;
+  /** Current site paths of the objects the links of its text and blocks name by UID (links.ts), by UID. */
+  linkTargets?: ReadonlyMap<string, string>;
+  /** The image scales the site allows (imaging panel, `allowed_sizes`); the defaults when absent. */
+  scaleSizes?: readonly ScaleSize[];
 }
 
 /** The JSON forms of content objects, with their types from the registry. */
@@ -122,6 +127,8 @@ export class ContentSerializer {
     for (const field of type.fields) {
       if (field.name !== 'id') body[field.name] = this.fieldJson(doc, field, url, input);
     }
+    // Links stored by UID are served as their targets' current URLs.
+    Object.assign(body, servedLinkFields(type, body, input.linkTargets ?? new Map(), publicUrl));
     // The recorded site root has neither dates of its own nor a version or neighbours.
     if (!isRoot) {
       body.created = contentDate(doc.created);
@@ -171,7 +178,12 @@ export class ContentSerializer {
         return field.kind === 'image'
           ? {
               ...fileJson(field.kind, stored as FileValue, objectUrl, field.name),
-              scales: scalesJson(stored as FileValue, `${objectUrl}/@@images`, field.name, DEFAULT_SIZES),
+              scales: scalesJson(
+                stored as FileValue,
+                `${objectUrl}/@@images`,
+                field.name,
+                input.scaleSizes ?? DEFAULT_SIZES,
+              ),
             }
           : fileJson(field.kind, stored as FileValue, objectUrl, field.name);
       case 'relationlist':

@@ -13,6 +13,7 @@ import type { Caller } from './caller';
 import { addedEvent, movedEvent } from './content-events';
 import type { FileStorage, FileValue } from './files';
 import { childPath, type ContentDoc } from './model';
+import { withAlias } from './aliases';
 import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
 import { INITIAL_STATE, SITE_ROOT_TYPE, type TypeRegistry } from './types';
@@ -157,7 +158,7 @@ export class TreeCommands {
               parent_uid: parent._id,
               ancestors: [...parent.ancestors, parent._id],
               position,
-              aliases: [...new Set([...(current.aliases ?? []), current.path ?? '/'])],
+              ...withAlias(current, current.path ?? '/', stamp, false),
               subtree_stale: stamp,
               modified: stamp,
               ...accessFields(current, parent),
@@ -301,5 +302,7 @@ function withoutInternals(doc: ContentDoc): ContentDoc {
   delete copy.working_copy;
   delete copy.working_copy_of;
   delete copy.iteration_pending;
+  // Nor a translation of what the original is linked to (a second object of its language in the group).
+  delete copy.translation_group;
   return copy;
 }

@@ -5,10 +5,12 @@ import {
   hasPermission,
   requirePermission,
   transitionsFrom,
+  UNTRANSLATED,
   urlOf,
   viewTokens,
   workflowState,
   type Principal__Output,
+  type Translate,
   type WorkflowTransition,
 } from '@cms/shared';
 import { accessOf } from './access';
@@ -38,16 +40,17 @@ export class WorkflowCommands {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  status(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string) {
+  /** `translate` gives the state and transition titles in the caller's language. */
+  status(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string, translate: Translate) {
     requirePermission(principal, 'View', accessOf(doc));
     const self = `${urlOf(publicUrl, doc.path ?? '/')}/@workflow`;
     if (!doc.review_state) return { '@id': self, history: [], transitions: [] };
     const state = workflowState(doc.review_state);
     return {
       '@id': self,
-      history: (doc.workflow_history ?? []).map(serializeEntry),
-      state: { id: state.id, title: state.title },
-      transitions: this.available(doc, principal).map((t) => ({ '@id': `${self}/${t.id}`, title: t.title })),
+      history: (doc.workflow_history ?? []).map((entry) => serializeEntry(entry, translate)),
+      state: { id: state.id, title: translate(state.title) },
+      transitions: this.available(doc, principal).map((t) => ({ '@id': `${self}/${t.id}`, title: translate(t.title) })),
     };
   }
 
@@ -55,7 +58,13 @@ export class WorkflowCommands {
    * Takes a transition; with `include_children`, also on everything below that the caller may view and where the
    * transition is available to them (what they may not view stays as it is, as it would if they asked one by one).
    */
-  async transition(doc: ContentDoc, transitionId: string, input: TransitionInput, caller: Caller) {
+  async transition(
+    doc: ContentDoc,
+    transitionId: string,
+    input: TransitionInput,
+    caller: Caller,
+    translate: Translate = UNTRANSLATED.translate,
+  ) {
     // The refusals below name the object's state: only to a caller who may see it (401/403 to the others).
     requirePermission(caller.principal, 'View', accessOf(doc));
     if (!doc.review_state) throw badRequest(`${doc.portal_type} "${doc.id}" has no workflow`);
@@ -65,7 +74,7 @@ export class WorkflowCommands {
     this.writer.checkPermission(doc, transition.guard, caller);
     const { entry, after } = await this.apply(doc, transition, input, caller, input.include_children === true);
     if (after.transition_pending) await this.takeBelow(after, after.transition_pending);
-    return serializeEntry(entry);
+    return serializeEntry(entry, translate);
   }
 
   /**
@@ -182,13 +191,13 @@ function checkAvailable(transition: WorkflowTransition, doc: ContentDoc): void {
 }
 
 /** The Workflow entry of the specification (time without zone, convention 5). */
-function serializeEntry(entry: WorkflowEntry) {
+function serializeEntry(entry: WorkflowEntry, translate: Translate = UNTRANSLATED.translate) {
   return {
     action: entry.action,
     actor: entry.actor,
     comments: entry.comments,
     review_state: entry.review_state,
     time: contentDate(entry.time),
-    title: workflowState(entry.review_state).title,
+    title: translate(workflowState(entry.review_state).title),
   };
 }

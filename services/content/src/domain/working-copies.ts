@@ -530,6 +530,7 @@ function ownContent(doc: ContentDoc): ContentDoc {
     'working_copy',
     'working_copy_of',
     'iteration_pending',
+    'translation_group',
   ] as const) {
     delete copy[member];
   }

@@ -57,6 +57,8 @@ export type WriteKind =
   | 'lock'
   /** An object set back to one of its versions (`PATCH @history`). */
   | 'revert'
+  /** A version kept on request (the content rules' Versioning action), even of an unchanged object. */
+  | 'version'
   /**
    * A working copy's content written into its original (`PATCH @workingcopy`): working-copies.ts applies the
    * lock rules to it itself (the check-out's own lock does not stop it).
@@ -146,6 +148,8 @@ export interface WriterOptions {
   locks?: LockGuard;
   versions?: VersionRecorder;
   retry?: Partial<WriteRetry>;
+  /** Told the paths of every committed write before it answers (the gateway's cache feed, events/change-feed.ts). */
+  onCommit?: (paths: string[]) => void;
 }
 
 /** Writes whose events are flushed together once they are all done (a subtree walk, a copied tree). */
@@ -169,6 +173,7 @@ export class ContentWriter {
   private readonly locks: LockGuard;
   private readonly versions: VersionRecorder;
   private readonly retry: WriteRetry;
+  private readonly onCommit: (paths: string[]) => void;
 
   constructor(
     private readonly store: ContentWriteStore,
@@ -178,6 +183,7 @@ export class ContentWriter {
     this.locks = options.locks ?? NO_LOCKS;
     this.versions = options.versions ?? NO_VERSIONS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.onCommit = options.onCommit ?? (() => undefined);
   }
 
   /** Raises 401/403 unless the author has `permission` on `doc` as given: a check before costly validation. */
@@ -209,7 +215,8 @@ export class ContentWriter {
       object.doc,
       this.versions.plan({ kind: object.kind, current: null, next: object.doc, author }),
     );
-    if (!(await this.store.insertNew(doc, object.events))) return false;
+    if (!(await this.store.insertNew(doc, attributed(object.events, author)))) return false;
+    this.onCommit([doc.path ?? '/']);
     await this.committed(doc, object.events.length > 0, flushes);
     return true;
   }
@@ -261,8 +268,9 @@ export class ContentWriter {
       });
       if (made) Object.assign(stored.set, { last_version: made.version, version_pending: made });
       const next = applied(current, stored);
-      const events = change.events(next, current);
+      const events = attributed(change.events(next, current), author);
       if (await this.store.applyChange(current._id, current.version, stored, events)) {
+        this.onCommit(current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/']);
         await this.committed(next, events.length > 0, flushes);
         return { before: current, after: next, changed: true };
       }
@@ -299,6 +307,12 @@ function withVersion(doc: ContentDoc, made: VersionRecord | null): ContentDoc {
 }
 
 /** The change as stored: members left undefined are dropped (the store would not keep them), the version bumped. */
+/** The events of a caller's write name the caller (content rules read it); the system's own name nobody. */
+function attributed(events: EventEnvelope[], author: WriteAuthor): EventEnvelope[] {
+  const actor = isSystemWrite(author) ? undefined : author.principal?.id;
+  return actor ? events.map((event) => ({ ...event, actor })) : events;
+}
+
 function storedChange(current: ContentDoc, change: Change): StoredChange {
   const set = Object.fromEntries(Object.entries(change.set).filter(([, value]) => value !== undefined));
   return { set: { ...set, version: current.version + 1 }, unset: change.unset };

@@ -3,7 +3,8 @@
  * of an object gets blobs of its own), so releasing a value deletes its blob.
  */
 import { AppError, type Logger } from '@cms/shared';
-import type { BlobStore } from './blobs/port';
+import type { Readable } from 'node:stream';
+import type { BlobStore, ByteRange } from './blobs/port';
 import type { FileBytes, FileKind, FileStorage, FileValue } from '../domain/files';
 import type { ImageScaler, ScaleStore } from '../domain/image-scales';
 import { decodeUpload } from '../domain/uploads';
@@ -46,6 +47,10 @@ export class BlobFileStorage implements FileStorage, FileBytes {
 
   read(value: FileValue): Promise<Buffer | null> {
     return this.blobs.get(value.blob_id);
+  }
+
+  open(value: FileValue, range?: ByteRange): Promise<Readable | null> {
+    return this.blobs.open(value.blob_id, range);
   }
 
   /**

@@ -48,6 +48,10 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     );
   }
 
+  countOfType(portalType: string): Promise<number> {
+    return this.docs.countDocuments({ portal_type: portalType });
+  }
+
   countChildren(parentUid: string, viewerTokens: string[]): Promise<number> {
     return this.docs.countDocuments({ parent_uid: parentUid, allowed: { $in: viewerTokens } });
   }

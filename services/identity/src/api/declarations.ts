@@ -1,6 +1,7 @@
 import { declarations, type ContentContext } from '@cms/shared';
 import type { Authenticator } from '../domain/authenticator';
 import type { GroupCommands } from '../domain/groups';
+import type { PasswordResets } from '../domain/password-reset';
 import type { TokenService, UserById } from '../domain/tokens';
 import type { UserCommands } from '../domain/users';
 
@@ -12,6 +13,8 @@ export interface IdentityDeps {
   accounts: UserById;
   users: UserCommands;
   groups: GroupCommands;
+  /** `@users/<id>/reset-password`. */
+  resets: PasswordResets;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, IdentityDeps>();

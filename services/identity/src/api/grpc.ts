@@ -36,6 +36,12 @@ export function identityRpcs(
  */
 export function watchInvalidations(hub: InvalidationHub): IdentityServiceHandlers['WatchInvalidations'] {
   return (call) => {
+    // Refused before the headers: a gateway trusts its cache from the headers on.
+    if (!hub.accepting) {
+      const reason = 'identity cannot hear its other replicas';
+      call.destroy(Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
+      return;
+    }
     call.sendMetadata(requestMetadata(requestIdOf(call.metadata)));
     const pending = new Set<() => void>();
     let open = true;

@@ -2,13 +2,14 @@
  * `@users`: the accounts. Spec, authentication rule 4: a refusal here is 401 with the body `null`, for
  * anonymous and insufficiently privileged callers alike (`denial: 'null'`).
  */
-import { forbidden, param, rolesHere, type EndpointCall } from '@cms/shared';
+import { forbidden, param, rolesHere, validationError, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../domain/passwords';
 import { NullDenial, USER_ID } from '../domain/users';
 import { userJson } from '../domain/users-serialize';
 import { callerOf, requestUrl } from './calls';
 import { endpoint, operation } from './declarations';
+import { resetPassword } from './users-reset-password';
 
 const DEFAULT_LIMIT = 25;
 
@@ -131,13 +132,20 @@ export const users = endpoint({
         }),
     }),
     POST: operation({
-      summary: 'Creates a user (Manager)',
-      permission: null, // Managers: the guard
-      guard: managerOnly,
-      body: newUserBody,
-      handle: (call, { users }) =>
+      summary:
+        'Creates a user (Manager); `<id>/reset-password` mails a reset link (empty body), or sets a new password ' +
+        'with `reset_token` or `old_password` and `new_password`',
+      paths: ['', ':id/reset-password'],
+      permission: null, // creation: Managers (the guard); a reset: the token or the old password is the proof
+      guard: (call) => (call.params.id === undefined ? managerOnly(call) : undefined),
+      // Two bodies by sub-path: each is validated by its own schema below (users-reset-password.ts for a reset).
+      body: z.unknown(),
+      handle: (call, { users, resets }) =>
         refusing(async () => {
-          const view = await users.create(callerOf(call), () => call.body);
+          if (call.params.id !== undefined) return resetPassword(call, resets);
+          const parsed = newUserBody.safeParse(call.body);
+          if (!parsed.success) throw validationError(parsed.error);
+          const view = await users.create(callerOf(call), () => parsed.data);
           return {
             status: 201,
             headers: { Location: `${call.publicUrl}/@users/${view.user._id}` },

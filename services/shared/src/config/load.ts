@@ -39,7 +39,19 @@ export const commonEnv = {
   /** Deadline of calls to other services. */
   CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * `true`: responses use the original platform's identifiers (`plone.*`, `Plone Site`, `plone_setup`, `volto.blocks`)
+   * instead of the specification's neutral ones; either is taken on input (addendum §8).
+   */
+  ORIGINAL_IDENTIFIERS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 };
+
+/** How a service's responses name identifiers (the dispatcher's `identifiers` option). */
+export const identifiersOf = (config: { ORIGINAL_IDENTIFIERS: boolean }) =>
+  config.ORIGINAL_IDENTIFIERS ? ('original' as const) : ('neutral' as const);
 
 /** `host:port` of a gRPC endpoint. */
 export const address = z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port');

@@ -7,13 +7,23 @@ import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_c
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from './cms/content/v1/ApplyRuleActionRequest';
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from './cms/content/v1/ApplyRuleActionResponse';
+import type { ChangesRequest as _cms_content_v1_ChangesRequest, ChangesRequest__Output as _cms_content_v1_ChangesRequest__Output } from './cms/content/v1/ChangesRequest';
+import type { ChangesResponse as _cms_content_v1_ChangesResponse, ChangesResponse__Output as _cms_content_v1_ChangesResponse__Output } from './cms/content/v1/ChangesResponse';
 import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, ContentServiceDefinition as _cms_content_v1_ContentServiceDefinition } from './cms/content/v1/ContentService';
+import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from './cms/content/v1/CountByTypeRequest';
+import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from './cms/content/v1/EnsureLanguageRootsRequest';
+import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from './cms/content/v1/EnsureLanguageRootsResponse';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from './cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from './cms/content/v1/GetByUidRequest';
+import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from './cms/content/v1/RebuildTranslationsRequest';
+import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from './cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from './cms/content/v1/RenderManyRequest';
 import type { RenderManyResponse as _cms_content_v1_RenderManyResponse, RenderManyResponse__Output as _cms_content_v1_RenderManyResponse__Output } from './cms/content/v1/RenderManyResponse';
 import type { RenderedObject as _cms_content_v1_RenderedObject, RenderedObject__Output as _cms_content_v1_RenderedObject__Output } from './cms/content/v1/RenderedObject';
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from './cms/content/v1/ScanRequest';
+import type { SetSiteTitleRequest as _cms_content_v1_SetSiteTitleRequest, SetSiteTitleRequest__Output as _cms_content_v1_SetSiteTitleRequest__Output } from './cms/content/v1/SetSiteTitleRequest';
+import type { SetSiteTitleResponse as _cms_content_v1_SetSiteTitleResponse, SetSiteTitleResponse__Output as _cms_content_v1_SetSiteTitleResponse__Output } from './cms/content/v1/SetSiteTitleResponse';
+import type { TypeCounts as _cms_content_v1_TypeCounts, TypeCounts__Output as _cms_content_v1_TypeCounts__Output } from './cms/content/v1/TypeCounts';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from './cms/events/v1/ContentSnapshot';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -34,13 +44,23 @@ export interface ProtoGrpcType {
       v1: {
         ApplyRuleActionRequest: MessageTypeDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionRequest__Output>
         ApplyRuleActionResponse: MessageTypeDefinition<_cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionResponse__Output>
+        ChangesRequest: MessageTypeDefinition<_cms_content_v1_ChangesRequest, _cms_content_v1_ChangesRequest__Output>
+        ChangesResponse: MessageTypeDefinition<_cms_content_v1_ChangesResponse, _cms_content_v1_ChangesResponse__Output>
         ContentService: SubtypeConstructor<typeof grpc.Client, _cms_content_v1_ContentServiceClient> & { service: _cms_content_v1_ContentServiceDefinition }
+        CountByTypeRequest: MessageTypeDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_CountByTypeRequest__Output>
+        EnsureLanguageRootsRequest: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsRequest__Output>
+        EnsureLanguageRootsResponse: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsResponse__Output>
         GetByPathRequest: MessageTypeDefinition<_cms_content_v1_GetByPathRequest, _cms_content_v1_GetByPathRequest__Output>
         GetByUidRequest: MessageTypeDefinition<_cms_content_v1_GetByUidRequest, _cms_content_v1_GetByUidRequest__Output>
+        RebuildTranslationsRequest: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsRequest__Output>
+        RebuildTranslationsResponse: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsResponse__Output>
         RenderManyRequest: MessageTypeDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyRequest__Output>
         RenderManyResponse: MessageTypeDefinition<_cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyResponse__Output>
         RenderedObject: MessageTypeDefinition<_cms_content_v1_RenderedObject, _cms_content_v1_RenderedObject__Output>
         ScanRequest: MessageTypeDefinition<_cms_content_v1_ScanRequest, _cms_content_v1_ScanRequest__Output>
+        SetSiteTitleRequest: MessageTypeDefinition<_cms_content_v1_SetSiteTitleRequest, _cms_content_v1_SetSiteTitleRequest__Output>
+        SetSiteTitleResponse: MessageTypeDefinition<_cms_content_v1_SetSiteTitleResponse, _cms_content_v1_SetSiteTitleResponse__Output>
+        TypeCounts: MessageTypeDefinition<_cms_content_v1_TypeCounts, _cms_content_v1_TypeCounts__Output>
       }
     }
     events: {

@@ -8,6 +8,7 @@ import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cm
 import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from './cms/discussion/v1/CommentRecord';
 import type { DiscussionServiceClient as _cms_discussion_v1_DiscussionServiceClient, DiscussionServiceDefinition as _cms_discussion_v1_DiscussionServiceDefinition } from './cms/discussion/v1/DiscussionService';
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from './cms/discussion/v1/GetCommentRequest';
+import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from './cms/discussion/v1/ScanCommentsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -28,6 +29,7 @@ export interface ProtoGrpcType {
         CommentRecord: MessageTypeDefinition<_cms_discussion_v1_CommentRecord, _cms_discussion_v1_CommentRecord__Output>
         DiscussionService: SubtypeConstructor<typeof grpc.Client, _cms_discussion_v1_DiscussionServiceClient> & { service: _cms_discussion_v1_DiscussionServiceDefinition }
         GetCommentRequest: MessageTypeDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_GetCommentRequest__Output>
+        ScanCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_ScanCommentsRequest__Output>
       }
     }
   }

@@ -10,6 +10,7 @@ import { AppError, badRequest, clip, methodNotAllowed, notFound, type FieldError
 import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
 import type { HttpResponse } from '../generated/cms/common/v1/HttpResponse';
 import { unary } from '../grpc/server';
+import { neutralName, toNeutralIdentifiers, toOriginalIdentifiers } from '../identifiers/original-identifiers';
 import type { Logger } from '../logging/logger';
 import { requirePermission } from '../permissions/local-roles';
 import { BASIC_CHALLENGE } from '../permissions/model';
@@ -35,6 +36,11 @@ export interface DispatcherOptions<Context, Deps> {
   /** Resolves context paths; used for every request, so it should be cheap for the site root. */
   contexts: ContextResolver<Context>;
   logger: Logger;
+  /**
+   * Which identifiers responses use: the neutral ones of the specification (default), or the original platform's
+   * (`ORIGINAL_IDENTIFIERS`). The original names are taken on input either way.
+   */
+  identifiers?: 'neutral' | 'original';
 }
 
 interface CompiledOperation {
@@ -53,17 +59,49 @@ export function serveEndpoints<Context, Deps>(
 ): grpc.handleUnaryCall<HttpRequest__Output, HttpResponse> {
   const endpoints = compile(options.service, options.endpoints as readonly EndpointDeclaration<unknown, unknown>[]);
   const { deps, contexts, logger } = options;
-  return unary(logger, async (request: HttpRequest__Output, rpc) => {
+  const original = options.identifiers === 'original';
+  return unary(logger, async (sent: HttpRequest__Output, rpc) => {
+    const request = withNeutralNames(sent);
     const requestId = request.request_id || rpc.requestId;
     const result = await dispatch(endpoints, request, requestId, contexts, deps, logger).catch((error: unknown) =>
       refusedWithNull(endpoints.get(request.endpoint), request, error),
     );
+    const typeSchema = request.endpoint === 'types' && request.sub_path.length === 1;
+    const body =
+      original && result.body !== undefined
+        ? toOriginalIdentifiers(result.body, request.public_url, { typeSchema })
+        : result.body;
     return {
       status: result.status,
       headers: result.headers ?? {},
-      body: result.raw ?? (result.body === undefined ? EMPTY : Buffer.from(JSON.stringify(result.body))),
+      body: result.raw ?? (body === undefined ? EMPTY : Buffer.from(JSON.stringify(body))),
     };
   });
+}
+
+/** Endpoints whose sub-path names an identifier (a vocabulary, a type, a panel, a record). */
+const NAMED_SUB_PATHS = new Set(['vocabularies', 'types', 'controlpanels', 'registry', 'querysources', 'sources']);
+
+/** The original identifiers a request may use as aliases (addendum §8), in the sub-path and the query's types. */
+function withNeutralNames(request: HttpRequest__Output): HttpRequest__Output {
+  const named = NAMED_SUB_PATHS.has(request.endpoint);
+  const typed = request.query.some((p) => p.key.startsWith('portal_type'));
+  if (!named && !typed) return request;
+  return {
+    ...request,
+    sub_path: named ? request.sub_path.map(neutralName) : request.sub_path,
+    query: typed
+      ? request.query.map((p) => (p.key.startsWith('portal_type') ? { ...p, value: neutralName(p.value) } : p))
+      : request.query,
+  };
+}
+
+/** A body's original identifiers as the neutral ones; of a content body (the user's members) only its `@type`. */
+function neutralBody(endpoint: string, body: unknown): unknown {
+  if (endpoint !== '') return toNeutralIdentifiers(body);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const type = (body as Record<string, unknown>)['@type'];
+  return typeof type === 'string' ? { ...body, '@type': neutralName(type) } : body;
 }
 
 async function dispatch<Context, Deps>(
@@ -102,7 +140,9 @@ async function dispatch<Context, Deps>(
     );
   }
   const query = operation.query ? validate(operation.query, queryInput(queryParams), 'query') : undefined;
-  const body = operation.body ? validate(operation.body, jsonBody(request.body), 'body') : undefined;
+  const body = operation.body
+    ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
+    : undefined;
   const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams);
   return operation.handle(call, deps);
 }

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
 import type { Principal__Output } from '../generated/cms/common/v1/Principal';
+import { translatorForRequest, type Translator } from '../i18n/messages';
 import type { Logger } from '../logging/logger';
 import type { Permission } from '../permissions/model';
 import { QueryParams } from './query';
@@ -38,6 +39,8 @@ export interface HttpResult {
 
 /** One HTTP request as a handler sees it, after the dispatcher has resolved and checked it. */
 export class EndpointCall<Context = unknown, Params = Record<string, string>, Query = unknown, Body = unknown> {
+  private negotiated?: Translator;
+
   constructor(
     readonly request: HttpRequest__Output,
     readonly requestId: string,
@@ -77,6 +80,12 @@ export class EndpointCall<Context = unknown, Params = Record<string, string>, Qu
 
   header(name: string): string | undefined {
     return this.request.headers[name];
+  }
+
+  /** The platform's own words in the language the request's `Accept-Language` asks for (English by default). */
+  get translator(): Translator {
+    this.negotiated ??= translatorForRequest(this.header('accept-language'));
+    return this.negotiated;
   }
 }
 

@@ -17,6 +17,8 @@ export interface ServiceDeps<C> {
 export interface RunningService {
   /** `host:port` of its gRPC server. */
   address: string;
+  /** `host:port` of its internal HTTP server, for a service that has one (content: the file hop). */
+  httpAddress?: string;
   /** Stops serving and consuming; in-flight work finishes first. */
   stop(): Promise<void>;
 }

@@ -176,7 +176,7 @@ export async function actions(scope: ComponentScope): Promise<Record<string, Act
   const pick = (rules: ActionRule[]): Action[] =>
     rules
       .filter((rule) => rule.when(facts))
-      .map((rule) => ({ icon: rule.icon, id: rule.id, title: rule.title, url: rule.url(urls) }));
+      .map((rule) => ({ icon: rule.icon, id: rule.id, title: scope.translate(rule.title), url: rule.url(urls) }));
   return {
     document_actions: [],
     object: pick(OBJECT),

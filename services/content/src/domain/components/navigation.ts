@@ -9,13 +9,15 @@ export const MAX_NAVIGATION_DEPTH = MAX_TREE_LEVELS;
 const VIEW_ACTION_TYPES = new Set(['File', 'Image']);
 
 /**
- * `@navigation`: `Home` and the top level of the site, with `depth - 1` further levels below each. Items hidden
- * from navigation stay out, unless the context is one of them or inside one (so the way to it stays visible).
+ * `@navigation`: `Home` and the top level of the site, with `depth - 1` further levels below each, of the types
+ * the site displays in its navigation (`displayedTypes`). Items hidden from navigation stay out, unless the context
+ * is one of them or inside one (so the way to it stays visible).
  */
-export async function navigation(scope: ComponentScope, depth: number) {
+export async function navigation(scope: ComponentScope, depth: number, displayedTypes: readonly string[]) {
   const root = await scope.root();
   const inPath = new Set([...scope.doc.ancestors, scope.doc._id]);
-  const shown = (doc: NavDoc) => !excludedFromNav(doc) || inPath.has(doc._id);
+  const displayed = new Set(displayedTypes);
+  const shown = (doc: NavDoc) => displayed.has(doc.portal_type) && (!excludedFromNav(doc) || inPath.has(doc._id));
   const tabs = (await scope.rootChildren()).filter(shown);
   const below =
     depth > 1

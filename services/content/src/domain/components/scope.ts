@@ -1,7 +1,17 @@
-import { callerTokens, rolesHere, rolesWith, urlOf, type Permission, type Principal__Output } from '@cms/shared';
+import {
+  callerTokens,
+  rolesHere,
+  rolesWith,
+  UNTRANSLATED,
+  urlOf,
+  type Permission,
+  type Principal__Output,
+  type Translate,
+} from '@cms/shared';
 import { governingState } from '../access';
 import type { ContentDoc, NavDoc } from '../model';
 import type { ContentRepository } from '../repository';
+import { LANGUAGE_ROOT_TYPE } from '../translations';
 import { SITE_ROOT_TYPE, type TypeRegistry } from '../types';
 
 /**
@@ -21,6 +31,8 @@ export class ComponentScope {
     readonly doc: ContentDoc,
     readonly principal: Principal__Output | null,
     readonly publicUrl: string,
+    /** The platform's own words (type and action titles) in the caller's language. */
+    readonly translate: Translate = UNTRANSLATED.translate,
   ) {
     this.tokens = callerTokens(principal);
   }
@@ -66,7 +78,7 @@ export class ComponentScope {
     return ancestors.length ? ancestors[ancestors.length - 1] : null;
   }
 
-  /** The navigation root: the site root while the site is not multilingual. */
+  /** The navigation root: the language root folder the context is in (multilingual sites), else the site root. */
   root(): Promise<ContentDoc> {
     this.rootDoc ??= this.loadRoot();
     return this.rootDoc;
@@ -87,7 +99,10 @@ export class ComponentScope {
 
   private async loadRoot(): Promise<ContentDoc> {
     if (this.doc.portal_type === SITE_ROOT_TYPE) return this.doc;
-    const [first] = await this.ancestors();
+    // A language root folder is the navigation root of everything inside it (multilingual sites).
+    if (this.doc.portal_type === LANGUAGE_ROOT_TYPE) return this.doc;
+    const [first, top] = await this.ancestors();
+    if (top?.portal_type === LANGUAGE_ROOT_TYPE) return top;
     if (first?.portal_type === SITE_ROOT_TYPE) return first;
     const root = await this.repo.byPath('/');
     if (!root) throw new Error('the site root is missing');

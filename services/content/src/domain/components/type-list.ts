@@ -19,12 +19,13 @@ export function typeList(scope: ComponentScope): TypeListEntry[] {
   const here = scope.types.get(scope.doc.portal_type);
   const allowed = new Set(scope.may('Add portal content') ? scope.types.allowedIn(here).map((type) => type.name) : []);
   const site = scope.url({ path: '/' });
-  // The types users may create, by title.
+  // The types users may create, by title in the caller's language.
   const listed = scope.types
     .list()
     .filter((type) => type.addable)
+    .map((type) => ({ type, title: scope.translate(type.title) }))
     .sort((a, b) => a.title.localeCompare(b.title));
-  return listed.map((type) => {
+  return listed.map(({ type, title }) => {
     const addable = allowed.has(type.name);
     // The type name goes into the URL as it is (`@types/News Item`), as the reference writes it.
     return {
@@ -32,7 +33,7 @@ export function typeList(scope: ComponentScope): TypeListEntry[] {
       addable,
       id: type.name,
       immediately_addable: addable,
-      title: type.title,
+      title,
     };
   });
 }

@@ -12,8 +12,10 @@ import {
   SIMPLE_PUBLICATION_WORKFLOW,
   SITE_PERMISSIONS,
   callerTokens,
+  UNTRANSLATED,
   type Permission,
   type Principal__Output,
+  type Translate,
 } from '@cms/shared';
 import { accessOf } from '../access';
 import type { ContentDoc } from '../model';
@@ -45,6 +47,8 @@ export interface VocabularyRequest {
   requestId: string;
   /** The caller's title filter, for vocabularies whose owner can narrow its answer with it. */
   text?: string;
+  /** The platform's words (type, workflow state and transition titles) in the caller's language. */
+  translate?: Translate;
 }
 
 interface VocabularyDef {
@@ -90,8 +94,11 @@ export class Vocabularies {
     return def.terms(request);
   }
 
-  private typeTerms(types: readonly ContentType[], extra: Term[] = []): Term[] {
-    return byTitle([...types.map((type) => ({ token: type.name, title: type.title })), ...extra]);
+  /** The types as terms, by title in the caller's language. */
+  private typeTerms(request: VocabularyRequest, types: readonly ContentType[], extra: Term[] = []): Term[] {
+    const translate = request.translate ?? UNTRANSLATED.translate;
+    const terms = [...types.map((type) => ({ token: type.name, title: type.title })), ...extra];
+    return byTitle(terms.map((term) => ({ token: term.token, title: term.title && translate(term.title) })));
   }
 
   private addable(): ContentType[] {
@@ -145,26 +152,35 @@ export class Vocabularies {
           terms: (r) => {
             const here = this.types.find(r.doc.portal_type);
             const mayAdd = here !== undefined && hasAdd(r);
-            return this.typeTerms(mayAdd ? this.types.allowedIn(here) : []);
+            return this.typeTerms(r, mayAdd ? this.types.allowedIn(here) : []);
           },
         },
       ],
-      [`${APP}AllowableContentTypes`, { terms: () => this.typeTerms(this.addable()) }],
-      [`${APP}PortalTypes`, { terms: () => this.typeTerms(this.types.list(), [COMMENT_TYPE]) }],
-      [`${APP}ReallyUserFriendlyTypes`, { terms: () => this.typeTerms(this.addable(), [COMMENT_TYPE]) }],
-      [`${APP}UserFriendlyTypes`, { terms: () => this.typeTerms(this.addable(), [COMMENT_TYPE]) }],
+      [`${APP}AllowableContentTypes`, { terms: (r) => this.typeTerms(r, this.addable()) }],
+      [`${APP}PortalTypes`, { terms: (r) => this.typeTerms(r, this.types.list(), [COMMENT_TYPE]) }],
+      [`${APP}ReallyUserFriendlyTypes`, { terms: (r) => this.typeTerms(r, this.addable(), [COMMENT_TYPE]) }],
+      [`${APP}UserFriendlyTypes`, { terms: (r) => this.typeTerms(r, this.addable(), [COMMENT_TYPE]) }],
       [`${APP}Skins`, fixedTerms(fixed.SKINS)],
       [`${APP}Workflows`, fixedTerms([{ token: workflow.id, title: 'Simple Publication Workflow' }])],
       [
         `${APP}WorkflowStates`,
         {
-          terms: () =>
-            Object.values(workflow.states).map((s) => ({ token: s.id, title: `${s.title} [${workflow.id}]` })),
+          terms: (r) =>
+            Object.values(workflow.states).map((s) => ({
+              token: s.id,
+              title: `${(r.translate ?? UNTRANSLATED.translate)(s.title)} [${workflow.id}]`,
+            })),
         },
       ],
       [
         `${APP}WorkflowTransitions`,
-        { terms: () => workflow.transitions.map((t) => ({ token: t.id, title: `${t.title} [${t.id}]` })) },
+        {
+          terms: (r) =>
+            workflow.transitions.map((t) => ({
+              token: t.id,
+              title: `${(r.translate ?? UNTRANSLATED.translate)(t.title)} [${t.id}]`,
+            })),
+        },
       ],
       [`${APP}AvailableEditors`, fixedTerms(fixed.AVAILABLE_EDITORS)],
       [
@@ -202,7 +218,13 @@ export class Vocabularies {
       [`${APP}MetadataFields`, metadata],
       [
         'cms.app.content.ValidAddableTypes',
-        { terms: () => this.typeTerms(this.addable().filter((t) => t.name !== SITE_ROOT_TYPE)) },
+        {
+          terms: (r) =>
+            this.typeTerms(
+              r,
+              this.addable().filter((t) => t.name !== SITE_ROOT_TYPE),
+            ),
+        },
       ],
       ['Fields', fixedTerms(fixed.FIELD_KINDS)],
       [

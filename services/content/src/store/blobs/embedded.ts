@@ -7,7 +7,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { isBlobId, type BlobStore } from './port';
+import type { Readable } from 'node:stream';
+import { isBlobId, type BlobStore, type ByteRange } from './port';
 
 /** Temporary files older than this at start are left over from a crash (younger ones may be another writer's). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -75,6 +76,20 @@ class EmbeddedBlobStore implements BlobStore {
       if (isMissing(err)) return null;
       throw err;
     }
+  }
+
+  async open(id: string, range?: ByteRange): Promise<Readable | null> {
+    if (!isBlobId(id)) return null;
+    // Opened before the stream is handed out, so a missing blob is null rather than a stream error.
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.fileOf(id), 'r');
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+    // The stream closes the handle when it ends or is destroyed.
+    return handle.createReadStream({ start: range?.start, end: range?.end });
   }
 
   async has(id: string): Promise<boolean> {

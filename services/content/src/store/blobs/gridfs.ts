@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GridFSBucket, MongoClient, MongoRuntimeError, type Db, type ObjectId } from 'mongodb';
-import { isBlobId, type BlobStore } from './port';
+import { isBlobId, type BlobStore, type ByteRange } from './port';
 
 /** Blob ids are strings; GridFS takes any `_id` although the driver's types say ObjectId. */
 const asFileId = (id: string) => id as unknown as ObjectId;
@@ -41,6 +41,12 @@ class GridFsBlobStore implements BlobStore {
       throw err;
     }
     return Buffer.concat(chunks);
+  }
+
+  async open(id: string, range?: ByteRange): Promise<Readable | null> {
+    if (!(await this.has(id))) return null;
+    // GridFS ends are exclusive.
+    return this.bucket.openDownloadStream(asFileId(id), range ? { start: range.start, end: range.end + 1 } : {});
   }
 
   async has(id: string): Promise<boolean> {

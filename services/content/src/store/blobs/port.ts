@@ -1,14 +1,26 @@
+import type { Readable } from 'node:stream';
 /**
  * The blob store port: opaque bytes kept outside the document store, under
  * ids the store hands out. Two adapters: files under DATA_DIR (embedded) and
  * GridFS (MongoDB). A blob is written whole or not at all, and never changes.
  */
+/** Bytes `start` to `end` of a blob, both included (an HTTP byte range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobStore {
   readonly kind: 'embedded' | 'gridfs';
   /** Stores the bytes under a new id. */
   put(bytes: Buffer): Promise<string>;
   /** The bytes of a blob, or null when there is none with that id. */
   get(id: string): Promise<Buffer | null>;
+  /**
+   * The bytes of a blob as a stream, from `range.start` to `range.end` (inclusive) when given, or null when there is
+   * none with that id: a download is served without holding the file in memory.
+   */
+  open(id: string, range?: ByteRange): Promise<Readable | null>;
   has(id: string): Promise<boolean>;
   /** Deletes a blob; false when there was none (deleting twice is not an error). */
   delete(id: string): Promise<boolean>;

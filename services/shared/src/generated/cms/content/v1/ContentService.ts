@@ -4,14 +4,24 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from '../../../cms/content/v1/ApplyRuleActionRequest';
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from '../../../cms/content/v1/ApplyRuleActionResponse';
+import type { ChangesRequest as _cms_content_v1_ChangesRequest, ChangesRequest__Output as _cms_content_v1_ChangesRequest__Output } from '../../../cms/content/v1/ChangesRequest';
+import type { ChangesResponse as _cms_content_v1_ChangesResponse, ChangesResponse__Output as _cms_content_v1_ChangesResponse__Output } from '../../../cms/content/v1/ChangesResponse';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
+import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from '../../../cms/content/v1/CountByTypeRequest';
+import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from '../../../cms/content/v1/EnsureLanguageRootsRequest';
+import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from '../../../cms/content/v1/EnsureLanguageRootsResponse';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from '../../../cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from '../../../cms/content/v1/RebuildTranslationsRequest';
+import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from '../../../cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from '../../../cms/content/v1/RenderManyRequest';
 import type { RenderManyResponse as _cms_content_v1_RenderManyResponse, RenderManyResponse__Output as _cms_content_v1_RenderManyResponse__Output } from '../../../cms/content/v1/RenderManyResponse';
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from '../../../cms/content/v1/ScanRequest';
+import type { SetSiteTitleRequest as _cms_content_v1_SetSiteTitleRequest, SetSiteTitleRequest__Output as _cms_content_v1_SetSiteTitleRequest__Output } from '../../../cms/content/v1/SetSiteTitleRequest';
+import type { SetSiteTitleResponse as _cms_content_v1_SetSiteTitleResponse, SetSiteTitleResponse__Output as _cms_content_v1_SetSiteTitleResponse__Output } from '../../../cms/content/v1/SetSiteTitleResponse';
+import type { TypeCounts as _cms_content_v1_TypeCounts, TypeCounts__Output as _cms_content_v1_TypeCounts__Output } from '../../../cms/content/v1/TypeCounts';
 
 export interface ContentServiceClient extends grpc.Client {
   ApplyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
@@ -22,6 +32,33 @@ export interface ContentServiceClient extends grpc.Client {
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  
+  Changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  Changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  Changes(argument: _cms_content_v1_ChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  Changes(argument: _cms_content_v1_ChangesRequest, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  changes(argument: _cms_content_v1_ChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  changes(argument: _cms_content_v1_ChangesRequest, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
+  
+  CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  CountByType(argument: _cms_content_v1_CountByTypeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  CountByType(argument: _cms_content_v1_CountByTypeRequest, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  countByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  countByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  countByType(argument: _cms_content_v1_CountByTypeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  countByType(argument: _cms_content_v1_CountByTypeRequest, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  
+  EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
@@ -50,6 +87,15 @@ export interface ContentServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  
   RenderMany(argument: _cms_content_v1_RenderManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RenderManyResponse__Output>): grpc.ClientUnaryCall;
   RenderMany(argument: _cms_content_v1_RenderManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RenderManyResponse__Output>): grpc.ClientUnaryCall;
   RenderMany(argument: _cms_content_v1_RenderManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RenderManyResponse__Output>): grpc.ClientUnaryCall;
@@ -64,10 +110,25 @@ export interface ContentServiceClient extends grpc.Client {
   scan(argument: _cms_content_v1_ScanRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
   scan(argument: _cms_content_v1_ScanRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_events_v1_ContentSnapshot__Output>;
   
+  SetSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  SetSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  SetSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  SetSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface ContentServiceHandlers extends grpc.UntypedServiceImplementation {
   ApplyRuleAction: grpc.handleUnaryCall<_cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse>;
+  
+  Changes: grpc.handleUnaryCall<_cms_content_v1_ChangesRequest__Output, _cms_content_v1_ChangesResponse>;
+  
+  CountByType: grpc.handleUnaryCall<_cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts>;
+  
+  EnsureLanguageRoots: grpc.handleUnaryCall<_cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse>;
   
   GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot>;
   
@@ -75,17 +136,26 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
+  RebuildTranslations: grpc.handleUnaryCall<_cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse>;
+  
   RenderMany: grpc.handleUnaryCall<_cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse>;
   
   Scan: grpc.handleServerStreamingCall<_cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot>;
+  
+  SetSiteTitle: grpc.handleUnaryCall<_cms_content_v1_SetSiteTitleRequest__Output, _cms_content_v1_SetSiteTitleResponse>;
   
 }
 
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
+  Changes: MethodDefinition<_cms_content_v1_ChangesRequest, _cms_content_v1_ChangesResponse, _cms_content_v1_ChangesRequest__Output, _cms_content_v1_ChangesResponse__Output>
+  CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
+  EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  RebuildTranslations: MethodDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse__Output>
   RenderMany: MethodDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse__Output>
   Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>
+  SetSiteTitle: MethodDefinition<_cms_content_v1_SetSiteTitleRequest, _cms_content_v1_SetSiteTitleResponse, _cms_content_v1_SetSiteTitleRequest__Output, _cms_content_v1_SetSiteTitleResponse__Output>
 }

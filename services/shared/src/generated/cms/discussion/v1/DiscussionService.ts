@@ -6,6 +6,7 @@ import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from '../../../cms/discussion/v1/GetCommentRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from '../../../cms/discussion/v1/ScanCommentsRequest';
 
 export interface DiscussionServiceClient extends grpc.Client {
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
@@ -26,6 +27,11 @@ export interface DiscussionServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
+  ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
+  ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
+  scanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
+  scanComments(argument: _cms_discussion_v1_ScanCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
+  
 }
 
 export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -33,9 +39,12 @@ export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementa
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
+  ScanComments: grpc.handleServerStreamingCall<_cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord>;
+  
 }
 
 export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
   GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  ScanComments: MethodDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord__Output>
 }

@@ -17,6 +17,7 @@ export interface Envelope {
   'type'?: (string);
   'occurred_at'?: (string);
   'request_id'?: (string);
+  'actor'?: (string);
   'content_added'?: (_cms_events_v1_ContentAdded | null);
   'content_modified'?: (_cms_events_v1_ContentModified | null);
   'content_removed'?: (_cms_events_v1_ContentRemoved | null);
@@ -29,6 +30,7 @@ export interface Envelope {
   'comment_removed'?: (_cms_events_v1_CommentRemoved | null);
   'comment_published'?: (_cms_events_v1_CommentPublished | null);
   '_request_id'?: "request_id";
+  '_actor'?: "actor";
   'payload'?: "content_added"|"content_modified"|"content_removed"|"content_moved"|"content_ordered"|"identity_user_removed"|"identity_group_removed"|"comment_added"|"comment_modified"|"comment_removed"|"comment_published";
 }
 
@@ -37,6 +39,7 @@ export interface Envelope__Output {
   'type': (string);
   'occurred_at': (string);
   'request_id'?: (string);
+  'actor'?: (string);
   'content_added'?: (_cms_events_v1_ContentAdded__Output | null);
   'content_modified'?: (_cms_events_v1_ContentModified__Output | null);
   'content_removed'?: (_cms_events_v1_ContentRemoved__Output | null);
@@ -49,5 +52,6 @@ export interface Envelope__Output {
   'comment_removed'?: (_cms_events_v1_CommentRemoved__Output | null);
   'comment_published'?: (_cms_events_v1_CommentPublished__Output | null);
   '_request_id'?: "request_id";
+  '_actor'?: "actor";
   'payload'?: "content_added"|"content_modified"|"content_removed"|"content_moved"|"content_ordered"|"identity_user_removed"|"identity_group_removed"|"comment_added"|"comment_modified"|"comment_removed"|"comment_published";
 }

@@ -3,8 +3,12 @@
 
 export interface DescribePrincipalsRequest {
   'ids'?: (string)[];
+  'with_email'?: (boolean);
+  '_with_email'?: "with_email";
 }
 
 export interface DescribePrincipalsRequest__Output {
   'ids': (string)[];
+  'with_email'?: (boolean);
+  '_with_email'?: "with_email";
 }

@@ -7,7 +7,9 @@ export interface PrincipalSummary {
   'type'?: (string);
   'roles'?: (string)[];
   'has_portrait'?: (boolean);
+  'email'?: (string);
   '_has_portrait'?: "has_portrait";
+  '_email'?: "email";
 }
 
 export interface PrincipalSummary__Output {
@@ -16,5 +18,7 @@ export interface PrincipalSummary__Output {
   'type': (string);
   'roles': (string)[];
   'has_portrait'?: (boolean);
+  'email'?: (string);
   '_has_portrait'?: "has_portrait";
+  '_email'?: "email";
 }
