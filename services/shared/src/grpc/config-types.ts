@@ -8,7 +8,6 @@
  * Schema edits (`ChangeSchema`) go over the same channel as the stream, so the stream's announcement of an edit
  * arrives before the edit's answer; the cache is also dropped when the answer comes.
  */
-import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { ConfigServiceClient } from '../generated/cms/config/v1/ConfigService';
 import type { ChangeSchemaRequest } from '../generated/cms/config/v1/ChangeSchemaRequest';
 import type { ChangeSchemaResult__Output } from '../generated/cms/config/v1/ChangeSchemaResult';
@@ -16,6 +15,7 @@ import type { TypeDefinitions__Output } from '../generated/cms/config/v1/TypeDef
 import type { TypesChanged__Output } from '../generated/cms/config/v1/TypesChanged';
 import type { Logger } from '../logging/logger';
 import type { ContentTypeDef } from '../types/content-type';
+import { CacheWatch } from './cache-watch';
 import { callUnary, createClient } from './client';
 import { protos } from './loader';
 
@@ -45,23 +45,32 @@ export class ConfigTypes {
   private cached: ContentTypeDef[] | undefined;
   /** The read from config under way, and the generation it started in. */
   private pending: { generation: number; answer: Promise<ContentTypeDef[]> } | undefined;
-  private stream: ClientReadableStream<TypesChanged__Output> | undefined;
-  private live = false;
+  private readonly stream: CacheWatch<TypesChanged__Output>;
   /** Counts invalidations, so that an answer that raced one is not cached. */
   private generation = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
   /** Reads that went to the config service (for tests and metrics). */
   remoteReads = 0;
 
   constructor(private readonly options: ConfigTypesOptions) {
     this.client = createClient(protos().config.ConfigService, options.address, options.maxMessageBytes);
-    this.watch();
+    this.stream = new CacheWatch({
+      open: () => this.client.WatchTypes({}),
+      // Any message drops the cache: the names say which types changed, but the cache holds them all as one answer.
+      onMessage: () => this.invalidate(),
+      onClosed: () => this.invalidate(),
+      log: options.log,
+      what: 'types',
+      reconnectMs: options.reconnectMs,
+    });
   }
 
   /** Whether the cache is in use (its stream is open). */
   get watching(): boolean {
-    return this.live;
+    return this.stream.live;
+  }
+
+  private get live(): boolean {
+    return this.stream.live;
   }
 
   /** Every type's definition, in listing order: the cached ones while the stream vouches for them. */
@@ -117,39 +126,8 @@ export class ConfigTypes {
   }
 
   close(): void {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.stopTrusting();
-    this.stream?.cancel();
-    this.client.close();
-  }
-
-  private watch(): void {
-    if (this.closed) return;
-    const stream = this.client.WatchTypes({});
-    this.stream = stream;
-    // Any message drops the cache: the names say which types changed, but the cache holds them all as one answer.
-    stream.on('data', () => {
-      if (this.stream !== stream) return;
-      this.invalidate();
-      // The first message (no names) says the stream is live: from now on nothing changes unannounced.
-      this.live = true;
-    });
-    const reopen = (error?: Error) => {
-      if (this.stream !== stream) return;
-      this.stream = undefined;
-      this.stopTrusting();
-      if (this.closed) return;
-      if (error) this.options.log.debug({ err: error }, 'types watch stream closed; reading without cache');
-      this.timer = setTimeout(() => this.watch(), this.options.reconnectMs ?? 1000);
-      this.timer.unref();
-    };
-    stream.on('error', reopen);
-    stream.on('end', () => reopen());
-  }
-
-  private stopTrusting(): void {
-    this.live = false;
+    this.stream.close();
     this.invalidate();
+    this.client.close();
   }
 }

@@ -5,11 +5,11 @@
  * before it answers the write, so the next request sees it; with the stream closed every read goes to the
  * config service, and the stream is reopened in the background.
  */
-import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { ConfigServiceClient } from '../generated/cms/config/v1/ConfigService';
 import type { RecordsChanged__Output } from '../generated/cms/config/v1/RecordsChanged';
 import type { RecordValues__Output } from '../generated/cms/config/v1/RecordValues';
 import type { Logger } from '../logging/logger';
+import { CacheWatch } from './cache-watch';
 import { callUnary, createClient } from './client';
 import { protos } from './loader';
 
@@ -25,23 +25,34 @@ export interface RegistrySettingsOptions {
 export class RegistrySettings {
   private readonly client: ConfigServiceClient;
   private readonly cache = new Map<string, unknown>();
-  private stream: ClientReadableStream<RecordsChanged__Output> | undefined;
-  private live = false;
+  private readonly stream: CacheWatch<RecordsChanged__Output>;
   /** Counts invalidations, so that an answer that raced one is not cached. */
   private generation = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
   /** Reads that went to the config service (for tests and metrics). */
   remoteReads = 0;
 
   constructor(private readonly options: RegistrySettingsOptions) {
     this.client = createClient(protos().config.ConfigService, options.address, options.maxMessageBytes);
-    this.watch();
+    this.stream = new CacheWatch({
+      open: () => this.client.WatchRecords({}),
+      onMessage: (message) => {
+        this.generation += 1;
+        for (const name of message.names) this.cache.delete(name);
+      },
+      onClosed: () => this.distrust(),
+      log: options.log,
+      what: 'registry',
+      reconnectMs: options.reconnectMs,
+    });
   }
 
   /** Whether the cache is in use (its stream is open). */
   get watching(): boolean {
-    return this.live;
+    return this.stream.live;
+  }
+
+  private get live(): boolean {
+    return this.stream.live;
   }
 
   /** The current values of `names`, decoded from JSON; an unknown name rejects with NotFound. */
@@ -71,39 +82,12 @@ export class RegistrySettings {
   }
 
   close(): void {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.stopTrusting();
-    this.stream?.cancel();
+    this.stream.close();
+    this.distrust();
     this.client.close();
   }
 
-  private watch(): void {
-    if (this.closed) return;
-    const stream = this.client.WatchRecords({});
-    this.stream = stream;
-    stream.on('data', (message: RecordsChanged__Output) => {
-      if (this.stream !== stream) return;
-      this.generation += 1;
-      for (const name of message.names) this.cache.delete(name);
-      // The first message (no names) says the stream is live: from now on nothing changes unannounced.
-      this.live = true;
-    });
-    const reopen = (error?: Error) => {
-      if (this.stream !== stream) return;
-      this.stream = undefined;
-      this.stopTrusting();
-      if (this.closed) return;
-      if (error) this.options.log.debug({ err: error }, 'registry watch stream closed; reading without cache');
-      this.timer = setTimeout(() => this.watch(), this.options.reconnectMs ?? 1000);
-      this.timer.unref();
-    };
-    stream.on('error', reopen);
-    stream.on('end', () => reopen());
-  }
-
-  private stopTrusting(): void {
-    this.live = false;
+  private distrust(): void {
     this.generation += 1;
     this.cache.clear();
   }
