@@ -147,9 +147,11 @@ export function createGatewayApp(
         route.auth === 'ignore'
           ? null
           : await authenticate(authorization, backends, requestId, authCache, clientAddress);
-      // File bytes stream from content over the HTTP hop (file-proxy.ts), not inside a gRPC answer; the request,
-      // a GET, is passed on unread.
+      // File bytes stream from content over the HTTP hop (file-proxy.ts), not inside a gRPC answer. A body sent
+      // with the GET means nothing there: it is read within the limits (answering `Expect: 100-continue`) and
+      // dropped, so the hop carries none.
       if (method === 'GET' && route.service === 'content' && files.handles(parsed.endpoint)) {
+        await readBody(req, res, bodyLimits(principal, route, method), budget);
         const cacheControl = await caching?.fileCacheControl(requestId, principal === null);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };

@@ -1,4 +1,5 @@
-import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+import { request as httpRequest } from 'node:http';
+import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { png, upload } from '../support/images';
 
 /**
@@ -42,6 +43,40 @@ describe('file downloads: ranges and validators', () => {
     expect(Date.parse(response.headers.get('last-modified') ?? '')).not.toBeNaN();
     expect(response.headers.get('content-length')).toBe('5000');
     expect((await bytesOf(response)).equals(BYTES)).toBe(true);
+  });
+
+  /** A raw GET (fetch sends no body with a GET): status, content type and bytes. */
+  const rawGet = (path: string, body: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; type: string; bytes: Buffer }>((resolve, reject) => {
+      const url = new URL(path, t.suite.publicUrl);
+      const req = httpRequest(url, {
+        method: 'GET',
+        headers: { Authorization: ADMIN, 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: res.headers['content-type'] ?? '',
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('drops a body sent with the GET (after 100-continue too), and answers a very long path with JSON', async () => {
+    for (const headers of [{ 'Content-Type': 'application/json' }, { Expect: '100-continue' }]) {
+      const answer = await rawGet('/data/@@download/file', '{"title": "ignored"}', headers);
+      expect(answer.status).toBe(200);
+      expect(answer.bytes.equals(BYTES)).toBe(true);
+    }
+    const long = await rawGet(`/${'x'.repeat(11_000)}/@@download/file`, '');
+    expect(long.status).toBe(404);
+    expect(long.type).toMatch(/^application\/json/);
   });
 
   it('answers a range with 206 and exactly those bytes', async () => {

@@ -13,6 +13,7 @@ import {
   decodeFileHopRequest,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
   requirePermission,
@@ -48,7 +49,11 @@ export async function startFileHop(
   contexts: ContextResolver<ContentDoc>,
   logger: Logger,
 ): Promise<FileHopServer> {
-  const server = createServer((req, res) => void answer(req, res, deps, contexts, logger));
+  // Node's default 16 KB of headers would refuse (431, not JSON) the forwarded request of a long context path.
+  const server = createServer(
+    { maxHeaderSize: MAX_FILE_HOP_HEADER_BYTES + 16 * 1024 },
+    (req, res) => void answer(req, res, deps, contexts, logger),
+  );
   // The gateway's keep-alive agent reuses connections; idle ones close well before a proxy would drop them.
   server.keepAliveTimeout = 30_000;
   const at = address.lastIndexOf(':');

@@ -28,9 +28,10 @@ export interface FileHopRequest {
   request_id: string;
 }
 
-const segment = z.string().max(1000);
+// As long as the gateway lets a path be (16 KB of request line): a path that long is then not found, as over gRPC.
+const segment = z.string().max(16 * 1024);
 const hopSchema = z.object({
-  context_path: z.array(segment).max(200),
+  context_path: z.array(segment).max(8 * 1024),
   endpoint: z.string().max(100),
   sub_path: z.array(segment).max(20),
   principal: z
@@ -45,13 +46,19 @@ const hopSchema = z.object({
   request_id: z.string().max(200),
 });
 
+/**
+ * The longest forwarded request header: a context path as long as the gateway accepts (its 16 KB of request line
+ * and headers), in base64 and JSON. The content's file server reads headers up to this size.
+ */
+export const MAX_FILE_HOP_HEADER_BYTES = 64 * 1024;
+
 export function encodeFileHopRequest(request: FileHopRequest): string {
   return Buffer.from(JSON.stringify(request), 'utf8').toString('base64url');
 }
 
 /** The forwarded request, or null when the header is absent or malformed. */
 export function decodeFileHopRequest(header: string | undefined): FileHopRequest | null {
-  if (!header || header.length > 64 * 1024) return null;
+  if (!header || header.length > MAX_FILE_HOP_HEADER_BYTES) return null;
   try {
     const parsed = hopSchema.safeParse(JSON.parse(Buffer.from(header, 'base64url').toString('utf8')));
     return parsed.success ? (parsed.data as FileHopRequest) : null;
