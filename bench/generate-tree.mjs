@@ -35,6 +35,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -259,6 +260,12 @@ function collectionFiles(dir, under = dir, into = new Set()) {
 }
 
 /**
+ * Collections of per-process state that every worker writes alike and the tree does not need: identity's login
+ * throttle records (each suite counts the same client address). The base's copy is kept.
+ */
+const NOT_MERGED = new Set([join('identity', 'login_attempts.db')]);
+
+/**
  * Merges the workers' data into the base's: per collection file, every
  * document a worker added or changed against the base. Fails when two workers
  * changed the same document or a worker removed one (the plan rules both out).
@@ -270,6 +277,13 @@ function mergeData(baseDir, workerDirs, outDir) {
   for (const dir of workerDirs) collectionFiles(dir, dir, files);
   const changed = {};
   for (const file of [...files].sort()) {
+    if (NOT_MERGED.has(file)) {
+      if (existsSync(join(baseDir, file))) {
+        mkdirSync(dirname(join(outDir, file)), { recursive: true });
+        copyFileSync(join(baseDir, file), join(outDir, file));
+      }
+      continue;
+    }
     const base = readCollection(join(baseDir, file));
     const merged = new Map(base.docs);
     const owner = new Map();
