@@ -126,21 +126,25 @@ export class DistributedSuite {
     }
 
     this.dataDir = mkdtempSync(join(tmpdir(), `cms-${this.options.name}-`));
+    // The proxies listen first: a port freePorts has just released could otherwise go to a proxy, and the service
+    // given it could not bind.
+    const brokerUrls: Partial<Record<Service, string>> = {};
+    if (this.options.proxied) {
+      for (const service of SERVICES) {
+        const through = await TcpProxy.forUrl(this.amqpUrl, this.options.proxyOptions?.(service));
+        this.proxies[service] = through.proxy;
+        brokerUrls[service] = through.url;
+      }
+    }
     const [gatewayPort, contentFilesPort, ...grpcPorts] = await freePorts(SERVICES.length + 2);
     SERVICES.forEach((service, i) => (this.addresses[service] = `127.0.0.1:${grpcPorts[i]}`));
     this.baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
     const common = { ...baseEnv(), LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000', ...this.options.env };
     for (const service of SERVICES) {
-      let amqpUrl = this.amqpUrl;
-      if (this.options.proxied) {
-        const through = await TcpProxy.forUrl(this.amqpUrl, this.options.proxyOptions?.(service));
-        this.proxies[service] = through.proxy;
-        amqpUrl = through.url;
-      }
       this.envs[service] = {
         ...common,
-        AMQP_URL: amqpUrl,
+        AMQP_URL: brokerUrls[service] ?? this.amqpUrl,
         [GRPC_ADDRESS_VARIABLE[service]]: this.addresses[service],
         DATA_DIR: join(this.dataDir, service),
       };
