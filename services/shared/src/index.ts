@@ -45,3 +45,4 @@ export * from './content-rule-events';
 export * from './i18n/accept-language';
 export * from './i18n/messages';
 export * from './types';
+export * from './imaging';

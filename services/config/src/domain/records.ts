@@ -7,6 +7,7 @@
  * Field definitions follow the specification's "Field definition attributes"
  * and the recorded transcripts; the texts are the reference platform's.
  */
+import { DEFAULT_ALLOWED_SIZES } from '@cms/shared';
 import { z } from 'zod';
 import type {
   BoolFieldSpec,
@@ -248,19 +249,7 @@ const DEFINITIONS: RecordDefinition[] = [
     description:
       'Specify all allowed maximum image dimensions, one per line. The required format is &lt;name&gt; &lt;width&gt;:&lt;height&gt;.',
     items: LINE_ITEM,
-    default: [
-      'huge 1600:65536',
-      'great 1200:65536',
-      'larger 1000:65536',
-      'large 800:65536',
-      'teaser 600:65536',
-      'preview 400:65536',
-      'mini 200:65536',
-      'thumb 128:128',
-      'tile 64:64',
-      'icon 32:32',
-      'listing 16:16',
-    ],
+    default: [...DEFAULT_ALLOWED_SIZES],
   }),
   record('cms.allowed_types', {
     factory: 'Tuple',

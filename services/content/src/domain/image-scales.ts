@@ -5,6 +5,7 @@
  * meaning, so it may be cached for good.
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_ALLOWED_SIZES } from '@cms/shared';
 import type { FileValue } from './files';
 
 export interface ScaleSize {
@@ -13,21 +14,6 @@ export interface ScaleSize {
   width: number;
   height: number;
 }
-
-/** The imaging settings of a new site (`allowed_sizes`), as the original platform ships them. */
-export const DEFAULT_ALLOWED_SIZES: readonly string[] = [
-  'huge 1600:65536',
-  'great 1200:65536',
-  'larger 1000:65536',
-  'large 800:65536',
-  'teaser 600:65536',
-  'preview 400:65536',
-  'mini 200:65536',
-  'thumb 128:128',
-  'tile 64:64',
-  'icon 32:32',
-  'listing 16:16',
-];
 
 /** `name width:height` lines; malformed ones are skipped (the registry validates what it stores). */
 export function parseSizes(lines: readonly string[]): ScaleSize[] {
