@@ -6,6 +6,7 @@ import { openEmbeddedStore } from '@cms/shared/adapters';
 import { RuleAssignments } from '../src/domain/rule-assignments';
 import { applicableAssignments, markerOf, ruleRequestId, triggerOf } from '../src/domain/rule-matching';
 import {
+  CLAIM_LEASE_MS,
   RuleRunner,
   type ContentActions,
   type ContentObjects,
@@ -141,13 +142,84 @@ describe('content rules: consumer and runner', () => {
     runner.kick();
     await runner.idle();
     expect(content.applied.map((a) => a.action.action)).toEqual(['move', 'transition']);
-    expect(content.applied[0]!.action).toEqual({ uid: DOC_UID, action: 'move', target: '/y' });
+    expect(content.applied[0]!.action).toEqual({ uid: DOC_UID, action: 'move', target: '/y', key: expect.any(String) });
     expect(await executions.listNotifications()).toEqual([expect.objectContaining({ message: 'Moved', uid: DOC_UID })]);
 
     // Finished executions are forgotten after a week (the runner purges them); only then would it run again.
     expect(await executions.purge('2000-01-01T00:00:00.000Z')).toBe(0);
     expect(await executions.purge('2999-01-01T00:00:00.000Z')).toBe(1);
     expect(await recordExecutions(event, deps)).toBe(1);
+  });
+
+  it('keeps its claim alive while an action outlasts the lease, and names each action to content by a key', async () => {
+    // Only the runner's renewal timer and the clock are fake; the store's I/O runs for real.
+    jest.useFakeTimers({
+      doNotFake: ['setImmediate', 'setTimeout', 'clearTimeout', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'],
+      now: Date.now(),
+    });
+    try {
+      const event = published();
+      await recordExecutions(event, deps);
+      const id = `${ruleId}~${event.id}`;
+      let release!: () => void;
+      const moveHeld = new Promise<void>((resolve) => (release = resolve));
+      const apply = content.apply.bind(content);
+      let moving = false;
+      content.apply = async (action, requestId) => {
+        if (action.action === 'move') {
+          moving = true;
+          await moveHeld;
+        }
+        return apply(action, requestId);
+      };
+      // Counts the claims the runner has made and seen answered (the first, then each renewal).
+      const claim = executions.claim.bind(executions);
+      let claims = 0;
+      executions.claim = async (...args) => {
+        const held = await claim(...args);
+        claims++;
+        return held;
+      };
+      runner.kick();
+      await until(() => moving);
+      // Two leases pass while the move is under way; the runner renews its claim every third of one.
+      for (let renewal = 1; renewal <= 6; renewal++) {
+        await jest.advanceTimersByTimeAsync(CLAIM_LEASE_MS / 3);
+        await until(() => claims === 1 + renewal);
+      }
+      expect((await executions.get(id))?.claimed_until).toBe(Date.now() + CLAIM_LEASE_MS);
+      expect(await executions.claim(id, 'replica-b', Date.now(), CLAIM_LEASE_MS)).toBeNull();
+      release();
+      await runner.idle();
+      expect(content.applied.map((a) => [a.action.action, a.action.key])).toEqual([
+        ['move', `${id}#0`],
+        ['transition', `${id}#2`],
+      ]);
+      // Released: without renewals, the claim runs out one lease later and another runner could take it.
+      expect((await executions.get(id))?.done).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('asks again for an action whose answer it never got under the same key (content takes it once)', async () => {
+    await recordExecutions(published(), deps);
+    const apply = content.apply.bind(content);
+    let calls = 0;
+    content.apply = async (action, requestId) => {
+      const answer = await apply(action, requestId);
+      // The first call is taken but its answer is lost (content went away before answering).
+      if (++calls === 1) throw new Error('connection reset');
+      return answer;
+    };
+    runner.kick();
+    await runner.idle();
+    runner.kick();
+    await runner.idle();
+    const keys = content.applied.map((a) => a.action.key);
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 
   it('after a failed call, the execution resumes at the action that failed, without repeating the ones before', async () => {
@@ -232,3 +304,12 @@ describe('content rules: consumer and runner', () => {
     expect(triggerOf(moved)).toBeNull();
   });
 });
+
+/** Waits (real time, bounded by a count, not asserted) until `done` holds. */
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the condition did not come true');
+}

@@ -63,6 +63,7 @@ import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
 import { WorkingCopies } from './domain/working-copies';
+import { StoreAppliedRuleActions } from './store/applied-rule-actions';
 import { BlobFileStorage } from './store/blob-file-storage';
 import { StoreScaleStore } from './store/image-scale-store';
 import { sharpScaler } from './store/sharp-scaler';
@@ -169,6 +170,8 @@ export async function startContentService({
     config.MAX_MESSAGE_BYTES,
   );
   const vocabularies = new Vocabularies(types, termOwners.catalog, termOwners.principals);
+  const appliedRuleActions = new StoreAppliedRuleActions(store);
+  await appliedRuleActions.ensureIndexes();
   const aliasIndex = new StoreAliasIndex(repo.docs);
   await aliasIndex.ensureIndexes();
   const migrations = new DataMigrations(new StoreDataVersion(store), [siteRootBlocksMigration(repo, writer)]);
@@ -269,14 +272,14 @@ export async function startContentService({
                 logger,
               }),
               ...contentLookups(repo, logger, deps),
-              ...ruleActionRpcs(deps, logger),
+              ...ruleActionRpcs(deps, appliedRuleActions, logger),
               ...languageRootRpcs(translations, repo, logger),
               ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
             },
             logger,
           ),
           // These read no type: they answer while config is away.
-          ...changeFeedRpcs(changes, logger),
+          ...changeFeedRpcs(changes),
           ...typeCountRpcs(repo, logger),
         },
       },

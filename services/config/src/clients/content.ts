@@ -40,6 +40,7 @@ export function remoteContent(address: () => string, timeoutMs: number, maxMessa
               target: action.target ?? '',
               transition: action.transition ?? '',
               comment: action.comment ?? '',
+              action_key: action.key,
             },
             md,
             o,

@@ -2,9 +2,11 @@
  * Runs the actions of triggered rules. The consumer records each (rule, event) once, as an execution with the
  * rule's actions as they were; the runner takes them in order, one action at a time, and records each one
  * done. A redelivered event finds its execution recorded and adds nothing; a crash between an action and its
- * record repeats that one action, no more (at least once, as the bus is). Replicas on one store: a runner
- * claims an execution (a lease, renewed before each action) before taking its actions, so two replicas never
- * take the same rule's actions for one event.
+ * record asks for that one action again, no more (at least once, as the bus is); content takes an action asked
+ * for again under its key only once (`RuleContentAction.key`), so a content action's effect is not repeated.
+ * Replicas on one store: a runner claims an execution before taking its actions and keeps the claim alive while
+ * it works (a short lease, renewed on a timer), so two replicas never take the same rule's actions for one
+ * event, and a runner that died lets go within one lease.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, type ContentSnapshot, type Logger } from '@cms/shared';
@@ -64,6 +66,8 @@ export interface RuleContentAction {
   target?: string;
   transition?: string;
   comment?: string;
+  /** Names this action of this execution: content takes an action asked for again under its key only once. */
+  key: string;
 }
 
 export interface ContentActions {
@@ -96,8 +100,12 @@ function levelOf(level: number): 'debug' | 'info' | 'warn' | 'error' | 'fatal' {
 }
 
 const POLL_MS = 1000;
-/** How long a claim on an execution holds: renewed before each action, so more than one action takes. */
-const CLAIM_LEASE_MS = 5 * 60_000;
+/**
+ * How long a claim on an execution holds unless renewed: what a runner that died leaves its executions waiting
+ * for. Renewed every third of it while the runner works, so an action may take longer (a slow SMTP server).
+ */
+export const CLAIM_LEASE_MS = 15_000;
+const CLAIM_RENEW_MS = CLAIM_LEASE_MS / 3;
 const BATCH = 50;
 /**
  * How long a finished execution is remembered, so that a redelivered event does not run its rule again: longer
@@ -185,20 +193,51 @@ export class RuleRunner {
 
   /** Takes the execution's remaining actions; false when one must be tried again later. */
   private async run(execution: Execution): Promise<boolean> {
+    const claim = this.keepClaim(execution._id);
+    try {
+      return await this.runClaimed(execution, claim);
+    } finally {
+      claim.release();
+    }
+  }
+
+  /** Renews the claim on `id` on a timer until released; `lost` once another runner holds it. */
+  private keepClaim(id: string): { readonly lost: boolean; release(): void } {
+    const state = { lost: false, renewing: false };
+    const timer = setInterval(() => {
+      if (state.renewing || state.lost) return;
+      state.renewing = true;
+      this.executions
+        .claim(id, this.owner, Date.now(), CLAIM_LEASE_MS)
+        .then((held) => {
+          if (!held) state.lost = true;
+        })
+        .catch((err: unknown) =>
+          // Tried again on the next tick; should the lease run out meanwhile, content still takes each action once.
+          this.log.warn({ err, execution: id }, 'content rules: renewing a claim failed'),
+        )
+        .finally(() => (state.renewing = false));
+    }, CLAIM_RENEW_MS);
+    timer.unref();
+    return {
+      get lost() {
+        return state.lost;
+      },
+      release: () => clearInterval(timer),
+    };
+  }
+
+  private async runClaimed(execution: Execution, claim: { readonly lost: boolean }): Promise<boolean> {
     const requestId = ruleRequestId(
       { depth: execution.depth + 1, ruleId: execution.ruleId },
       execution.trigger.eventId,
     );
     for (let index = execution.next; index < execution.actions.length; index++) {
       const action = execution.actions[index]!;
-      // Renewed before each action; lost (it ran out and another runner took it), the rest is that one's.
-      if (
-        index > execution.next &&
-        !(await this.executions.claim(execution._id, this.owner, Date.now(), CLAIM_LEASE_MS))
-      )
-        return true;
+      // Lost (it ran out and another runner took it): the rest is that one's.
+      if (claim.lost) return true;
       try {
-        await this.take(action, execution, requestId);
+        await this.take(action, execution, `${execution._id}#${index}`, requestId);
       } catch (error) {
         if (!isFinal(error)) {
           this.log.warn(
@@ -219,7 +258,8 @@ export class RuleRunner {
     return true;
   }
 
-  private async take(action: RuleElement, execution: Execution, requestId: string): Promise<void> {
+  /** Takes one action; `key` names it (this execution, this action) for content. */
+  private async take(action: RuleElement, execution: Execution, key: string, requestId: string): Promise<void> {
     const { trigger } = execution;
     const v = action.values;
     switch (action.type) {
@@ -253,21 +293,25 @@ export class RuleRunner {
             uid: trigger.uid,
             action: action.type === 'cms.actions.Move' ? 'move' : 'copy',
             target: String(v.target_folder),
+            key,
           },
           requestId,
         );
         return;
       case 'cms.actions.Delete':
-        await this.content.apply({ uid: trigger.uid, action: 'delete' }, requestId);
+        await this.content.apply({ uid: trigger.uid, action: 'delete', key }, requestId);
         return;
       case 'cms.actions.Workflow':
         await this.content.apply(
-          { uid: trigger.uid, action: 'transition', transition: String(v.transition) },
+          { uid: trigger.uid, action: 'transition', transition: String(v.transition), key },
           requestId,
         );
         return;
       case 'cms.actions.Versioning':
-        await this.content.apply({ uid: trigger.uid, action: 'version', comment: String(v.comment ?? '') }, requestId);
+        await this.content.apply(
+          { uid: trigger.uid, action: 'version', comment: String(v.comment ?? ''), key },
+          requestId,
+        );
         return;
       case 'cms.actions.Mail':
         if (!this.mailer) throw new AppError('BadRequest', 'No mail sender is configured');

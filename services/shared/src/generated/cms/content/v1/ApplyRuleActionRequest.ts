@@ -7,6 +7,7 @@ export interface ApplyRuleActionRequest {
   'target'?: (string);
   'transition'?: (string);
   'comment'?: (string);
+  'action_key'?: (string);
 }
 
 export interface ApplyRuleActionRequest__Output {
@@ -15,4 +16,5 @@ export interface ApplyRuleActionRequest__Output {
   'target': (string);
   'transition': (string);
   'comment': (string);
+  'action_key': (string);
 }
