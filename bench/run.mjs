@@ -32,6 +32,8 @@
 //            sustained write load that includes a background compaction (issue 18, item 6).
 //   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
 //            versioning at one connection.
+//   searchable  bench/searchable.mjs: write -> searchable latency (a PATCH of a title to the search index having it) at a
+//            steady BENCH_SEARCHABLE_RATE (500) writes/s, distributed mode over RabbitMQ (issue 12).
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -43,6 +45,7 @@ import { runComments } from './comments.mjs';
 import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
+import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
 import {
   ADMIN_AUTH,
@@ -425,6 +428,7 @@ const PARTS = {
   history: runHistory,
   comments: runComments,
   search: runSearch,
+  searchable: runSearchable,
   store: runStore,
 };
 

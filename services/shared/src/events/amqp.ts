@@ -43,7 +43,14 @@ import {
   retryDelayAfter,
   retryDelaysInUse,
 } from './topology';
-import { eventsConsumed, eventsDeadLettered, eventsPublished, eventsRetried, eventTypeLabel } from '../metrics/metrics';
+import {
+  eventsConsumed,
+  eventsDeadLettered,
+  eventsPublished,
+  eventsRetried,
+  eventTypeLabel,
+  observeApplyLag,
+} from '../metrics/metrics';
 
 export interface AmqpBusOptions extends BusOptions {
   /** Topic exchange events are published to. Default `cms.events`. */
@@ -959,6 +966,7 @@ class AmqpSubscription implements Subscription {
       .then(
         () => {
           eventsConsumed.inc({ group: this.group });
+          observeApplyLag(this.group, event.occurredAt);
           settle(() => channel.ack(msg));
         },
         (err: unknown) => this.handlerFailed(channel, msg, event, failures + 1, attempt, err),

@@ -23,7 +23,14 @@ import {
 } from './topology';
 import type { Context } from '@opentelemetry/api';
 import { activeTraceContext, inSpan } from '../tracing/spans';
-import { eventsConsumed, eventsDeadLettered, eventsPublished, eventsRetried, eventTypeLabel } from '../metrics/metrics';
+import {
+  eventsConsumed,
+  eventsDeadLettered,
+  eventsPublished,
+  eventsRetried,
+  eventTypeLabel,
+  observeApplyLag,
+} from '../metrics/metrics';
 
 /** A message a group gave up on, as its dead-letter queue would keep it. */
 export interface DeadLetter {
@@ -341,6 +348,7 @@ class InProcessEventBus implements InProcessBus {
       .then(
         () => {
           eventsConsumed.inc({ group: group.name });
+          observeApplyLag(group.name, event.occurredAt);
           item.handled();
         },
         (err: unknown) => this.handlerFailed(group, item, event, err),

@@ -79,6 +79,27 @@ export const eventsConsumed = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * From an event's write (its `occurredAt`, stamped as the write commits) to a consumer group's handler having
+ * applied it: for the search group, how long a write takes to become searchable. Buckets fine below 100 ms.
+ */
+export const eventApplyLag = new Histogram({
+  name: 'cms_event_apply_lag_seconds',
+  help: "Time from an event's write to its handler having applied it, by queue group",
+  labelNames: ['group'] as const,
+  buckets: [
+    0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15,
+    0.25, 0.5, 1, 2.5, 5, 15, 60, 300,
+  ],
+  registers: [metricsRegistry],
+});
+
+/** Observes `eventApplyLag` for an event `group` has just applied (an unreadable timestamp is left out). */
+export function observeApplyLag(group: string, occurredAt: string): void {
+  const written = Date.parse(occurredAt);
+  if (!Number.isNaN(written)) eventApplyLag.observe({ group }, Math.max(0, Date.now() - written) / 1000);
+}
+
 export const eventsRetried = new Counter({
   name: 'cms_events_retried_total',
   help: 'Handler failures sent back for a later retry, by queue group',

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { newEvent } from '../../src/events/envelope';
 import type { DomainEvent, EventType } from '../../src/events/event-types';
 import { createInProcessBus } from '../../src/events/in-process';
+import { metricsRegistry } from '../../src/metrics/metrics';
 import type { Delivery, EventEnvelope } from '../../src/events/port';
 import { matchesTopic, type ConsumerGroup } from '../../src/events/topology';
 import { forgedMessages, validEvent } from './fixtures';
@@ -129,6 +130,24 @@ describe('in-process event bus', () => {
   it('refuses to publish an event it cannot encode', async () => {
     const { bus: b } = bus([{ group: 'g', patterns: ['#'] }]);
     await expect(b.publish({ ...event(), type: 'content.locked' })).rejects.toThrow(/unknown type/);
+    await b.close();
+  });
+
+  it("observes each applied event's lag from its write in its group's histogram; a failed one is not applied", async () => {
+    const { bus: b } = bus([{ group: 'lagging', patterns: ['#'] }]);
+    let failedOnce = false;
+    await b.subscribe({ group: 'lagging', patterns: ['#'] }, async (d) => {
+      if (numberOf(d.event) === 2 && !failedOnce) {
+        failedOnce = true;
+        throw new Error('not yet');
+      }
+    });
+    // Written 3 s and 0 s ago: one lands in a bucket above 2.5 s, both in the count once each.
+    const old = { ...numbered(1), occurredAt: new Date(Date.now() - 3000).toISOString() };
+    await Promise.all([b.publish(old), b.publish(numbered(2))]);
+    const text = await metricsRegistry.getSingleMetricAsString('cms_event_apply_lag_seconds');
+    expect(text).toContain('cms_event_apply_lag_seconds_count{group="lagging"} 2');
+    expect(text).toContain('cms_event_apply_lag_seconds_bucket{le="2.5",group="lagging"} 1');
     await b.close();
   });
 
