@@ -14,7 +14,7 @@ import {
   type ServiceName,
 } from '@cms/shared';
 import type { GatewayConfig } from './config';
-import type { ChangesCall } from './http-cache';
+import type { ChangeStream } from './change-subscription';
 import type { InvalidationStream } from './invalidations';
 
 interface HandleClient extends grpc.Client {
@@ -41,8 +41,8 @@ export interface Backends {
   ): Promise<Principal__Output>;
   /** Opens identity's stream of cache invalidations (no deadline: it stays open for the process's life). */
   watchInvalidations(requestId: string): InvalidationStream;
-  /** Content's change feed since a point (the HTTP cache's check; see http-cache.ts). */
-  changes: ChangesCall;
+  /** Opens content's stream of changes for the HTTP cache (no deadline; see change-subscription.ts). */
+  watchChanges(requestId: string): ChangeStream;
   /** Health of every service, by name. */
   health(timeoutMs: number): Promise<Record<ServiceName, boolean>>;
   close(): void;
@@ -100,11 +100,8 @@ export function connectBackends(
     watchInvalidations(requestId) {
       return identity.WatchInvalidations({}, requestMetadata(requestId));
     },
-    changes(epoch, since) {
-      return callUnary<Awaited<ReturnType<ChangesCall>>>((md, o, cb) => content.Changes({ epoch, since }, md, o, cb), {
-        requestId: 'http-cache',
-        timeoutMs,
-      });
+    watchChanges(requestId) {
+      return content.WatchChanges(requestMetadata(requestId)) as unknown as ChangeStream;
     },
     async health(timeout) {
       const names = Object.keys(healthClients) as ServiceName[];

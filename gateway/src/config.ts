@@ -92,7 +92,7 @@ export const gatewayConfigSchema = z
      * Bytes of rendered answers each gateway process keeps (http-cache.ts; the caching settings turn it on and
      * off); 0 (the default): no gateway cache, validators and Cache-Control still apply. Only for a single
      * content process (the embedded mode, or one content replica): the change feed that keeps the cache exact
-     * is per content process, and a gateway asking one replica would not hear of another's writes.
+     * is per content process, and a gateway subscribed to one replica would not hear of another's writes.
      */
     GATEWAY_CACHE_BYTES: z.coerce.number().int().nonnegative().default(0),
     CONTENT_ADDRESS: address.default('127.0.0.1:50051'),

@@ -2,22 +2,24 @@
  * The gateway's cache of rendered answers (anonymous GETs of the content service; per principal when the
  * caching settings allow it), bounded in bytes, least recently used first out.
  *
- * No stale read. Content numbers every committed write in a change feed (services/content/src/events/
- * change-feed.ts) before the write answers. A cached answer is served only after a `Changes` call that
- * *started after the read arrived* has been applied (`ChangeValidator.validate`): that call names every path
- * written before it, so every write whose answer the reader had received is in it, and each entry that write
- * touched is gone before the lookup. The calls are coalesced: readers arriving while one is on its way wait for
- * the next one, which starts when it ends, so under load one small call serves a whole batch of reads, on every
- * worker and replica alike (each asks for itself; nothing has to reach them first). An answer being rendered
- * while a write commits is kept only if no change was applied since its request left (`ticket`). When a check
- * fails, nothing is served from the cache and it is emptied.
+ * No stale read. Content pushes the paths of every committed write to each gateway process over its
+ * `WatchChanges` stream (services/content/src/events/change-feed.ts), and the write answers only once every
+ * gateway subscribed has dropped the entries it touched and acked it (change-subscription.ts). So when a reader
+ * has received a write's answer, no cache holds an answer older than it; a hit needs no call at all. An answer
+ * being rendered while a write commits is kept only if no change was applied since its request left (`ticket`).
+ * A gateway that does not ack in time is cut off, and content answers its writes only once that gateway's lease
+ * has run out: a gateway serves from its cache only within a lease of sending a ping content answered, measured
+ * on its own clock from before the answer, so by then it has stopped, even if it never heard it was cut off.
+ * A new stream starts with a `reset` (everything goes, and answers fetched before it are not kept); while content
+ * does not follow its sources of change (`blind`), nothing is served from the cache.
  *
  * What an entry depends on is told by its context path: a write at path P drops the entries whose context is P,
  * below P (P's title, state and roles show in, or govern, what is below), P's parent (its listing) or a sibling
  * of P (`next_item`/`previous_item`); entries of the `tree` scope (navigation, any expansion) go on every write.
  * A registry or type change is a change of `/` (content records it, events/config-changes.ts): everything goes.
  *
- * The feed is per content process: the cache is for one content process (GATEWAY_CACHE_BYTES, off by default).
+ * The feed is per content process: the cache is for one content process (GATEWAY_CACHE_BYTES, off by default);
+ * every gateway worker (GATEWAY_WORKERS) keeps a cache and a stream of its own.
  */
 
 /** `site path → whether a write at it touches the entry`. */
@@ -122,72 +124,4 @@ export function touchedBy(path: string): (context: string) => boolean {
   const parent = parentOf(path);
   return (context) =>
     context === path || context.startsWith(below) || context === parent || parentOf(context) === parent;
-}
-
-/** `ContentService.Changes` as the validator calls it. */
-export type ChangesCall = (
-  epoch: string,
-  since: string,
-) => Promise<{ epoch: string; seq: string; paths: string[]; reset: boolean }>;
-
-/**
- * Keeps the cache in step with content's change feed: `validate()` resolves true once a check that started
- * after the call has been applied, false when it failed (the cache is emptied and must not be used).
- */
-export class ChangeValidator {
-  private epoch = '';
-  private seq = '0';
-  /** Bumped whenever changes are applied; an answer fetched under an older ticket is not kept. */
-  private generation = 0;
-  private running: Promise<boolean> | undefined;
-  private queued: Promise<boolean> | undefined;
-  checks = 0;
-
-  constructor(
-    private readonly cache: ResponseCache,
-    private readonly changes: ChangesCall,
-  ) {}
-
-  ticket(): number {
-    return this.generation;
-  }
-
-  /** Whether an answer fetched under `ticket` may be kept. */
-  current(ticket: number): boolean {
-    return ticket === this.generation && this.epoch !== '';
-  }
-
-  validate(): Promise<boolean> {
-    if (!this.running) return (this.running = this.check());
-    // The running check may have started before this reader arrived: wait for the next one.
-    return (this.queued ??= this.running.then(() => {
-      this.queued = undefined;
-      return (this.running = this.check());
-    }));
-  }
-
-  private async check(): Promise<boolean> {
-    this.checks += 1;
-    try {
-      const answer = await this.changes(this.epoch, this.seq);
-      if (answer.reset || answer.epoch !== this.epoch) {
-        this.cache.clear();
-        this.generation += 1;
-      } else if (answer.paths.length > 0) {
-        this.cache.invalidate(answer.paths);
-        this.generation += 1;
-      }
-      this.epoch = answer.epoch;
-      this.seq = answer.seq;
-      return true;
-    } catch {
-      this.cache.clear();
-      this.generation += 1;
-      this.epoch = '';
-      this.seq = '0';
-      return false;
-    } finally {
-      if (!this.queued) this.running = undefined;
-    }
-  }
 }

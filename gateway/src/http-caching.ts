@@ -7,7 +7,8 @@ import type { HttpResponse__Output, Principal__Output, Route } from '@cms/shared
 import type { Request, Response } from 'express';
 import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
 import { etagOf, lastModifiedOf, notModified, tagsOf } from './conditional';
-import { ChangeValidator, type CachedAnswer, type CacheScope, type ResponseCache } from './http-cache';
+import type { ChangeSubscription } from './change-subscription';
+import type { CachedAnswer, CacheScope, ResponseCache } from './http-cache';
 
 /** Request headers every GET answer may depend on (besides the path, query and public origin). */
 const VARY = 'Accept, Accept-Language, Authorization';
@@ -45,7 +46,7 @@ export class HttpCaching {
   constructor(
     private readonly rules: (requestId: string) => Promise<CacheRules>,
     private readonly cache?: ResponseCache,
-    private readonly validator?: ChangeValidator,
+    private readonly changes?: ChangeSubscription,
   ) {}
 
   /** Answers a GET (or HEAD): from the gateway's cache when it may, else by `fetch`, with validators and 304. */
@@ -62,16 +63,16 @@ export class HttpCaching {
     const varyValues = KEY_HEADERS.map((name) => headerOf(req, name)).join('\n');
     const scope = this.scopeOf(request, req.url, rules, anonymous);
     const key = scope && `${request.publicUrl}\n${req.url}\n${caller}\n${varyValues}`;
-    let ticket = this.validator?.ticket() ?? 0;
     // A request asking for a fresh answer (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4) is not served from here.
-    if (key && this.validator && !wantsFresh(req) && (await this.validator.validate())) {
+    if (key && this.changes?.serving() && !wantsFresh(req)) {
       const cached = this.cache?.get(key);
       if (cached) {
         this.send(req, res, cached, rules, kind, anonymous, request.cors, 'HIT');
         return;
       }
-      ticket = this.validator.ticket();
     }
+    // Taken before the fetch leaves: a change applied while it is on its way may predate what it reads.
+    const ticket = this.changes?.ticket() ?? 0;
     const response = await fetch();
     if (response.status !== 200) {
       sendResponse(res, response);
@@ -89,7 +90,7 @@ export class HttpCaching {
         (kind === 'content' && request.endpoint === '' ? lastModifiedOf(response.body, contentType) : undefined),
       tags: anonymous ? tagsOf(response.body, contentType) : [],
     };
-    if (key && scope && this.validator?.current(ticket) && !response.body.includes(COLLECTION)) {
+    if (key && scope && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
       this.cache?.set(key, contextPath(request.context), scope, answer);
     }
     this.send(req, res, answer, rules, kind, anonymous, request.cors, key ? 'MISS' : undefined);
@@ -182,5 +183,3 @@ function principalKey(principal: Principal__Output): string {
 export function contextPath(segments: readonly string[]): string {
   return `/${segments.join('/')}`;
 }
-
-export { ChangeValidator };

@@ -8,7 +8,8 @@ import { expectsContinue } from './body';
 import type { GatewayConfig } from './config';
 import { answerClientError, trackResponse } from './errors';
 import { registryCacheRules } from './cache-rules';
-import { ChangeValidator, ResponseCache } from './http-cache';
+import { ChangeSubscription } from './change-subscription';
+import { ResponseCache } from './http-cache';
 import { HttpCaching } from './http-caching';
 import { watchInvalidations } from './invalidations';
 
@@ -42,11 +43,11 @@ export async function startGateway(
       log: logger,
     }));
   const responseCache = config.GATEWAY_CACHE_BYTES > 0 ? new ResponseCache(config.GATEWAY_CACHE_BYTES) : undefined;
-  const caching = new HttpCaching(
-    registryCacheRules(registrySettings),
-    responseCache,
-    responseCache && new ChangeValidator(responseCache, backends.changes),
-  );
+  const changes =
+    responseCache &&
+    new ChangeSubscription(responseCache, () => backends.watchChanges(`gateway-cache-${process.pid}`), logger);
+  changes?.start();
+  const caching = new HttpCaching(registryCacheRules(registrySettings), responseCache, changes);
   const server: Server = createServer({ keepAlive: true });
   // Longer than a load balancer's idle timeout, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
@@ -86,6 +87,7 @@ export async function startGateway(
       await closed;
       clearTimeout(timer);
       watcher?.stop();
+      changes?.stop();
       registry?.close();
       backends.close();
     },

@@ -1,6 +1,9 @@
 import { cacheControlOf, cacheRulesOf, DEFAULT_CACHE_RULES } from '../src/cache-rules';
 import { etagOf, lastModifiedOf, notModified, tagsOf, topLevelString } from '../src/conditional';
-import { ChangeValidator, ResponseCache, touchedBy, type CachedAnswer, type ChangesCall } from '../src/http-cache';
+import { EventEmitter } from 'node:events';
+import { createLogger } from '@cms/shared';
+import { ChangeSubscription, type ChangePushMessage, type ChangeStream } from '../src/change-subscription';
+import { ResponseCache, touchedBy, type CachedAnswer } from '../src/http-cache';
 
 const answer = (body: string): CachedAnswer => ({
   status: 200,
@@ -10,11 +13,50 @@ const answer = (body: string): CachedAnswer => ({
   tags: [],
 });
 
-/** A change feed the test drives: each call waits until the test answers it. */
-function manualFeed() {
-  const calls: { since: string; resolve: (answer: Awaited<ReturnType<ChangesCall>>) => void }[] = [];
-  const changes: ChangesCall = (_epoch, since) => new Promise((resolve) => calls.push({ since, resolve }));
-  return { calls, changes };
+const LEASE = 2_000;
+
+/** A `WatchChanges` stream the test drives as content would: pushes in, acks and pings out. */
+class FakeStream extends EventEmitter implements ChangeStream {
+  readonly written: { seq: string; ping: string }[] = [];
+  cancelled = false;
+  /** What the cache held for each ack, when it was written (the ack must follow the invalidation). */
+  readonly cachedAtAck: number[] = [];
+  constructor(private readonly cache: ResponseCache) {
+    super();
+  }
+  write(ack: { seq: string; ping: string }): boolean {
+    this.written.push(ack);
+    if (ack.seq !== '0') this.cachedAtAck.push(this.cache.size);
+    return true;
+  }
+  cancel(): void {
+    this.cancelled = true;
+  }
+  push(fields: Partial<ChangePushMessage>): void {
+    const push = { epoch: 'e1', seq: '0', paths: [], reset: false, heartbeat: false, pong: '0', blind: false };
+    this.emit('data', { ...push, lease_ms: LEASE, ...fields });
+  }
+  /** Answers the last ping, as content does at once. */
+  pong(): void {
+    const pings = this.written.filter((ack) => ack.ping !== '0');
+    this.push({ heartbeat: true, pong: pings[pings.length - 1].ping });
+  }
+}
+
+function subscribed(cache: ResponseCache) {
+  const streams: FakeStream[] = [];
+  const subscription = new ChangeSubscription(
+    cache,
+    () => {
+      const stream = new FakeStream(cache);
+      streams.push(stream);
+      return stream;
+    },
+    createLogger('gateway-test', 'silent'),
+    { minBackoffMs: 100, maxBackoffMs: 1000, now: () => Date.now() },
+  );
+  subscription.start();
+  return { subscription, streams, stream: () => streams[streams.length - 1] };
 }
 
 describe('the gateway response cache', () => {
@@ -55,63 +97,114 @@ describe('the gateway response cache', () => {
   });
 });
 
-describe('the change validator', () => {
-  it('makes a reader that arrives during a check wait for the next one, and coalesces those readers', async () => {
-    const cache = new ResponseCache(1024 * 1024);
-    const feed = manualFeed();
-    const validator = new ChangeValidator(cache, feed.changes);
-    const first = validator.validate();
-    expect(feed.calls).toHaveLength(1);
-    const second = validator.validate();
-    const third = validator.validate();
-    expect(feed.calls).toHaveLength(1);
-    feed.calls[0].resolve({ epoch: 'e', seq: '1', paths: [], reset: true });
-    await expect(first).resolves.toBe(true);
-    // The readers that arrived while the first check was out share one check made after it.
-    await Promise.resolve();
-    expect(feed.calls).toHaveLength(2);
-    expect(feed.calls[1].since).toBe('1');
-    cache.set('doc', '/doc', 'object', answer('old'));
-    feed.calls[1].resolve({ epoch: 'e', seq: '2', paths: ['/doc'], reset: false });
-    await expect(second).resolves.toBe(true);
-    await expect(third).resolves.toBe(true);
+describe('the change subscription', () => {
+  let cache: ResponseCache;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    cache = new ResponseCache(1024 * 1024);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('serves once content started it over and answered a ping, and acks a push only after applying it', () => {
+    const { subscription, stream } = subscribed(cache);
+    expect(subscription.serving()).toBe(false);
+    cache.set('before', '/before', 'object', answer('x'));
+    stream().push({ seq: '4', reset: true });
+    expect(cache.size).toBe(0);
+    expect(stream().written[0]).toEqual({ seq: '4', ping: '0' });
+    expect(subscription.serving()).toBe(false);
+    stream().pong();
+    expect(subscription.serving()).toBe(true);
+    cache.set('doc', '/f/doc', 'object', answer('old'));
+    cache.set('other', '/g/other', 'object', answer('kept'));
+    stream().push({ seq: '5', paths: ['/f/doc'] });
     expect(cache.get('doc')).toBeUndefined();
-    expect(feed.calls).toHaveLength(2);
+    expect(cache.get('other')).toBeDefined();
+    expect(
+      stream()
+        .written.filter((ack) => ack.seq !== '0')
+        .map((ack) => ack.seq),
+    ).toEqual(['4', '5']);
+    // The ack left once the entry was gone.
+    expect(stream().cachedAtAck).toEqual([0, 1]);
   });
 
-  it('keeps a fetched answer only when no change was applied while it was on its way', async () => {
-    const cache = new ResponseCache(1024 * 1024);
-    const feed = manualFeed();
-    const validator = new ChangeValidator(cache, feed.changes);
-    const ready = validator.validate();
-    feed.calls[0].resolve({ epoch: 'e', seq: '5', paths: [], reset: true });
-    await ready;
-    const ticket = validator.ticket();
-    expect(validator.current(ticket)).toBe(true);
-    const next = validator.validate();
-    feed.calls[1].resolve({ epoch: 'e', seq: '6', paths: ['/elsewhere'], reset: false });
-    await next;
-    expect(validator.current(ticket)).toBe(false);
+  it('keeps a fetched answer only when no change was applied while it was on its way', () => {
+    const { subscription, stream } = subscribed(cache);
+    stream().push({ seq: '1', reset: true });
+    stream().pong();
+    const ticket = subscription.ticket();
+    expect(subscription.current(ticket)).toBe(true);
+    stream().push({ seq: '2', paths: ['/elsewhere'] });
+    expect(subscription.current(ticket)).toBe(false);
+    expect(subscription.current(subscription.ticket())).toBe(true);
   });
 
-  it('empties the cache and refuses it when the check fails or the feed restarted', async () => {
-    const cache = new ResponseCache(1024 * 1024);
-    let fail = false;
-    let epoch = 'one';
-    const validator = new ChangeValidator(cache, async () => {
-      if (fail) throw new Error('unavailable');
-      return { epoch, seq: '1', paths: [], reset: false };
-    });
-    await validator.validate();
+  it('stops serving when no ping was answered for a lease (less a margin), counted from when the ping left, then reconnects', () => {
+    const { subscription, streams, stream } = subscribed(cache);
+    stream().push({ seq: '1', reset: true });
+    stream().pong(); // the ping sent at 0
+    // Content stops answering: pings go out every quarter lease, unanswered.
+    jest.advanceTimersByTime((LEASE * 7) / 8 - 1);
+    expect(subscription.serving()).toBe(true);
+    jest.advanceTimersByTime(1);
+    expect(subscription.serving()).toBe(false);
+    // The answer to the ping sent at 3/4 of the lease arrives late: the lease runs from when that ping left.
+    const pings = stream()
+      .written.filter((ack) => ack.ping !== '0')
+      .map((ack) => ack.ping);
+    expect(pings).toHaveLength(4);
+    stream().push({ heartbeat: true, pong: pings[3] });
+    expect(subscription.serving()).toBe(true);
+    jest.advanceTimersByTime((LEASE * 3) / 4 - 1);
+    expect(subscription.serving()).toBe(true);
+    jest.advanceTimersByTime(1);
+    expect(subscription.serving()).toBe(false);
+    // A whole lease without an answer: the stream is given up (content has cut it off) and another one opened.
+    expect(streams).toHaveLength(1);
+    jest.advanceTimersByTime(LEASE / 4);
+    expect(streams[0].cancelled).toBe(true);
+    jest.advanceTimersByTime(100);
+    expect(streams).toHaveLength(2);
+  });
+
+  it('serves nothing while content is blind, and starts over when it sees again', () => {
+    const { subscription, stream } = subscribed(cache);
+    stream().push({ seq: '1', reset: true });
+    stream().pong();
     cache.set('doc', '/doc', 'object', answer('x'));
-    epoch = 'two';
-    await expect(validator.validate()).resolves.toBe(true);
+    stream().push({ seq: '2', blind: true });
+    expect(subscription.serving()).toBe(false);
+    expect(subscription.current(subscription.ticket())).toBe(false);
+    stream().push({ seq: '3', reset: true });
     expect(cache.size).toBe(0);
+    expect(subscription.serving()).toBe(true);
+  });
+
+  it('empties the cache when the stream is lost and starts over on a new one after a backoff', () => {
+    const { subscription, streams, stream } = subscribed(cache);
+    stream().push({ seq: '1', reset: true });
+    stream().pong();
+    const ticket = subscription.ticket();
     cache.set('doc', '/doc', 'object', answer('x'));
-    fail = true;
-    await expect(validator.validate()).resolves.toBe(false);
+    stream().emit('error', new Error('unavailable'));
     expect(cache.size).toBe(0);
-    expect(validator.current(validator.ticket())).toBe(false);
+    expect(subscription.serving()).toBe(false);
+    expect(subscription.current(ticket)).toBe(false);
+    // The first backoff, less its jitter (at most a quarter).
+    jest.advanceTimersByTime(74);
+    expect(streams).toHaveLength(1);
+    jest.advanceTimersByTime(26);
+    expect(streams).toHaveLength(2);
+    // Nothing from the old stream counts any more; the new one is used from its reset and an answered ping on.
+    streams[0].push({ seq: '2', reset: true });
+    expect(subscription.serving()).toBe(false);
+    stream().push({ seq: '7', epoch: 'e2', reset: true });
+    stream().pong();
+    expect(subscription.serving()).toBe(true);
+    subscription.stop();
+    expect(stream().cancelled).toBe(true);
+    expect(subscription.serving()).toBe(false);
   });
 });
 

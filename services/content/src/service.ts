@@ -104,7 +104,7 @@ export async function startContentService({
   const versionArchive = new StoreVersionArchive(store);
   await versionArchive.ensureIndexes();
   const versions = new VersionKeeper(versionArchive, types);
-  const changes = new ChangeFeed();
+  const changes = new ChangeFeed({ log: logger });
   const configChanges = watchConfigChanges(config.CONFIG_ADDRESS, config.MAX_MESSAGE_BYTES, changes, logger);
   const writer = new ContentWriter(repo, relay, {
     locks: new LockCheck(),
@@ -306,6 +306,8 @@ export async function startContentService({
     async stop() {
       clearInterval(treeSweep);
       await fileHop.stop();
+      // The gateways' change streams would hold the server open until its deadline.
+      changes.close();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await identityEvents.stop();
       await purges.stop();

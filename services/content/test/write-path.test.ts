@@ -124,6 +124,28 @@ describe('the write path', () => {
     expect(flushed).toEqual(['u1']);
   });
 
+  it("answers a write only once the gateways' caches have confirmed its paths (onCommit), even when its events fail", async () => {
+    const fake = fakeStore(doc());
+    let confirm = () => {};
+    const committed: string[][] = [];
+    const failing = { flush: async () => Promise.reject(new Error('broker down')) };
+    const writer = new ContentWriter(fake.store, failing, {
+      onCommit: (paths) => {
+        committed.push(paths);
+        return new Promise<void>((resolve) => (confirm = resolve));
+      },
+    });
+    let settled = false;
+    const written = writer.write(doc(), retitle('Mine'), caller(editor)).finally(() => (settled = true));
+    written.catch(() => undefined);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committed).toEqual([['/doc']]);
+    expect(settled).toBe(false);
+    confirm();
+    await expect(written).rejects.toThrow('broker down');
+  });
+
   it('waits between half of the delay and all of it, capped, and gives up with 409 after its attempts', async () => {
     const fake = fakeStore(doc());
     fake.interfere(1, 2, 3, 4, 5, 6);

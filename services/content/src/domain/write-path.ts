@@ -148,8 +148,11 @@ export interface WriterOptions {
   locks?: LockGuard;
   versions?: VersionRecorder;
   retry?: Partial<WriteRetry>;
-  /** Told the paths of every committed write before it answers (the gateway's cache feed, events/change-feed.ts). */
-  onCommit?: (paths: string[]) => void;
+  /**
+   * Told the paths of every committed write; the write answers only once what it returns has resolved (the
+   * gateways' caches have dropped them: events/change-feed.ts). It must not reject.
+   */
+  onCommit?: (paths: string[]) => Promise<void> | void;
 }
 
 /** Writes whose events are flushed together once they are all done (a subtree walk, a copied tree). */
@@ -173,7 +176,7 @@ export class ContentWriter {
   private readonly locks: LockGuard;
   private readonly versions: VersionRecorder;
   private readonly retry: WriteRetry;
-  private readonly onCommit: (paths: string[]) => void;
+  private readonly onCommit: (paths: string[]) => Promise<void> | void;
 
   constructor(
     private readonly store: ContentWriteStore,
@@ -216,8 +219,7 @@ export class ContentWriter {
       this.versions.plan({ kind: object.kind, current: null, next: object.doc, author }),
     );
     if (!(await this.store.insertNew(doc, attributed(object.events, author)))) return false;
-    this.onCommit([doc.path ?? '/']);
-    await this.committed(doc, object.events.length > 0, flushes);
+    await this.committed(doc, object.events.length > 0, flushes, this.onCommit([doc.path ?? '/']));
     return true;
   }
 
@@ -270,8 +272,8 @@ export class ContentWriter {
       const next = applied(current, stored);
       const events = attributed(change.events(next, current), author);
       if (await this.store.applyChange(current._id, current.version, stored, events)) {
-        this.onCommit(current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/']);
-        await this.committed(next, events.length > 0, flushes);
+        const paths = current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/'];
+        await this.committed(next, events.length > 0, flushes, this.onCommit(paths));
         return { before: current, after: next, changed: true };
       }
     }
@@ -290,14 +292,26 @@ export class ContentWriter {
     throw notFound(`Resource not found: ${urlOf(author.publicUrl, initial.path ?? '/')}`);
   }
 
-  /** After the commit: the version settled, then the events out (bounded by the relay), unless deferred. */
-  private async committed(after: ContentDoc, hasEvents: boolean, flushes: DeferredFlushes | undefined): Promise<void> {
-    // The write has committed: a version that cannot move now stays pending in the object, where readers see it
-    // and the next write or the sweep moves it; the write is not reported as failed for it.
-    await this.versions.settle(after).catch(() => undefined);
-    if (!hasEvents) return;
-    if (flushes) flushes.add(after._id);
-    else await this.relay.flush(after._id);
+  /**
+   * After the commit: the version settled, then the events out (bounded by the relay), unless deferred; and,
+   * whatever happens to those, not before the gateways' caches have dropped what it changed (`confirmed`).
+   */
+  private async committed(
+    after: ContentDoc,
+    hasEvents: boolean,
+    flushes: DeferredFlushes | undefined,
+    confirmed: Promise<void> | void,
+  ): Promise<void> {
+    try {
+      // The write has committed: a version that cannot move now stays pending in the object, where readers see
+      // it and the next write or the sweep moves it; the write is not reported as failed for it.
+      await this.versions.settle(after).catch(() => undefined);
+      if (!hasEvents) return;
+      if (flushes) flushes.add(after._id);
+      else await this.relay.flush(after._id);
+    } finally {
+      await confirmed;
+    }
   }
 }
 

@@ -17,8 +17,9 @@ const EVERYTHING = ['/'];
  * Puts every registry and type change (config's `WatchRecords` and `WatchTypes` streams) into the change feed
  * as a change of everything, so that the gateway's cache drops answers rendered under the old settings. Config
  * writes a change to the open streams before it answers the write; the feed has it once this process has read
- * it (the same guarantee as the registry cache every service keeps, `RegistrySettings`). While a stream is down
- * changes may be missed: until it is live again the feed answers every gateway `reset` (no cache in use).
+ * it (the same guarantee as the registry cache every service keeps, `RegistrySettings`); nothing here waits for
+ * the gateways' acks, config having answered already. While a stream is down changes may be missed: until it is
+ * live again the gateways serve nothing from their caches (`blind`), and then start over.
  */
 export function watchConfigChanges(
   address: string,
@@ -36,16 +37,16 @@ export function watchConfigChanges(
     streams.add(stream);
     let ended = false;
     stream.on('data', () => {
-      feed.record(EVERYTHING);
+      void feed.record(EVERYTHING);
       // The first message says the stream is live: from now on no change passes unannounced.
-      if (!ended) feed.following(what, true);
+      if (!ended) void feed.following(what, true);
     });
     const reopen = (error?: Error) => {
       if (ended) return;
       ended = true;
       streams.delete(stream);
-      feed.following(what, false);
-      feed.record(EVERYTHING);
+      void feed.following(what, false);
+      void feed.record(EVERYTHING);
       if (closed) return;
       if (error) log.debug({ err: error }, `${what} watch stream closed; reopening`);
       const timer = setTimeout(() => {
@@ -58,8 +59,8 @@ export function watchConfigChanges(
     stream.on('error', reopen);
     stream.on('end', () => reopen());
   };
-  feed.following('registry', false);
-  feed.following('types', false);
+  void feed.following('registry', false);
+  void feed.following('types', false);
   watch(() => client.WatchRecords({}) as unknown as NameStream, 'registry');
   watch(() => client.WatchTypes({}) as unknown as NameStream, 'types');
   return {

@@ -7,8 +7,8 @@ import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_c
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from './cms/content/v1/ApplyRuleActionRequest';
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from './cms/content/v1/ApplyRuleActionResponse';
-import type { ChangesRequest as _cms_content_v1_ChangesRequest, ChangesRequest__Output as _cms_content_v1_ChangesRequest__Output } from './cms/content/v1/ChangesRequest';
-import type { ChangesResponse as _cms_content_v1_ChangesResponse, ChangesResponse__Output as _cms_content_v1_ChangesResponse__Output } from './cms/content/v1/ChangesResponse';
+import type { ChangesAck as _cms_content_v1_ChangesAck, ChangesAck__Output as _cms_content_v1_ChangesAck__Output } from './cms/content/v1/ChangesAck';
+import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as _cms_content_v1_ChangesPush__Output } from './cms/content/v1/ChangesPush';
 import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, ContentServiceDefinition as _cms_content_v1_ContentServiceDefinition } from './cms/content/v1/ContentService';
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from './cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from './cms/content/v1/EnsureLanguageRootsRequest';
@@ -44,8 +44,8 @@ export interface ProtoGrpcType {
       v1: {
         ApplyRuleActionRequest: MessageTypeDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionRequest__Output>
         ApplyRuleActionResponse: MessageTypeDefinition<_cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionResponse__Output>
-        ChangesRequest: MessageTypeDefinition<_cms_content_v1_ChangesRequest, _cms_content_v1_ChangesRequest__Output>
-        ChangesResponse: MessageTypeDefinition<_cms_content_v1_ChangesResponse, _cms_content_v1_ChangesResponse__Output>
+        ChangesAck: MessageTypeDefinition<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesAck__Output>
+        ChangesPush: MessageTypeDefinition<_cms_content_v1_ChangesPush, _cms_content_v1_ChangesPush__Output>
         ContentService: SubtypeConstructor<typeof grpc.Client, _cms_content_v1_ContentServiceClient> & { service: _cms_content_v1_ContentServiceDefinition }
         CountByTypeRequest: MessageTypeDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_CountByTypeRequest__Output>
         EnsureLanguageRootsRequest: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsRequest__Output>

@@ -4,8 +4,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from '../../../cms/content/v1/ApplyRuleActionRequest';
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from '../../../cms/content/v1/ApplyRuleActionResponse';
-import type { ChangesRequest as _cms_content_v1_ChangesRequest, ChangesRequest__Output as _cms_content_v1_ChangesRequest__Output } from '../../../cms/content/v1/ChangesRequest';
-import type { ChangesResponse as _cms_content_v1_ChangesResponse, ChangesResponse__Output as _cms_content_v1_ChangesResponse__Output } from '../../../cms/content/v1/ChangesResponse';
+import type { ChangesAck as _cms_content_v1_ChangesAck, ChangesAck__Output as _cms_content_v1_ChangesAck__Output } from '../../../cms/content/v1/ChangesAck';
+import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as _cms_content_v1_ChangesPush__Output } from '../../../cms/content/v1/ChangesPush';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from '../../../cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from '../../../cms/content/v1/EnsureLanguageRootsRequest';
@@ -32,15 +32,6 @@ export interface ContentServiceClient extends grpc.Client {
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
-  
-  Changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  Changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  Changes(argument: _cms_content_v1_ChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  Changes(argument: _cms_content_v1_ChangesRequest, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  changes(argument: _cms_content_v1_ChangesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  changes(argument: _cms_content_v1_ChangesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
-  changes(argument: _cms_content_v1_ChangesRequest, callback: grpc.requestCallback<_cms_content_v1_ChangesResponse__Output>): grpc.ClientUnaryCall;
   
   CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
   CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
@@ -119,12 +110,15 @@ export interface ContentServiceClient extends grpc.Client {
   setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
   setSiteTitle(argument: _cms_content_v1_SetSiteTitleRequest, callback: grpc.requestCallback<_cms_content_v1_SetSiteTitleResponse__Output>): grpc.ClientUnaryCall;
   
+  WatchChanges(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesPush__Output>;
+  WatchChanges(options?: grpc.CallOptions): grpc.ClientDuplexStream<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesPush__Output>;
+  watchChanges(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesPush__Output>;
+  watchChanges(options?: grpc.CallOptions): grpc.ClientDuplexStream<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesPush__Output>;
+  
 }
 
 export interface ContentServiceHandlers extends grpc.UntypedServiceImplementation {
   ApplyRuleAction: grpc.handleUnaryCall<_cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse>;
-  
-  Changes: grpc.handleUnaryCall<_cms_content_v1_ChangesRequest__Output, _cms_content_v1_ChangesResponse>;
   
   CountByType: grpc.handleUnaryCall<_cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts>;
   
@@ -144,11 +138,12 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   SetSiteTitle: grpc.handleUnaryCall<_cms_content_v1_SetSiteTitleRequest__Output, _cms_content_v1_SetSiteTitleResponse>;
   
+  WatchChanges: grpc.handleBidiStreamingCall<_cms_content_v1_ChangesAck__Output, _cms_content_v1_ChangesPush>;
+  
 }
 
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
-  Changes: MethodDefinition<_cms_content_v1_ChangesRequest, _cms_content_v1_ChangesResponse, _cms_content_v1_ChangesRequest__Output, _cms_content_v1_ChangesResponse__Output>
   CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
   EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
@@ -158,4 +153,5 @@ export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   RenderMany: MethodDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse__Output>
   Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   SetSiteTitle: MethodDefinition<_cms_content_v1_SetSiteTitleRequest, _cms_content_v1_SetSiteTitleResponse, _cms_content_v1_SetSiteTitleRequest__Output, _cms_content_v1_SetSiteTitleResponse__Output>
+  WatchChanges: MethodDefinition<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesPush, _cms_content_v1_ChangesAck__Output, _cms_content_v1_ChangesPush__Output>
 }

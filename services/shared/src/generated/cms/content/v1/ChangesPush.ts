@@ -2,16 +2,24 @@
 
 import type { Long } from '@grpc/proto-loader';
 
-export interface ChangesResponse {
+export interface ChangesPush {
   'epoch'?: (string);
   'seq'?: (number | string | Long);
   'paths'?: (string)[];
   'reset'?: (boolean);
+  'heartbeat'?: (boolean);
+  'pong'?: (number | string | Long);
+  'blind'?: (boolean);
+  'lease_ms'?: (number);
 }
 
-export interface ChangesResponse__Output {
+export interface ChangesPush__Output {
   'epoch': (string);
   'seq': (string);
   'paths': (string)[];
   'reset': (boolean);
+  'heartbeat': (boolean);
+  'pong': (string);
+  'blind': (boolean);
+  'lease_ms': (number);
 }
