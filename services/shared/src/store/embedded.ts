@@ -9,7 +9,9 @@
  * such as `$all` or `$nor`). Filters are therefore split: the conditions NeDB
  * evaluates exactly like MongoDB are passed to NeDB (so its indexes are used),
  * the rest is evaluated by mingo through NeDB's `$where`. Updates, sorting and
- * projection are done by mingo, which implements MongoDB's semantics.
+ * projection are done by mingo, which implements MongoDB's semantics. Counts and
+ * sorted pages of the common filter forms take the fast paths of
+ * ./embedded-query.ts (a compiled predicate, an index walk) first.
  */
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +28,7 @@ import {
   indexRemovedRecord,
   readLog,
 } from './append-log';
+import { fastCount, fastPage, type NedbView } from './embedded-query';
 import {
   type Collection,
   type Document,
@@ -354,13 +357,27 @@ function project<T extends Document>(doc: T, projection: Projection | undefined)
   return hasKeys(projection) ? idFirst(mingoFind<T>([doc], {}, projection as MingoProjection).all()[0]) : doc;
 }
 
+/** What the fast paths (./embedded-query.ts) read of a datastore. */
+function fastView(db: Datastore): NedbView {
+  return db as unknown as NedbView;
+}
+
+/** A copy of one of NeDB's own documents, as NeDB's cursors copy them. */
+function copyOf(doc: Document): Document {
+  return nedbModel.deepCopy(doc);
+}
+
 /** Finds documents; they are copies, never NeDB's own objects. */
 async function findIn(db: Datastore, filter: Filter, options: FindOptions = {}): Promise<Document[]> {
   const { sort, skip, limit, projection } = options;
   assertCount('skip', skip);
   assertCount('limit', limit);
   const sorted = hasKeys(sort);
-  if (sorted && limit) return findPage(db, filter, sort, skip ?? 0, limit, projection);
+  if (sorted && limit) {
+    const page = await fastPage(fastView(db), filter, sort, skip ?? 0, limit);
+    if (page) return page.map((doc) => (hasKeys(projection) ? project(doc, projection) : copyOf(doc)));
+    return findPage(db, filter, sort, skip ?? 0, limit, projection);
+  }
   const cursor = db.findAsync<Document>(toNedbQuery(filter));
   if (!sorted) {
     // NeDB stops scanning once it has skip + limit matches.
@@ -461,6 +478,7 @@ const nedbRequire = createRequire(__filename);
 const nedbModel = nedbRequire('@seald-io/nedb/lib/model.js') as {
   getDotValue(doc: unknown, field: string): unknown;
   match(doc: unknown, query: unknown): boolean;
+  deepCopy<T>(value: T): T;
 };
 const NedbIndex = nedbRequire('@seald-io/nedb/lib/indexes.js') as new (definition: IndexDefinition) => NedbIndex;
 
@@ -798,7 +816,10 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return this.engine.read(async (db) => (await db.countAsync(toNedbQuery(filter))) as unknown as number);
+    return this.engine.read(
+      async (db) =>
+        (await fastCount(fastView(db), filter)) ?? ((await db.countAsync(toNedbQuery(filter))) as unknown as number),
+    );
   }
 
   async insertOne(doc: T): Promise<{ insertedId: string }> {
