@@ -170,6 +170,25 @@ describe('embedded store durability', () => {
     await reopened.close();
   });
 
+  it('compacts records larger than the compaction buffer and slices that overflow it, multi-byte text included', async () => {
+    const store = await openEmbeddedStore(dir);
+    const items = store.collection('items');
+    // ~3 MB of records (more than one slice fills the 1 MB buffer), one record of 1.5 MB on its own, and text
+    // whose UTF-8 is longer than its UTF-16.
+    const docs: Document[] = Array.from({ length: 1500 }, (_, i) => ({ _id: `d${i}`, text: `é€😀 ${i} `.repeat(200) }));
+    docs.splice(700, 0, { _id: 'huge', text: 'ü'.repeat(750_000) });
+    for (const doc of docs) await items.insertOne(doc);
+    await store.close();
+    const lines = (await fs.readFile(path.join(dir, 'items.db'), 'utf8')).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(docs.length);
+    const reopened = await openEmbeddedStore(dir);
+    const back = await reopened.collection('items').find({});
+    expect(back.sort((a, b) => String(a._id).localeCompare(String(b._id)))).toEqual(
+      [...docs].sort((a, b) => String(a._id).localeCompare(String(b._id))),
+    );
+    await reopened.close();
+  });
+
   it('writes the records of concurrent writes in shared batches', async () => {
     const store = await openEmbeddedStore(dir);
     const items = store.collection('items');
