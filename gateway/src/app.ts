@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppError,
   BASIC_CHALLENGE,
@@ -26,12 +25,12 @@ import { sendResponse, type HttpCaching } from './http-caching';
 import { openApiDocument } from './openapi';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
+import { requestIdFor } from './request-id';
 import { requestMetrics, setEndpointLabel } from './request-metrics';
 import { routeFor } from './routes';
 
 /** Request headers passed on to services (lower-case). */
 const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language'] as const;
-const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */
@@ -54,8 +53,7 @@ export function createGatewayApp(
   app.set('query parser', false);
 
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFor(req);
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     if (logger.isLevelEnabled('info')) {

@@ -14,8 +14,9 @@
  * does not follow its sources of change (`blind`), nothing is served from the cache.
  *
  * What an entry depends on is told by its context path: a write at path P drops the entries whose context is P,
- * below P (P's title, state and roles show in, or govern, what is below), P's parent (its listing) or a sibling
- * of P (`next_item`/`previous_item`); entries of the `tree` scope (navigation, any expansion) go on every write.
+ * below P (P's title, state and roles show in, or govern, what is below), P's parent (its listing) or, for the
+ * answers content marked as showing their neighbours (`next_item`/`previous_item`, NEIGHBOURS_HEADER), a sibling
+ * of P; entries of the `tree` scope (navigation, any expansion) go on every write.
  * A registry or type change is a change of `/` (content records it, events/config-changes.ts): everything goes.
  *
  * The feed is per content process: the cache is for one content process (GATEWAY_CACHE_BYTES, off by default);
@@ -40,6 +41,8 @@ interface Entry {
   /** Site path of the context, `/` for the site root. */
   context: string;
   scope: CacheScope;
+  /** It shows its context's neighbours: a sibling's write changes it. */
+  neighbours: boolean;
   bytes: number;
 }
 
@@ -63,10 +66,11 @@ export class ResponseCache {
     return this.bytes;
   }
 
-  get(key: string): CachedAnswer | undefined {
+  /** The entry, now the most recently used; `countMiss: false` for a look that another will follow on a miss. */
+  get(key: string, { countMiss = true } = {}): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
-      this.misses += 1;
+      if (countMiss) this.misses += 1;
       return undefined;
     }
     this.entries.delete(key);
@@ -75,11 +79,11 @@ export class ResponseCache {
     return entry.answer;
   }
 
-  set(key: string, context: string, scope: CacheScope, answer: CachedAnswer): void {
+  set(key: string, context: string, scope: CacheScope, answer: CachedAnswer, { neighbours = false } = {}): void {
     const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return;
     this.delete(key);
-    this.entries.set(key, { answer, context, scope, bytes });
+    this.entries.set(key, { answer, context, scope, neighbours, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -92,7 +96,9 @@ export class ResponseCache {
     if (paths.length === 0 || this.entries.size === 0) return;
     const touched = paths.map(touchedBy);
     for (const [key, entry] of this.entries) {
-      if (entry.scope === 'tree' || touched.some((touches) => touches(entry.context))) this.remove(key, entry);
+      if (entry.scope === 'tree' || touched.some((touches) => touches(entry.context, entry.neighbours))) {
+        this.remove(key, entry);
+      }
     }
   }
 
@@ -117,11 +123,11 @@ export function parentOf(path: string): string {
   return cut <= 0 ? '/' : path.slice(0, cut);
 }
 
-/** Whether a write at `path` may change an answer about `context`. */
-export function touchedBy(path: string): (context: string) => boolean {
+/** Whether a write at `path` may change an answer about `context` (showing its `neighbours` or not). */
+export function touchedBy(path: string): (context: string, neighbours?: boolean) => boolean {
   if (path === '/') return () => true;
   const below = path + '/';
   const parent = parentOf(path);
-  return (context) =>
-    context === path || context.startsWith(below) || context === parent || parentOf(context) === parent;
+  return (context, neighbours = false) =>
+    context === path || context.startsWith(below) || context === parent || (neighbours && parentOf(context) === parent);
 }

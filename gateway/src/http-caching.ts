@@ -3,7 +3,8 @@
  * the caching settings, the tag header for caching proxies, and the gateway's own cache (http-cache.ts, whose
  * comment says why a cached answer is never stale).
  */
-import type { HttpResponse__Output, Principal__Output, Route } from '@cms/shared';
+import { NEIGHBOURS_HEADER, type HttpResponse__Output, type Principal__Output, type Route } from '@cms/shared';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
 import { etagOf, lastModifiedOf, notModified, tagsOf } from './conditional';
@@ -42,6 +43,11 @@ export interface CachingRequest {
   cors: boolean;
 }
 
+/** Whether answers of this endpoint may be kept in the gateway's cache at all. */
+export function gatewayCached(endpoint: string): boolean {
+  return Object.prototype.hasOwnProperty.call(GATEWAY_CACHED, endpoint);
+}
+
 export class HttpCaching {
   constructor(
     private readonly rules: (requestId: string) => Promise<CacheRules>,
@@ -60,9 +66,7 @@ export class HttpCaching {
     const anonymous = request.principal === null;
     const kind = answerKindOf(request.endpoint);
     const caller = anonymous ? '' : principalKey(request.principal as Principal__Output);
-    const varyValues = KEY_HEADERS.map((name) => headerOf(req, name)).join('\n');
-    const scope = this.scopeOf(request, req.url, rules, anonymous);
-    const key = scope && `${request.publicUrl}\n${req.url}\n${caller}\n${varyValues}`;
+    const { key, scope, varyValues } = this.keyOf(req, request, rules, caller);
     // A request asking for a fresh answer (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4) is not served from here.
     if (key && this.changes?.serving() && !wantsFresh(req)) {
       const cached = this.cache?.get(key);
@@ -78,6 +82,7 @@ export class HttpCaching {
       sendResponse(res, response);
       return;
     }
+    const neighbours = takeHeader(response.headers, NEIGHBOURS_HEADER) === '1';
     const contentType = headerIn(response.headers, 'content-type');
     // A service that sets its own validators (files) keeps them; the gateway makes them for the rest.
     const answer: CachedAnswer = {
@@ -91,9 +96,33 @@ export class HttpCaching {
       tags: anonymous ? tagsOf(response.body, contentType) : [],
     };
     if (key && scope && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
-      this.cache?.set(key, contextPath(request.context), scope, answer);
+      this.cache?.set(key, contextPath(request.context), scope, answer, { neighbours });
     }
     this.send(req, res, answer, rules, kind, anonymous, request.cors, key ? 'MISS' : undefined);
+  }
+
+  /**
+   * Sends an anonymous GET's answer from the cache alone, as `answer` would (cache-front.ts calls it before
+   * Express); false, with nothing sent, when the cache does not hold it or may not be used.
+   */
+  async tryHit(req: IncomingMessage, res: ServerResponse, request: CachingRequest): Promise<boolean> {
+    if (request.principal !== null || !this.changes?.serving() || wantsFresh(req)) return false;
+    const rules = await this.rules(request.requestId);
+    const { key } = this.keyOf(req, request, rules, '');
+    // Checked again after the wait: a lost stream must not be served from.
+    const cached = key && this.changes.serving() ? this.cache?.get(key, { countMiss: false }) : undefined;
+    if (!cached) return false;
+    this.send(req, res, cached, rules, answerKindOf(request.endpoint), true, request.cors, 'HIT');
+    return true;
+  }
+
+  /** The cache key of a request (undefined when its answer is not kept), its scope, and its varying headers. */
+  private keyOf(req: IncomingMessage, request: CachingRequest, rules: CacheRules, caller: string) {
+    const url = req.url ?? '';
+    const varyValues = KEY_HEADERS.map((name) => headerOf(req, name)).join('\n');
+    const scope = this.scopeOf(request, url, rules, caller === '');
+    const key = scope && `${request.publicUrl}\n${url}\n${caller}\n${varyValues}`;
+    return { key, scope, varyValues };
   }
 
   /** Cache-Control of a file answer the caching rules give, for the file hop (file-proxy.ts), which bypasses `answer`. */
@@ -113,8 +142,8 @@ export class HttpCaching {
   }
 
   private send(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     answer: CachedAnswer,
     rules: CacheRules,
     kind: ReturnType<typeof answerKindOf>,
@@ -134,10 +163,11 @@ export class HttpCaching {
       // RFC 9110 §15.4.5: the validators and caching headers stay, the representation's do not.
       res.removeHeader('Content-Type');
       res.removeHeader('Content-Length');
-      res.status(304).end();
+      res.statusCode = 304;
+      res.end();
       return;
     }
-    res.status(answer.status);
+    res.statusCode = answer.status;
     if (!res.hasHeader('Content-Type') && answer.body.length > 0) res.setHeader('Content-Type', 'application/json');
     res.end(answer.body);
   }
@@ -145,6 +175,7 @@ export class HttpCaching {
 
 /** A service's answer as it came (not a 200: no validators, no caching). */
 export function sendResponse(res: Response, response: HttpResponse__Output): void {
+  takeHeader(response.headers, NEIGHBOURS_HEADER);
   res.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   if (response.body.length > 0) {
@@ -155,6 +186,13 @@ export function sendResponse(res: Response, response: HttpResponse__Output): voi
   }
 }
 
+/** Removes a header meant for the gateway from a service's answer; its value, if it had it. */
+function takeHeader(headers: Record<string, string>, lowerCaseName: string): string | undefined {
+  const value = headerIn(headers, lowerCaseName);
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === lowerCaseName) delete headers[name];
+  return value;
+}
+
 /** A header of a service's answer, whatever the case of its name. */
 function headerIn(headers: Record<string, string>, lowerCaseName: string): string | undefined {
   if (lowerCaseName in headers) return headers[lowerCaseName];
@@ -162,7 +200,7 @@ function headerIn(headers: Record<string, string>, lowerCaseName: string): strin
   return undefined;
 }
 
-function wantsFresh(req: Request): boolean {
+export function wantsFresh(req: IncomingMessage): boolean {
   const cacheControl = req.headers['cache-control'];
   return (
     (cacheControl !== undefined && /\bno-cache\b/i.test(cacheControl)) ||
@@ -170,7 +208,7 @@ function wantsFresh(req: Request): boolean {
   );
 }
 
-function headerOf(req: Request, name: string): string {
+function headerOf(req: IncomingMessage, name: string): string {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(',') : (value ?? '');
 }

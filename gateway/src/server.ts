@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RegistrySettings, type Logger } from '@cms/shared';
 import { createGatewayApp, type GatewayState } from './app';
 import { AuthCache } from './auth-cache';
+import { cacheFront } from './cache-front';
 import { connectBackends, type BackendAddresses } from './backends';
 import { expectsContinue } from './body';
 import type { GatewayConfig } from './config';
@@ -62,7 +63,22 @@ export async function startGateway(
   // Known only now when PORT is 0; no request is taken before the app is attached.
   const publicUrl = publicUrlOf(config, port);
   const app = createGatewayApp({ ...config, publicUrl }, backends, logger, state, authCache, caching);
-  server.on('request', app);
+  const front = responseCache && cacheFront({ ...config, publicUrl }, caching, logger);
+  server.on(
+    'request',
+    front
+      ? (req: IncomingMessage, res: ServerResponse) => {
+          front(req, res).then(
+            (answered) => answered || app(req, res),
+            (error: unknown) => {
+              // Nothing was sent: the app answers as if the front were not there.
+              logger.warn({ err: error }, 'gateway cache front failed');
+              if (!res.headersSent) app(req, res);
+            },
+          );
+        }
+      : app,
+  );
   // A client that asks before sending its body is told to go on only once the gateway will read it.
   server.on('checkContinue', (req, res) => {
     trackResponse(req, res);

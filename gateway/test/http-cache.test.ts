@@ -77,23 +77,27 @@ describe('the gateway response cache', () => {
     expect(cache.get('big')).toBeUndefined();
   });
 
-  it('drops on a write at a path the object, what is below it, its parent and siblings, and every tree answer', () => {
+  it('drops on a write at a path the object, what is below it, its parent, siblings showing it, and every tree answer', () => {
     const cache = new ResponseCache(1024 * 1024);
-    for (const path of ['/', '/f', '/f/a', '/f/a/x', '/f/b', '/g', '/g/c'])
-      cache.set(path, path, 'object', answer(path));
+    for (const path of ['/', '/f', '/f/a', '/f/a/x', '/g', '/g/c']) cache.set(path, path, 'object', answer(path));
+    cache.set('/f/b', '/f/b', 'object', answer('/f/b'), { neighbours: true });
+    cache.set('/f/c', '/f/c', 'object', answer('/f/c'));
     cache.set('nav', '/g/c', 'tree', answer('nav'));
     cache.invalidate(['/f/a']);
     for (const gone of ['/f', '/f/a', '/f/a/x', '/f/b', 'nav']) expect(cache.get(gone)).toBeUndefined();
-    for (const kept of ['/', '/g', '/g/c']) expect(cache.get(kept)).toBeDefined();
+    // A sibling that does not show its neighbours does not change with /f/a.
+    for (const kept of ['/', '/g', '/g/c', '/f/c']) expect(cache.get(kept)).toBeDefined();
     cache.invalidate(['/']);
     expect(cache.size).toBe(0);
   });
 
   it('reads a top-level write as touching the root listing and every top-level sibling', () => {
     const touches = touchedBy('/news');
-    expect(['/', '/news', '/news/x', '/events'].map(touches)).toEqual([true, true, true, true]);
+    expect(['/', '/news', '/news/x'].map((context) => touches(context))).toEqual([true, true, true]);
+    expect(touches('/events', true)).toBe(true);
     expect(touches('/events/x')).toBe(false);
-    expect(touches('/newsletter')).toBe(true); // a sibling, not a descendant
+    expect(touches('/newsletter', true)).toBe(true); // a sibling showing its neighbours, not a descendant
+    expect(touches('/newsletter')).toBe(false);
   });
 });
 

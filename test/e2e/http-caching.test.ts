@@ -115,6 +115,60 @@ describe('HTTP caching (one gateway process)', () => {
     expect((await t.request('GET', page, ANONYMOUS)).status).toBe(200);
   });
 
+  it('a hit (answered before the app) carries what the miss did, is counted and logged, and honours HEAD and 304', async () => {
+    const path = `${folder}/@breadcrumbs`;
+    const miss = await t.request('GET', path, { ...ANONYMOUS, headers: { 'X-Request-Id': 'front-miss' } });
+    const missBody = await miss.text();
+    const hit = await t.request('GET', path, { ...ANONYMOUS, headers: { 'X-Request-Id': 'front-hit' } });
+    expect([miss.headers.get('x-cache'), hit.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
+    expect(await hit.text()).toBe(missBody);
+    expect(hit.headers.get('x-request-id')).toBe('front-hit');
+    const same = (r: Response) => {
+      const names = [...r.headers.keys()].filter(
+        (n) => !['date', 'x-cache', 'x-request-id', 'connection', 'keep-alive'].includes(n),
+      );
+      return Object.fromEntries(names.map((n) => [n, r.headers.get(n)]));
+    };
+    expect(same(hit)).toEqual(same(miss));
+    const head = await t.request('HEAD', path, ANONYMOUS);
+    expect([head.status, head.headers.get('x-cache'), await head.text()]).toEqual([200, 'HIT', '']);
+    // As a browser revalidates (fetch() alone would add `Cache-Control: no-cache`, which skips the cache).
+    const revalidated = await t.request('GET', path, {
+      ...ANONYMOUS,
+      headers: { 'If-None-Match': hit.headers.get('etag') ?? '', 'Cache-Control': 'max-age=0' },
+    });
+    expect([revalidated.status, revalidated.headers.get('x-cache')]).toEqual([304, 'HIT']);
+    // A caller with credentials is never answered from the anonymous entry.
+    const admin = await t.request('GET', path);
+    expect(admin.headers.get('x-cache')).not.toBe('HIT');
+    const metrics = await (await t.request('GET', '/metrics')).text();
+    expect(metrics).toMatch(/cms_http_requests_total\{[^}]*endpoint="@breadcrumbs"[^}]*method="HEAD"[^}]*\} [1-9]/);
+  });
+
+  it('a sibling’s write drops an object’s answer only where the folder shows neighbours (next/previous)', async () => {
+    const news = await create(t, '/', { '@type': 'Folder', id: 'neighbours', title: 'Neighbours' });
+    const first = await create(t, news, { '@type': 'Document', id: 'first', title: 'First' });
+    const second = await create(t, news, { '@type': 'Document', id: 'second', title: 'Second' });
+    for (const path of [news, first, second]) await publish(t, path);
+    const read = async () => {
+      const response = await t.request('GET', first, ANONYMOUS);
+      const body = (await response.json()) as { next_item: { title?: string } };
+      return [response.headers.get('x-cache'), body.next_item.title ?? null];
+    };
+    await read();
+    expect(await read()).toEqual(['HIT', null]);
+    expect((await t.request('PATCH', second, { body: { title: 'Second, renamed' } })).status).toBe(204);
+    expect(await read()).toEqual(['HIT', null]);
+    // With next/previous navigation on, the answer shows the sibling, so the sibling's write drops it.
+    expect((await t.request('PATCH', news, { body: { nextPreviousEnabled: true } })).status).toBe(204);
+    expect(await read()).toEqual(['MISS', 'Second, renamed']);
+    expect(await read()).toEqual(['HIT', 'Second, renamed']);
+    expect((await t.request('PATCH', second, { body: { title: 'Second, again' } })).status).toBe(204);
+    expect(await read()).toEqual(['MISS', 'Second, again']);
+    // The header that told the gateway so never leaves it.
+    expect((await t.request('GET', first, ANONYMOUS)).headers.get('x-cms-neighbours')).toBeNull();
+  });
+
   it('follows the caching settings: max ages per kind, the tag header', async () => {
     const settings = {
       caching_content_max_age: 60,

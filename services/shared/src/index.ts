@@ -17,6 +17,7 @@ export * from './http/params';
 export * from './http/context';
 export * from './http/dispatcher';
 export * from './http/file-hop';
+export * from './http/cache-dependencies';
 export * from './identifiers/original-identifiers';
 export * from './grpc/content-contexts';
 export * from './http/query';

@@ -2,13 +2,13 @@
  * The context itself (no `@` segment): `GET` serializes it, `POST` adds an object inside it, `PATCH` changes
  * it (fields, a new `id`, the order of a folder's items — all or nothing), `DELETE` removes it and its subtree.
  */
-import { badRequest, batchParams, param, urlOf, validationError } from '@cms/shared';
+import { NEIGHBOURS_HEADER, badRequest, batchParams, param, urlOf, validationError } from '@cms/shared';
 import { z } from 'zod';
 import { orderingSchema, sortSchema } from '../domain/folder-order';
 import { callerOf } from './caller';
 import { endpoint, operation, type ContentDeps } from './declarations';
 import type { ContentDoc } from '../domain/model';
-import { renderContent } from './render';
+import { renderContent, renderContentAnswer } from './render';
 
 /** `expand` and its `expand.<component>.<option>` settings are read by the expansion (expansion.ts). */
 const readQuery = z.object({
@@ -51,7 +51,10 @@ export const content = endpoint({
       summary: 'The object, with its items (folders), components and the components named in `expand`',
       permission: 'View',
       query: readQuery,
-      handle: async (call, deps) => ({ status: 200, body: await renderContent(call, call.context, deps) }),
+      handle: async (call, deps) => {
+        const { body, neighbours } = await renderContentAnswer(call, call.context, deps);
+        return { status: 200, body, ...(neighbours ? { headers: { [NEIGHBOURS_HEADER]: '1' } } : {}) };
+      },
     }),
     POST: operation({
       summary: 'Adds an object of the named `@type` inside the context; 201 with its Location',

@@ -31,6 +31,19 @@ export async function renderContent(
   deps: ContentDeps,
   knownParent?: ContentDoc | null,
 ): Promise<Record<string, unknown>> {
+  return (await renderContentAnswer(call, doc, deps, knownParent)).body;
+}
+
+/**
+ * The serialization and what it shows beyond the object: `neighbours` when it shows the object's neighbours in
+ * its folder (the gateway's cache then drops it on a write to any sibling: NEIGHBOURS_HEADER).
+ */
+export async function renderContentAnswer(
+  call: RenderCall,
+  doc: ContentDoc,
+  deps: ContentDeps,
+  knownParent?: ContentDoc | null,
+): Promise<{ body: Record<string, unknown>; neighbours: boolean }> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
   const [listing, neighbours, related, expanded, lock, workingCopy, results, settings] = await Promise.all([
@@ -55,7 +68,10 @@ export async function renderContent(
     linkTargets: await linkTargetsOf(doc.fields ?? {}, type, (uids) => deps.repo.byUids(uids)),
     scaleSizes: settings.scaleSizes,
   });
-  return withTranslatedTypeTitles({ '@components': expanded, ...body, ...results }, call.translator.translate);
+  return {
+    body: withTranslatedTypeTitles({ '@components': expanded, ...body, ...results }, call.translator.translate),
+    neighbours: neighbours !== null,
+  };
 }
 
 /** Members that hold summaries of other objects, each with a `type_title`. */
