@@ -533,7 +533,7 @@ function swapReferences(index: NedbIndexInternals, from: Document, to: Document)
   const done: unknown[][] = [];
   for (const key of before) {
     const entries = index.tree.search(key);
-    const at = entries.indexOf(from);
+    const at = positionOf(entries, from);
     if (at === -1) {
       for (const list of done) list[list.indexOf(to)] = from;
       return false;
@@ -542,6 +542,18 @@ function swapReferences(index: NedbIndexInternals, from: Document, to: Document)
     done.push(entries);
   }
   return true;
+}
+
+/**
+ * `list.indexOf(item)`, looked for from both ends at once: the documents written most are the oldest (the site
+ * root, top folders) and the newest, and a key most documents share has a list as long as the collection.
+ */
+function positionOf(list: readonly unknown[], item: unknown): number {
+  for (let front = 0, back = list.length - 1; front <= back; front++, back--) {
+    if (list[front] === item) return front;
+    if (list[back] === item) return back;
+  }
+  return -1;
 }
 
 /** The keys NeDB files a document under, when they are primitives (null: let NeDB decide). */
