@@ -544,16 +544,17 @@ function swapReferences(index: NedbIndexInternals, from: Document, to: Document)
   return true;
 }
 
+/** How many of a key's newest entries are looked through first. */
+const NEWEST_ENTRIES = 1024;
+
 /**
- * `list.indexOf(item)`, looked for from both ends at once: the documents written most are the oldest (the site
- * root, top folders) and the newest, and a key most documents share has a list as long as the collection.
+ * `list.indexOf(item)`, the newest entries first: the documents written most are the oldest (the site root, top
+ * folders), which a scan from the start finds at once, and the newest, at the end of a key most documents share,
+ * whose list is as long as the collection. Both scans are the engine's own `indexOf`.
  */
 function positionOf(list: readonly unknown[], item: unknown): number {
-  for (let front = 0, back = list.length - 1; front <= back; front++, back--) {
-    if (list[front] === item) return front;
-    if (list[back] === item) return back;
-  }
-  return -1;
+  const newest = list.indexOf(item, Math.max(0, list.length - NEWEST_ENTRIES));
+  return newest !== -1 ? newest : list.indexOf(item);
 }
 
 /** The keys NeDB files a document under, when they are primitives (null: let NeDB decide). */
