@@ -26,7 +26,7 @@ import { openApiDocument } from './openapi';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
 import { requestIdFor } from './request-id';
-import { requestMetrics, setEndpointLabel } from './request-metrics';
+import { logRequest, requestMetrics, setEndpointLabel } from './request-metrics';
 import { routeFor } from './routes';
 
 /** Request headers passed on to services (lower-case). */
@@ -58,13 +58,9 @@ export function createGatewayApp(
     res.setHeader('X-Request-Id', requestId);
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info(
-          { requestId, method: req.method, path: req.url, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
-          'request',
-        );
-      });
+      res.on('finish', () =>
+        logRequest(logger, { requestId, method: req.method, path: req.url, status: res.statusCode }, started),
+      );
     }
     next();
   });

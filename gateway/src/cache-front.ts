@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { httpRequestDuration, httpRequests, methodLabel, secondsSince, statusLabel, type Logger } from '@cms/shared';
+import type { Logger } from '@cms/shared';
 import type { GatewayConfig } from './config';
 import { gatewayCached, wantsFresh, type HttpCaching } from './http-caching';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
 import { requestIdFor } from './request-id';
+import { countRequest, logRequest } from './request-metrics';
 import { routeFor } from './routes';
 
 /**
@@ -55,17 +56,8 @@ export function cacheFront(
       res.removeHeader('X-Request-Id');
       return false;
     }
-    const labels = {
-      endpoint: parsed.endpoint ? `@${parsed.endpoint}` : 'context',
-      method: methodLabel(method),
-      status: statusLabel(res.statusCode),
-    };
-    httpRequests.inc(labels);
-    httpRequestDuration.observe(labels, secondsSince(started));
-    if (logger.isLevelEnabled('info')) {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId, method, path: url, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
-    }
+    countRequest(parsed.endpoint ? `@${parsed.endpoint}` : 'context', method, res.statusCode, started);
+    logRequest(logger, { requestId, method, path: url, status: res.statusCode }, started);
     return true;
   };
 }

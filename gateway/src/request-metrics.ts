@@ -5,6 +5,7 @@ import {
   secondsSince,
   setActiveSpanAttribute,
   statusLabel,
+  type Logger,
 } from '@cms/shared';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -18,17 +19,34 @@ export function setEndpointLabel(res: Response, label: string): void {
   setActiveSpanAttribute('cms.endpoint', label);
 }
 
+/** Counts and times one answered request (`started`: process.hrtime.bigint() when it came in). */
+export function countRequest(endpoint: string, method: string, status: number, started: bigint): void {
+  const labels = { endpoint, method: methodLabel(method), status: statusLabel(status) };
+  httpRequests.inc(labels);
+  httpRequestDuration.observe(labels, secondsSince(started));
+}
+
+/** The access log line of one answered request (at info). */
+export function logRequest(
+  logger: Logger,
+  request: { requestId: string; method: string | undefined; path: string | undefined; status: number },
+  started: bigint,
+): void {
+  if (!logger.isLevelEnabled('info')) return;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  logger.info({ ...request, ms: Math.round(ms * 100) / 100 }, 'request');
+}
+
 /** Counts and times every response by endpoint, method and status. */
 export function requestMetrics(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   res.once('finish', () => {
-    const labels = {
-      endpoint: typeof res.locals.endpoint === 'string' ? res.locals.endpoint : 'none',
-      method: methodLabel(req.method),
-      status: statusLabel(res.statusCode),
-    };
-    httpRequests.inc(labels);
-    httpRequestDuration.observe(labels, secondsSince(started));
+    countRequest(
+      typeof res.locals.endpoint === 'string' ? res.locals.endpoint : 'none',
+      req.method,
+      res.statusCode,
+      started,
+    );
   });
   next();
 }
