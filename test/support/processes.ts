@@ -146,16 +146,28 @@ export async function runNode(
   return { ...exited, output: child.output, process: child };
 }
 
-/** A port that was free a moment ago: bound on loopback with port 0, read, closed. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * Ports below Linux's ephemeral range (32768-60999 by default): a port the kernel hands out for `listen(0)` comes
+ * from the range it also gives outgoing connections, so between this probe and the child's own listen an outgoing
+ * connection (to the broker, between services) could take it (EADDRINUSE in a CI run).
+ */
+const PORT_RANGE = { from: 20_000, to: 32_767 };
+
+/** A port nothing listens on now, outside the range outgoing connections take theirs from. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+    if (await canListen(port, host)) return port;
+  }
+  throw new Error(`no free port between ${PORT_RANGE.from} and ${PORT_RANGE.to} after 100 tries`);
+}
+
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((done) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', fail);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => done(port));
-    });
+    server.once('error', () => done(false));
+    server.listen(port, host, () => server.close(() => done(true)));
   });
 }
 
