@@ -196,6 +196,20 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    */
   private async lockFirst(client: pg.PoolClient, table: string, filter: Filter, sort?: SortSpec) {
     const matcher = new Query(filter);
+    if (!hasKeys(sort)) {
+      const split = splitFilter(filter, { column: 'doc', idColumn: 'id', firstParam: 1 });
+      if (split.residual.length === 0) {
+        // All in SQL: one statement finds and locks the first match; PostgreSQL tests a row changed meanwhile
+        // again, and takes the next match if it no longer matches.
+        const { rows } = await client.query<{ doc: Document }>(
+          `SELECT doc FROM ${table} WHERE ${split.sql} LIMIT 1 FOR UPDATE`,
+          split.values,
+        );
+        if (rows.length === 0) return undefined;
+        const locked = fromRow(rows[0]);
+        if (matcher.test(locked)) return locked;
+      }
+    }
     for (let attempt = 0; attempt < MATCH_ATTEMPTS; attempt += 1) {
       const [candidate] = await this.select(client, table, filter, { sort, limit: 1 });
       if (!candidate) return undefined;
