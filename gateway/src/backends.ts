@@ -41,8 +41,11 @@ export interface Backends {
   ): Promise<Principal__Output>;
   /** Opens identity's stream of cache invalidations (no deadline: it stays open for the process's life). */
   watchInvalidations(requestId: string): InvalidationStream;
-  /** Opens content's stream of changes for the HTTP cache (no deadline; see change-subscription.ts). */
-  watchChanges(requestId: string): ChangeStream;
+  /**
+   * Opens content's stream of changes for the HTTP cache (no deadline; see change-subscription.ts): through the
+   * content address, or to one content replica at its own address (replica-subscriptions.ts).
+   */
+  watchChanges(requestId: string, replicaAddress?: string): ChangeStream;
   /** Health of every service, by name. */
   health(timeoutMs: number): Promise<Record<ServiceName, boolean>>;
   close(): void;
@@ -80,6 +83,8 @@ export function connectBackends(
     Object.entries(addresses).map(([name, address]) => [name, createHealthClient(address, max)]),
   ) as Record<ServiceName, ReturnType<typeof createHealthClient>>;
   const timeoutMs = config.CALL_TIMEOUT_MS;
+  /** Channels to single content replicas, for their change streams only. */
+  const replicaClients = new Map<string, ContentServiceClient>();
 
   return {
     handle(service, request, requestId, clientAddress) {
@@ -100,8 +105,15 @@ export function connectBackends(
     watchInvalidations(requestId) {
       return identity.WatchInvalidations({}, requestMetadata(requestId));
     },
-    watchChanges(requestId) {
-      return content.WatchChanges(requestMetadata(requestId)) as unknown as ChangeStream;
+    watchChanges(requestId, replicaAddress) {
+      let client = content as ContentServiceClient;
+      if (replicaAddress !== undefined) {
+        client =
+          replicaClients.get(replicaAddress) ??
+          (createClient(p.content.ContentService, replicaAddress, max) as ContentServiceClient);
+        replicaClients.set(replicaAddress, client);
+      }
+      return client.WatchChanges(requestMetadata(requestId)) as unknown as ChangeStream;
     },
     async health(timeout) {
       const names = Object.keys(healthClients) as ServiceName[];
@@ -109,7 +121,8 @@ export function connectBackends(
       return Object.fromEntries(names.map((name, i) => [name, results[i]])) as Record<ServiceName, boolean>;
     },
     close() {
-      for (const client of [...Object.values(clients), ...Object.values(healthClients)]) client.close();
+      for (const client of [...Object.values(clients), ...Object.values(healthClients), ...replicaClients.values()])
+        client.close();
     },
   };
 }

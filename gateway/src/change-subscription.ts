@@ -12,6 +12,8 @@ export interface ChangePushMessage {
   pong: string;
   blind: boolean;
   lease_ms: number;
+  /** The content replicas alive, when they changed (and in a stream's first push); else empty. */
+  replicas: { epoch: string; address: string }[];
 }
 
 /** The part of a grpc-js `WatchChanges` call the subscription uses. */
@@ -28,6 +30,13 @@ export interface ChangeSubscriptionOptions {
   maxBackoffMs?: number;
   /** A monotonic clock in milliseconds. */
   now?: () => number;
+  /**
+   * Shared by the subscriptions to every content replica (replica-subscriptions.ts): a change applied by any of
+   * them makes an answer fetched before it stale.
+   */
+  generation?: { value: number };
+  /** Told of the replicas this stream's content process reports alive (its first push, and each change). */
+  onReplicas?: (replicas: { epoch: string; address: string }[]) => void;
 }
 
 /** Of the lease, what is given up for the two clocks' rates differing (NTP slews them by 0.05 % at most). */
@@ -48,7 +57,9 @@ const MAX_UNANSWERED_PINGS = 16;
  */
 export class ChangeSubscription {
   /** Bumped whenever changes are applied; an answer fetched under an older ticket is not kept. */
-  private generation = 0;
+  private readonly generation: { value: number };
+  private readonly onReplicas: ((replicas: { epoch: string; address: string }[]) => void) | undefined;
+  private replicas: { epoch: string; address: string }[] = [];
   private stream: ChangeStream | undefined;
   /** The stream has had its first push (content has counted it among the gateways it waits for). */
   private live = false;
@@ -80,6 +91,18 @@ export class ChangeSubscription {
     this.maxBackoffMs = options.maxBackoffMs ?? 5000;
     this.now = options.now ?? (() => performance.now());
     this.backoff = this.minBackoffMs;
+    this.generation = options.generation ?? { value: 0 };
+    this.onReplicas = options.onReplicas;
+  }
+
+  /** The epoch of the content process this stream is open to, once it is live; '' otherwise. */
+  get liveEpoch(): string {
+    return this.live ? this.epoch : '';
+  }
+
+  /** The replicas this stream's content process last reported alive; none while the stream is not live. */
+  get reportedReplicas(): readonly { epoch: string; address: string }[] {
+    return this.live ? this.replicas : [];
   }
 
   start(): void {
@@ -100,12 +123,12 @@ export class ChangeSubscription {
   }
 
   ticket(): number {
-    return this.generation;
+    return this.generation.value;
   }
 
   /** Whether an answer fetched under `ticket` may be kept. */
   current(ticket: number): boolean {
-    return ticket === this.generation && this.serving();
+    return ticket === this.generation.value && this.serving();
   }
 
   private connect(): void {
@@ -146,8 +169,12 @@ export class ChangeSubscription {
     }
     if (push.reset || push.epoch !== this.epoch) this.cache.clear();
     else this.cache.invalidate(push.paths);
-    this.generation += 1;
+    this.generation.value += 1;
     this.epoch = push.epoch;
+    if (push.replicas.length > 0) {
+      this.replicas = push.replicas;
+      this.onReplicas?.(push.replicas);
+    }
     this.leaseMs = push.lease_ms;
     // Applied: content may answer the write.
     stream.write({ seq: push.seq, ping: '0' });
@@ -180,12 +207,13 @@ export class ChangeSubscription {
   private lost(): void {
     this.stream = undefined;
     this.live = false;
+    this.replicas = [];
     this.blind = true;
     this.leaseFrom = -Infinity;
     this.pings.clear();
     clearInterval(this.pingTimer);
     this.pingTimer = undefined;
     this.cache.clear();
-    this.generation += 1;
+    this.generation.value += 1;
   }
 }

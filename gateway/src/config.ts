@@ -90,9 +90,8 @@ export const gatewayConfigSchema = z
     AUTH_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(10_000),
     /**
      * Bytes of rendered answers each gateway process keeps (http-cache.ts; the caching settings turn it on and
-     * off); 0 (the default): no gateway cache, validators and Cache-Control still apply. Only for a single
-     * content process (the embedded mode, or one content replica): the change feed that keeps the cache exact
-     * is per content process, and a gateway subscribed to one replica would not hear of another's writes.
+     * off); 0 (the default): no gateway cache, validators and Cache-Control still apply. Kept exact by a change
+     * stream to every content replica (replica-subscriptions.ts), however many share the store.
      */
     GATEWAY_CACHE_BYTES: z.coerce.number().int().nonnegative().default(0),
     CONTENT_ADDRESS: address.default('127.0.0.1:50051'),

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
 import { etagOf, lastModifiedOf, notModified, tagsOf } from './conditional';
-import type { ChangeSubscription } from './change-subscription';
+import type { CacheGate } from './replica-subscriptions';
 import type { CachedAnswer, CacheScope, ResponseCache } from './http-cache';
 
 /** Request headers every GET answer may depend on (besides the path, query and public origin). */
@@ -52,7 +52,7 @@ export class HttpCaching {
   constructor(
     private readonly rules: (requestId: string) => Promise<CacheRules>,
     private readonly cache?: ResponseCache,
-    private readonly changes?: ChangeSubscription,
+    private readonly changes?: CacheGate,
   ) {}
 
   /** Answers a GET (or HEAD): from the gateway's cache when it may, else by `fetch`, with validators and 304. */

@@ -9,7 +9,7 @@ import { expectsContinue } from './body';
 import type { GatewayConfig } from './config';
 import { answerClientError, trackResponse } from './errors';
 import { registryCacheRules } from './cache-rules';
-import { ChangeSubscription } from './change-subscription';
+import { ReplicaSubscriptions } from './replica-subscriptions';
 import { ResponseCache } from './http-cache';
 import { HttpCaching } from './http-caching';
 import { watchInvalidations } from './invalidations';
@@ -46,7 +46,11 @@ export async function startGateway(
   const responseCache = config.GATEWAY_CACHE_BYTES > 0 ? new ResponseCache(config.GATEWAY_CACHE_BYTES) : undefined;
   const changes =
     responseCache &&
-    new ChangeSubscription(responseCache, () => backends.watchChanges(`gateway-cache-${process.pid}`), logger);
+    new ReplicaSubscriptions(
+      responseCache,
+      (replicaAddress) => backends.watchChanges(`gateway-cache-${process.pid}`, replicaAddress),
+      logger,
+    );
   changes?.start();
   const caching = new HttpCaching(registryCacheRules(registrySettings), responseCache, changes);
   const server: Server = createServer({ keepAlive: true });

@@ -3,6 +3,7 @@ import { etagOf, lastModifiedOf, notModified, tagsOf, topLevelString } from '../
 import { EventEmitter } from 'node:events';
 import { createLogger } from '@cms/shared';
 import { ChangeSubscription, type ChangePushMessage, type ChangeStream } from '../src/change-subscription';
+import { ReplicaSubscriptions } from '../src/replica-subscriptions';
 import { ResponseCache, touchedBy, type CachedAnswer } from '../src/http-cache';
 
 const answer = (body: string): CachedAnswer => ({
@@ -33,7 +34,16 @@ class FakeStream extends EventEmitter implements ChangeStream {
     this.cancelled = true;
   }
   push(fields: Partial<ChangePushMessage>): void {
-    const push = { epoch: 'e1', seq: '0', paths: [], reset: false, heartbeat: false, pong: '0', blind: false };
+    const push = {
+      epoch: 'e1',
+      seq: '0',
+      paths: [],
+      reset: false,
+      heartbeat: false,
+      pong: '0',
+      blind: false,
+      replicas: [],
+    };
     this.emit('data', { ...push, lease_ms: LEASE, ...fields });
   }
   /** Answers the last ping, as content does at once. */
@@ -209,6 +219,92 @@ describe('the change subscription', () => {
     subscription.stop();
     expect(stream().cancelled).toBe(true);
     expect(subscription.serving()).toBe(false);
+  });
+});
+
+describe('the change subscriptions to every content replica', () => {
+  let cache: ResponseCache;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    cache = new ResponseCache(1024 * 1024);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  function replicated() {
+    /** Streams opened, by the address they were opened to ('' for the balanced content address). */
+    const opened: { address: string; stream: FakeStream }[] = [];
+    const subscriptions = new ReplicaSubscriptions(
+      cache,
+      (address) => {
+        const stream = new FakeStream(cache);
+        opened.push({ address: address ?? '', stream });
+        return stream;
+      },
+      createLogger('gateway-test', 'silent'),
+      { minBackoffMs: 100, maxBackoffMs: 1000, now: () => Date.now() },
+    );
+    subscriptions.start();
+    const to = (address: string) => [...opened].reverse().find((o) => o.address === address)!.stream;
+    return { subscriptions, opened, to };
+  }
+  const A = { epoch: 'ea', address: '10.0.0.1:50051' };
+  const B = { epoch: 'eb', address: '10.0.0.2:50051' };
+
+  it('with one content process that names no replicas, serves from its one stream as before', () => {
+    const { subscriptions, opened, to } = replicated();
+    to('').push({ seq: '1', reset: true, epoch: 'ea' });
+    to('').pong();
+    expect(subscriptions.serving()).toBe(true);
+    expect(opened).toHaveLength(1);
+  });
+
+  it('serves only once a stream to every replica reported is serving, and stops when one is lost', () => {
+    const { subscriptions, to } = replicated();
+    to('').push({ seq: '1', reset: true, epoch: 'ea', replicas: [A, B] });
+    to('').pong();
+    // Told of two replicas: a stream of its own to each, and nothing served until both are live.
+    expect(subscriptions.serving()).toBe(false);
+    to(A.address).push({ seq: '1', reset: true, epoch: 'ea', replicas: [A, B] });
+    to(A.address).pong();
+    expect(subscriptions.serving()).toBe(false);
+    to(B.address).push({ seq: '1', reset: true, epoch: 'eb', replicas: [A, B] });
+    to(B.address).pong();
+    expect(subscriptions.serving()).toBe(true);
+    const ticket = subscriptions.ticket();
+    cache.set('doc', '/doc', 'object', answer('x'));
+    // A write through B reaches the cache through B's own stream, and an answer fetched before it is not kept.
+    to(B.address).push({ seq: '2', epoch: 'eb', paths: ['/doc'] });
+    expect(cache.get('doc')).toBeUndefined();
+    expect(subscriptions.current(ticket)).toBe(false);
+    to(B.address).emit('error', new Error('unavailable'));
+    expect(subscriptions.serving()).toBe(false);
+  });
+
+  it('stops serving when a replica joins, until it has a stream to it, and closes the stream of one gone', () => {
+    const { subscriptions, to, opened } = replicated();
+    to('').push({ seq: '1', reset: true, epoch: 'ea', replicas: [A] });
+    to('').pong();
+    to(A.address).push({ seq: '1', reset: true, epoch: 'ea', replicas: [A] });
+    to(A.address).pong();
+    expect(subscriptions.serving()).toBe(true);
+    to(A.address).push({ seq: '2', epoch: 'ea', replicas: [A, B] });
+    expect(subscriptions.serving()).toBe(false);
+    to(B.address).push({ seq: '1', reset: true, epoch: 'eb', replicas: [A, B] });
+    to(B.address).pong();
+    // Every replica any live stream reports (the union) has a serving stream of its own.
+    expect(subscriptions.serving()).toBe(true);
+    to('').push({ seq: '2', epoch: 'ea', replicas: [A, B] });
+    expect(subscriptions.serving()).toBe(true);
+    // B leaves: every live stream reports A alone, and B's stream is closed.
+    const streamToB = to(B.address);
+    to(A.address).push({ seq: '3', epoch: 'ea', replicas: [A] });
+    to('').push({ seq: '3', epoch: 'ea', replicas: [A] });
+    streamToB.emit('error', new Error('gone'));
+    to(A.address).push({ seq: '4', epoch: 'ea', replicas: [A] });
+    expect(subscriptions.serving()).toBe(true);
+    // Not opened again after a backoff: B is no longer followed.
+    jest.advanceTimersByTime(5_000);
+    expect(opened.filter((o) => o.address === B.address)).toHaveLength(1);
   });
 });
 

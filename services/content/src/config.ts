@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const contentConfigSchema = z.object({
   ...commonEnv,
   CONTENT_GRPC_ADDRESS: address.default('0.0.0.0:50051'),
+  /**
+   * Where gateways reach this process (not a balanced name: this replica's own `host:port`, e.g. the pod's IP), for
+   * the change streams that keep their caches exact across content replicas. Default: the gRPC address, with this
+   * host's name for a wildcard host.
+   */
+  CONTENT_ADVERTISE_ADDRESS: address.optional(),
   /** The internal HTTP server of the file hop (`@@download`, `@@images` streamed to the gateway). */
   CONTENT_FILES_HTTP_ADDRESS: address.default('0.0.0.0:50061'),
   /** The identity service, for the names of users and groups on the sharing form. */

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import {
   identifiersOf,
   protos,
@@ -37,6 +38,7 @@ import { configTypeSource, withCurrentTypes } from './clients/config-types';
 import { VersionKeeper } from './domain/versions';
 import { ContentWriter } from './domain/write-path';
 import { ChangeFeed, changeFeedRpcs } from './events/change-feed';
+import { ReplicaMembership } from './events/replica-membership';
 import { watchConfigChanges } from './events/config-changes';
 import { registryPurgeSettings, subscribeToPurges } from './events/purge-consumer';
 import { ContentEventRelay } from './events/relay';
@@ -59,6 +61,7 @@ import { openBlobStore } from './store/blobs/open';
 import { StoreAliasIndex } from './store/alias-index';
 import { StoreContentRepository } from './store/content-repository';
 import { StoreDataVersion } from './store/data-version';
+import { StoreReplicaRegistry } from './store/replica-registry';
 import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
 import { TreeCommands } from './domain/tree-commands';
@@ -67,6 +70,16 @@ import { StoreAppliedRuleActions } from './store/applied-rule-actions';
 import { BlobFileStorage } from './store/blob-file-storage';
 import { StoreScaleStore } from './store/image-scale-store';
 import { sharpScaler } from './store/sharp-scaler';
+
+/** This replica's address for gateways (CONTENT_ADVERTISE_ADDRESS), or undefined until the server has bound a port. */
+function advertisedAddress(config: ContentConfig): string | undefined {
+  if (config.CONTENT_ADVERTISE_ADDRESS) return config.CONTENT_ADVERTISE_ADDRESS;
+  const separator = config.CONTENT_GRPC_ADDRESS.lastIndexOf(':');
+  const host = config.CONTENT_GRPC_ADDRESS.slice(0, separator);
+  const port = config.CONTENT_GRPC_ADDRESS.slice(separator + 1);
+  if (port === '0') return undefined;
+  return `${host === '0.0.0.0' || host === '[::]' ? hostname() : host}:${port}`;
+}
 
 /** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
 const TREE_SWEEP_INTERVAL_MS = 30_000;
@@ -106,10 +119,23 @@ export async function startContentService({
   const versions = new VersionKeeper(versionArchive, types);
   const changes = new ChangeFeed({ log: logger });
   const configChanges = watchConfigChanges(config.CONFIG_ADDRESS, config.MAX_MESSAGE_BYTES, changes, logger);
+  // The other content replicas on this store, so that every gateway hears of this one's writes.
+  const replicaRegistry = new StoreReplicaRegistry(store);
+  await replicaRegistry.ensureIndexes();
+  const membershipOf = (address: string) =>
+    new ReplicaMembership({ epoch: changes.epoch, address }, changes, replicaRegistry, { log: logger });
+  // Known before the server binds (every deployment but a port chosen by the system): beating from the start,
+  // so that what the start-up sweep writes waits too.
+  const advertised = advertisedAddress(config);
+  let membership = advertised === undefined ? undefined : membershipOf(advertised);
+  await membership?.start();
   const writer = new ContentWriter(repo, relay, {
     locks: new LockCheck(),
     versions,
-    onCommit: (paths) => changes.record(paths),
+    onCommit: async (paths) => {
+      await membership?.whenAnnounced();
+      await changes.record(paths);
+    },
   });
   const follower = new SubtreeFollower(repo, writer);
   const ordering = new FolderOrdering(repo, writer);
@@ -297,6 +323,11 @@ export async function startContentService({
     logger,
   });
 
+  if (!membership) {
+    membership = membershipOf(server.address);
+    await membership.start();
+  }
+
   // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
   const fileHop = await startFileHop(config.CONTENT_FILES_HTTP_ADDRESS, deps, contentContexts(repo), logger);
 
@@ -306,6 +337,8 @@ export async function startContentService({
     async stop() {
       clearInterval(treeSweep);
       await fileHop.stop();
+      // The others drop this replica at once, rather than when its record expires.
+      await membership?.stop();
       // The gateways' change streams would hold the server open until its deadline.
       changes.close();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);

@@ -17,6 +17,14 @@ export interface ChangePush {
   pong: number;
   blind: boolean;
   lease_ms: number;
+  /** The content replicas alive now (see replica-membership.ts); empty when unchanged since the last push. */
+  replicas: readonly ContentReplica[];
+}
+
+/** One content process, as gateways find it: its feed's epoch and its gRPC address. */
+export interface ContentReplica {
+  epoch: string;
+  address: string;
 }
 
 /** One open `WatchChanges` stream, as the feed sees it. */
@@ -79,6 +87,8 @@ export class ChangeFeed {
   private waiters: Waiter[] = [];
   /** Writes answer no sooner than this: the lease of a gateway dropped without acking may still run. */
   private fencedUntil = -Infinity;
+  /** The replicas alive now, as last announced to the gateways (`members`); none known until then. */
+  private replicas: readonly ContentReplica[] = [];
   /** Sources of change not being followed now (see `following`). */
   private readonly blind = new Set<string>();
   private readonly leaseMs: number;
@@ -107,6 +117,15 @@ export class ChangeFeed {
     return this.push(paths, false);
   }
 
+  /**
+   * The content replicas alive now changed (replica-membership.ts): resolves once every subscribed gateway knows
+   * the new set, so that each of them serves from its cache only with a stream open to every replica.
+   */
+  members(replicas: readonly ContentReplica[]): Promise<void> {
+    this.replicas = replicas;
+    return this.push([], false, replicas);
+  }
+
   /** `source` is not followed (false) or followed again (true); resolves once every gateway knows. */
   following(source: string, followed: boolean): Promise<void> {
     const wasBlind = this.blind.size > 0;
@@ -122,7 +141,7 @@ export class ChangeFeed {
     const subscriber: Subscriber = { sink, lastSentAt: this.now() };
     this.subscribers.add(subscriber);
     // A write committed before now is in whatever the gateway renders from now on: it starts from nothing.
-    this.send(subscriber, this.message([], true, false, 0));
+    this.send(subscriber, this.message([], true, false, 0, this.replicas));
     return {
       acked: (seq) => this.acked(subscriber, seq),
       pinged: (ping) => {
@@ -137,10 +156,10 @@ export class ChangeFeed {
     for (const subscriber of [...this.subscribers]) this.cut(subscriber, 'content is stopping');
   }
 
-  private push(paths: readonly string[], reset: boolean): Promise<void> {
+  private push(paths: readonly string[], reset: boolean, replicas: readonly ContentReplica[] = []): Promise<void> {
     this.seq += 1;
     if (this.subscribers.size === 0) return this.fence();
-    const message = this.message(paths, reset, false, 0);
+    const message = this.message(paths, reset, false, 0, replicas);
     const seq = this.seq;
     const pending = new Set(this.subscribers);
     for (const subscriber of pending) this.send(subscriber, message);
@@ -153,7 +172,13 @@ export class ChangeFeed {
     });
   }
 
-  private message(paths: readonly string[], reset: boolean, heartbeat: boolean, pong: number): ChangePush {
+  private message(
+    paths: readonly string[],
+    reset: boolean,
+    heartbeat: boolean,
+    pong: number,
+    replicas: readonly ContentReplica[] = [],
+  ): ChangePush {
     return {
       epoch: this.epoch,
       seq: this.seq,
@@ -163,6 +188,7 @@ export class ChangeFeed {
       pong,
       blind: this.blind.size > 0,
       lease_ms: this.leaseMs,
+      replicas,
     };
   }
 
@@ -219,7 +245,8 @@ export function changeFeedRpcs(feed: ChangeFeed): Pick<ContentServiceHandlers, '
       let open = true;
       const subscription = feed.subscribe({
         send: (push) => {
-          if (open && !call.cancelled) call.write({ ...push, paths: [...push.paths] });
+          if (open && !call.cancelled)
+            call.write({ ...push, paths: [...push.paths], replicas: push.replicas.map((r) => ({ ...r })) });
         },
         cut: (reason) => {
           if (!open) return;

@@ -9,6 +9,7 @@ import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, 
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from './cms/content/v1/ApplyRuleActionResponse';
 import type { ChangesAck as _cms_content_v1_ChangesAck, ChangesAck__Output as _cms_content_v1_ChangesAck__Output } from './cms/content/v1/ChangesAck';
 import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as _cms_content_v1_ChangesPush__Output } from './cms/content/v1/ChangesPush';
+import type { ContentReplica as _cms_content_v1_ContentReplica, ContentReplica__Output as _cms_content_v1_ContentReplica__Output } from './cms/content/v1/ContentReplica';
 import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, ContentServiceDefinition as _cms_content_v1_ContentServiceDefinition } from './cms/content/v1/ContentService';
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from './cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from './cms/content/v1/EnsureLanguageRootsRequest';
@@ -46,6 +47,7 @@ export interface ProtoGrpcType {
         ApplyRuleActionResponse: MessageTypeDefinition<_cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionResponse__Output>
         ChangesAck: MessageTypeDefinition<_cms_content_v1_ChangesAck, _cms_content_v1_ChangesAck__Output>
         ChangesPush: MessageTypeDefinition<_cms_content_v1_ChangesPush, _cms_content_v1_ChangesPush__Output>
+        ContentReplica: MessageTypeDefinition<_cms_content_v1_ContentReplica, _cms_content_v1_ContentReplica__Output>
         ContentService: SubtypeConstructor<typeof grpc.Client, _cms_content_v1_ContentServiceClient> & { service: _cms_content_v1_ContentServiceDefinition }
         CountByTypeRequest: MessageTypeDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_CountByTypeRequest__Output>
         EnsureLanguageRootsRequest: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsRequest__Output>

@@ -1,5 +1,6 @@
 // Original file: proto/cms/content/v1/content.proto
 
+import type { ContentReplica as _cms_content_v1_ContentReplica, ContentReplica__Output as _cms_content_v1_ContentReplica__Output } from '../../../cms/content/v1/ContentReplica';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ChangesPush {
@@ -11,6 +12,7 @@ export interface ChangesPush {
   'pong'?: (number | string | Long);
   'blind'?: (boolean);
   'lease_ms'?: (number);
+  'replicas'?: (_cms_content_v1_ContentReplica)[];
 }
 
 export interface ChangesPush__Output {
@@ -22,4 +24,5 @@ export interface ChangesPush__Output {
   'pong': (string);
   'blind': (boolean);
   'lease_ms': (number);
+  'replicas': (_cms_content_v1_ContentReplica__Output)[];
 }

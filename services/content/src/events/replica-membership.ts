@@ -1,0 +1,167 @@
+import type { Logger } from '@cms/shared';
+import type { ChangeFeed, ContentReplica } from './change-feed';
+
+/** How often a replica renews its record and reads the others'. */
+export const BEAT_MS = 500;
+/** How long a record lasts without renewal: a replica silent that long (killed, cut off) is gone. */
+export const ALIVE_MS = 5_000;
+/** Of its own record's life, what a replica does not count on: its clock and its peers' may differ a little. */
+const CLOCK_MARGIN_MS = 1_000;
+/** Records expired this long ago are deleted. */
+const PURGE_AFTER_MS = 60 * 60_000;
+
+/** One content process's record in the store it shares with the others (store/replica-registry.ts). */
+export interface ReplicaRecord {
+  /** Its change feed's epoch. */
+  _id: string;
+  /** Where gateways reach it (gRPC). */
+  address: string;
+  /** Wall-clock milliseconds: it counts as alive until then. */
+  alive_until: number;
+  /** The epochs of the replicas whose set every gateway streaming from it has acked. */
+  knows: string[];
+}
+
+export interface ReplicaRegistry {
+  beat(record: ReplicaRecord): Promise<void>;
+  alive(now: number): Promise<ReplicaRecord[]>;
+  remove(epoch: string): Promise<void>;
+  purge(before: number): Promise<void>;
+}
+
+export interface ReplicaMembershipOptions {
+  beatMs?: number;
+  aliveMs?: number;
+  /** Wall clock, in milliseconds (records are compared across processes). */
+  now?: () => number;
+  log?: Logger;
+}
+
+/**
+ * Keeps the gateways' caches exact when several content processes share one store. A gateway serves from its
+ * cache only while it has a change stream open to every replica it has been told of (gateway/src/
+ * replica-subscriptions.ts), and each replica's writes wait for the acks of the gateways streaming from it
+ * (change-feed.ts). What is left is a replica the gateways have not heard of yet: its writes must not answer
+ * before they have. So each replica keeps a record in the shared store, renewed every beat; each reads the others',
+ * tells its own gateways the set of live replicas whenever it changes (`ChangeFeed.members`, acked by them), and
+ * then writes into its record which replicas its gateways know. A replica's writes answer only once every live
+ * replica's record says it knows this one (`announced`): by then every gateway that may serve from its cache has
+ * been told to stream from this replica as well, and serves nothing until it does.
+ *
+ * A replica that cannot renew its record stops counting itself announced before the others drop it, so its
+ * writes wait again until it is back in every set.
+ */
+export class ReplicaMembership {
+  private readonly beatMs: number;
+  private readonly aliveMs: number;
+  private readonly now: () => number;
+  private readonly log: Logger | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** The set last told to the gateways (epochs joined), and the epochs in it. */
+  private toldKey = '';
+  private knows: string[] = [];
+  /** Announced to every live replica, as of a beat whose record lasts until then (minus the margin). */
+  private announcedUntil = -Infinity;
+  private waiters: Array<() => void> = [];
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly self: ContentReplica,
+    private readonly feed: ChangeFeed,
+    private readonly registry: ReplicaRegistry,
+    options: ReplicaMembershipOptions = {},
+  ) {
+    this.beatMs = options.beatMs ?? BEAT_MS;
+    this.aliveMs = options.aliveMs ?? ALIVE_MS;
+    this.now = options.now ?? Date.now;
+    this.log = options.log;
+  }
+
+  /** Takes the first beat (so that a replica is known before it serves), then beats on its own. */
+  async start(): Promise<void> {
+    await this.beat();
+    this.schedule();
+  }
+
+  /** Whether this replica's writes may answer now (see the class comment). */
+  get announced(): boolean {
+    return this.now() < this.announcedUntil;
+  }
+
+  /** Resolves once this replica is announced, or after `timeoutMs` (false) — a write does not wait for ever. */
+  whenAnnounced(timeoutMs = this.aliveMs * 2): Promise<boolean> {
+    if (this.announced) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== done);
+        this.log?.error(
+          { timeoutMs },
+          'a write answered before every gateway knew this content replica: a cached read elsewhere may be stale',
+        );
+        resolve(false);
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  /** Stops beating and removes this replica's record, so the others drop it at their next beat. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    await this.registry.remove(this.self.epoch).catch((err: unknown) => {
+      this.log?.warn(
+        { err },
+        'could not remove this content replica from the store; the others drop it when it expires',
+      );
+    });
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.beat().finally(() => this.schedule());
+    }, this.beatMs);
+    this.timer.unref();
+  }
+
+  /** One beat: renew the record, read the others', tell the gateways of a change, then see whether all know us. */
+  private async beat(): Promise<void> {
+    try {
+      const at = this.now();
+      await this.registry.beat(this.record(at));
+      const alive = await this.registry.alive(at);
+      // Our own record may not be among them only if the store lost it between the two calls: count it anyway.
+      const replicas = sortedReplicas([this.self, ...alive.map((r) => ({ epoch: r._id, address: r.address }))]);
+      const key = replicas.map((r) => r.epoch).join(' ');
+      if (key !== this.toldKey) {
+        await this.feed.members(replicas);
+        this.toldKey = key;
+        this.knows = replicas.map((r) => r.epoch);
+        await this.registry.beat(this.record(at));
+      }
+      const others = alive.filter((r) => r._id !== this.self.epoch);
+      if (others.every((r) => r.knows.includes(this.self.epoch))) {
+        this.announcedUntil = at + this.aliveMs - CLOCK_MARGIN_MS;
+        for (const waiter of this.waiters.splice(0)) waiter();
+      }
+      if (Math.random() < this.beatMs / 60_000) await this.registry.purge(at - PURGE_AFTER_MS);
+    } catch (err) {
+      this.log?.warn({ err }, 'content replica beat failed; retried at the next beat');
+    }
+  }
+
+  private record(at: number): ReplicaRecord {
+    return { _id: this.self.epoch, address: this.self.address, alive_until: at + this.aliveMs, knows: this.knows };
+  }
+}
+
+function sortedReplicas(replicas: ContentReplica[]): ContentReplica[] {
+  const byEpoch = new Map(replicas.map((r) => [r.epoch, r]));
+  return [...byEpoch.values()].sort((a, b) => (a.epoch < b.epoch ? -1 : a.epoch > b.epoch ? 1 : 0));
+}

@@ -1,0 +1,129 @@
+import { ChangeFeed, type ChangePush } from '../src/events/change-feed';
+import {
+  ALIVE_MS,
+  BEAT_MS,
+  ReplicaMembership,
+  type ReplicaRecord,
+  type ReplicaRegistry,
+} from '../src/events/replica-membership';
+
+/** The shared store's `content_replicas`, in memory; `failing` makes every call fail (the store away). */
+class MemoryRegistry implements ReplicaRegistry {
+  readonly records = new Map<string, ReplicaRecord>();
+  failing = false;
+  async beat(record: ReplicaRecord) {
+    this.check();
+    this.records.set(record._id, { ...record, knows: [...record.knows] });
+  }
+  async alive(now: number) {
+    this.check();
+    return [...this.records.values()].filter((r) => r.alive_until > now);
+  }
+  async remove(epoch: string) {
+    this.check();
+    this.records.delete(epoch);
+  }
+  async purge(before: number) {
+    for (const [id, r] of this.records) if (r.alive_until < before) this.records.delete(id);
+  }
+  private check() {
+    if (this.failing) throw new Error('store unavailable');
+  }
+}
+
+/** A content process: its feed with one gateway subscribed (acking every push at once), and its membership. */
+function replica(registry: MemoryRegistry, address: string) {
+  const feed = new ChangeFeed({ now: () => Date.now() });
+  const pushes: ChangePush[] = [];
+  const subscription = feed.subscribe({
+    send: (push) => {
+      pushes.push(push);
+      if (!push.heartbeat) void Promise.resolve().then(() => subscription.acked(push.seq));
+    },
+    cut: () => undefined,
+  });
+  const membership = new ReplicaMembership({ epoch: feed.epoch, address }, feed, registry, { now: () => Date.now() });
+  const told = () => pushes.filter((p) => p.replicas.length > 0).map((p) => p.replicas.map((r) => r.address));
+  return { feed, membership, told };
+}
+
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await jest.advanceTimersByTimeAsync(0);
+  return done;
+}
+
+describe('content replica membership', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('announces a lone replica at its first beat and tells its gateways it is the only one', async () => {
+    const registry = new MemoryRegistry();
+    const x = replica(registry, 'x:1');
+    await x.membership.start();
+    expect(x.membership.announced).toBe(true);
+    expect(await settled(x.membership.whenAnnounced())).toBe(true);
+    expect(x.told()).toEqual([['x:1']]);
+    await x.membership.stop();
+    expect(registry.records.size).toBe(0);
+  });
+
+  it("holds a newcomer's writes until every live replica has told its gateways of it", async () => {
+    const registry = new MemoryRegistry();
+    const x = replica(registry, 'x:1');
+    await x.membership.start();
+    const z = replica(registry, 'z:1');
+    await z.membership.start();
+    // Z knows X, but X's gateways have not been told of Z yet: Z's writes wait.
+    expect(z.membership.announced).toBe(false);
+    const write = z.membership.whenAnnounced();
+    expect(await settled(write)).toBe(false);
+    // X's next beat tells its gateways, and records that they know Z; Z's next beat sees it.
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(x.told().at(-1)?.sort()).toEqual(['x:1', 'z:1']);
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(z.membership.announced).toBe(true);
+    expect(await settled(write)).toBe(true);
+    await x.membership.stop();
+    await z.membership.stop();
+  });
+
+  it('stops counting itself announced when it cannot renew its record, before the others drop it', async () => {
+    const registry = new MemoryRegistry();
+    const x = replica(registry, 'x:1');
+    await x.membership.start();
+    expect(x.membership.announced).toBe(true);
+    registry.failing = true;
+    await jest.advanceTimersByTimeAsync(ALIVE_MS - 1);
+    // Its record is still alive for the others, but it no longer counts on it.
+    expect(x.membership.announced).toBe(false);
+    registry.failing = false;
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(x.membership.announced).toBe(true);
+    await x.membership.stop();
+  });
+
+  it('tells the gateways when a replica is gone, once its record has expired', async () => {
+    const registry = new MemoryRegistry();
+    const x = replica(registry, 'x:1');
+    const z = replica(registry, 'z:1');
+    await x.membership.start();
+    await z.membership.start();
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(x.told().at(-1)?.sort()).toEqual(['x:1', 'z:1']);
+    // Z killed: it neither beats nor removes its record.
+    await z.membership.stop().catch(() => undefined);
+    registry.records.set(z.feed.epoch, {
+      _id: z.feed.epoch,
+      address: 'z:1',
+      alive_until: Date.now() + 2_000,
+      knows: [],
+    });
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(x.told().at(-1)?.sort()).toEqual(['x:1', 'z:1']);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(x.told().at(-1)).toEqual(['x:1']);
+    await x.membership.stop();
+  });
+});

@@ -1,0 +1,12 @@
+// Original file: proto/cms/content/v1/content.proto
+
+
+export interface ContentReplica {
+  'epoch'?: (string);
+  'address'?: (string);
+}
+
+export interface ContentReplica__Output {
+  'epoch': (string);
+  'address': (string);
+}
