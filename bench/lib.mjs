@@ -2,6 +2,8 @@
 // cleaned up, free ports, readiness polling, seeding the real gateway, and
 // autocannon runs.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
@@ -19,6 +21,39 @@ export const ADMIN_AUTH = 'Basic ' + Buffer.from('admin:admin').toString('base64
 export const FOLDER_ID = 'bench';
 export const DOCUMENT_ID = 'doc';
 export const DOCUMENT_PATH = `/${FOLDER_ID}/${DOCUMENT_ID}`;
+
+/** The PostgreSQL server the PostgreSQL engine's runs use (`PG_URL`); each run makes a database of its own there. */
+export const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * A new PostgreSQL database for one run (`<prefix>_<random>`), with the `STORE_URL` every service is given, and
+ * `drop()` to remove it afterwards. The `pg` driver is the store adapter's own (services/shared).
+ */
+export async function createDatabase(prefix) {
+  const { Client } = createRequire(join(ROOT, 'services/shared/package.json'))('pg');
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new Client({ connectionString: PG_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
 
 const children = new Set();
 const handles = new Set();
@@ -199,7 +234,7 @@ export async function waitForReady(handle, baseUrl, timeoutMs = 30000) {
 /** Environment of an embedded suite child: loopback, embedded store, no inherited broker or database. */
 export function embeddedEnv({ port, dataDir, workers, logLevel = 'warn' }) {
   const env = { ...process.env };
-  for (const key of ['MONGO_URL', 'AMQP_URL', 'CMS_GATEWAY_WORKER', 'NODE_OPTIONS']) delete env[key];
+  for (const key of ['MONGO_URL', 'STORE_URL', 'AMQP_URL', 'CMS_GATEWAY_WORKER', 'NODE_OPTIONS']) delete env[key];
   return {
     ...env,
     PORT: String(port),
@@ -212,9 +247,14 @@ export function embeddedEnv({ port, dataDir, workers, logLevel = 'warn' }) {
 }
 
 /** Starts the embedded suite; `readyTimeoutMs` allows for loading a large store. */
-export async function startEmbedded(name, { dataDir, workers, logLevel, nodeArgs, readyTimeoutMs }) {
+export async function startEmbedded(name, { dataDir, workers, logLevel, nodeArgs, readyTimeoutMs, env = {} }) {
   const port = await freePort();
-  const handle = startChild(name, [EMBEDDED_MAIN], embeddedEnv({ port, dataDir, workers, logLevel }), { nodeArgs });
+  const handle = startChild(
+    name,
+    [EMBEDDED_MAIN],
+    { ...embeddedEnv({ port, dataDir, workers, logLevel }), ...env },
+    { nodeArgs },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(handle, baseUrl, readyTimeoutMs);
   return { ...handle, port, baseUrl };

@@ -33,7 +33,10 @@
 //   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
 //            versioning at one connection.
 //   searchable  bench/searchable.mjs: write -> searchable latency (a PATCH of a title to the search index having it) at a
-//            steady BENCH_SEARCHABLE_RATE (500) writes/s, distributed mode over RabbitMQ (issue 12).
+//            steady BENCH_SEARCHABLE_RATE (500) writes/s, distributed mode over RabbitMQ (issue 12), on each engine
+//            of BENCH_ENGINES (embedded,postgres; two search replicas on PostgreSQL), side by side.
+//   engines  bench/engines.mjs: GET of a Document (uncached, anonymous and Basic; ratio to the echo floor) and
+//            POST p50 at BENCH_CONNECTIONS, on the embedded engine and on PostgreSQL in one run (issue 24).
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -46,6 +49,7 @@ import { runComments } from './comments.mjs';
 import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
+import { runEngines } from './engines.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
 import {
@@ -476,6 +480,7 @@ const PARTS = {
   search: runSearch,
   searchable: runSearchable,
   store: runStore,
+  engines: runEngines,
 };
 
 async function main() {

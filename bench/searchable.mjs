@@ -57,6 +57,7 @@ import {
   stopAll,
   table,
   tempDir,
+  createDatabase,
 } from './lib.mjs';
 
 const P50_TARGET_MS = 20;
@@ -99,15 +100,21 @@ function makeVhost() {
   };
 }
 
-async function startSuite(amqpUrl) {
+/**
+ * The distributed suite on `engine`: each service on an embedded store of its own, or every one on one PostgreSQL
+ * database (`storeUrl`) with `searchReplicas` search processes competing on the search queue.
+ */
+async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
   const dataDir = tempDir('bench-searchable-');
   const ports = [];
   for (let i = 0; i < SERVICES.length + 2; i++) ports.push(await freePort());
   const [gatewayPort, filesPort, ...grpcPorts] = ports;
-  const searchMetricsPort = await freePort();
+  const searchMetricsPorts = [];
+  for (let i = 0; i < searchReplicas; i++) searchMetricsPorts.push(await freePort());
   const address = Object.fromEntries(SERVICES.map((s, i) => [s, `127.0.0.1:${grpcPorts[i]}`]));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const common = { SHUTDOWN_TIMEOUT_MS: '5000', LOG_LEVEL: 'warn', METRICS_PORT: 'off' };
+  if (storeUrl) common.STORE_URL = storeUrl;
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key]) common[key] = process.env[key];
   const envs = {};
   for (const s of SERVICES) {
@@ -121,7 +128,7 @@ async function startSuite(amqpUrl) {
     CONFIG_ADDRESS: address.config,
     READ_YOUR_WRITES_TIMEOUT_MS: '0',
     LOG_LEVEL: 'error',
-    METRICS_PORT: String(searchMetricsPort),
+    METRICS_PORT: String(searchMetricsPorts[0]),
     METRICS_HOST: '127.0.0.1',
   });
   Object.assign(envs.content, {
@@ -151,6 +158,15 @@ async function startSuite(amqpUrl) {
     CONTENT_FILES_ADDRESS: `127.0.0.1:${filesPort}`,
   };
   const handles = START_ORDER.map((name) => startChild(`searchable-${name}`, [script(name)], envs[name]));
+  // Further search replicas: the same store and queue, a gRPC and metrics port of their own.
+  for (let i = 1; i < searchReplicas; i++) {
+    const env = {
+      ...envs.search,
+      SEARCH_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
+      METRICS_PORT: String(searchMetricsPorts[i]),
+    };
+    handles.push(startChild(`searchable-search-${i + 1}`, [script('search')], env));
+  }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last;
   for (;;) {
@@ -170,20 +186,28 @@ async function startSuite(amqpUrl) {
     }
     await sleep(200);
   }
-  return { baseUrl, handles, searchMetricsUrl: `http://127.0.0.1:${searchMetricsPort}/metrics` };
+  return {
+    baseUrl,
+    handles,
+    searchMetricsUrls: searchMetricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`),
+  };
 }
 
 const LAG_BUCKET = /^cms_event_apply_lag_seconds_bucket\{le="([^"]+)",group="search"\} (\d+(?:\.\d+)?)$/;
 
-/** The search group's apply-lag histogram: cumulative counts by upper bound (seconds, `+Inf` last). */
-async function scrapeApplyLag(metricsUrl) {
-  const text = await (await fetch(metricsUrl)).text();
-  const buckets = [];
-  for (const line of text.split('\n')) {
-    const m = LAG_BUCKET.exec(line);
-    if (m) buckets.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])]);
+/** The search group's apply-lag histogram, summed over its replicas: cumulative counts by upper bound (seconds). */
+async function scrapeApplyLag(metricsUrls) {
+  const counts = new Map();
+  for (const url of metricsUrls) {
+    const text = await (await fetch(url)).text();
+    for (const line of text.split('\n')) {
+      const m = LAG_BUCKET.exec(line);
+      if (!m) continue;
+      const le = m[1] === '+Inf' ? Infinity : Number(m[1]);
+      counts.set(le, (counts.get(le) ?? 0) + Number(m[2]));
+    }
   }
-  return buckets.sort((a, b) => a[0] - b[0]);
+  return [...counts].sort((a, b) => a[0] - b[0]);
 }
 
 /** `after - before`, and its q-quantile in ms (linear within the bucket; null when empty or beyond the last bound). */
@@ -319,7 +343,7 @@ async function seedProbes(baseUrl) {
  * One phase at `rate`: schedules the writes, polls the catalog until every measured write is seen, superseded or
  * timed out, and answers the figures.
  */
-async function runPhase(baseUrl, { rate, warmup, duration, connections, pollers, timeoutMs, searchMetricsUrl }) {
+async function runPhase(baseUrl, { rate, warmup, duration, connections, pollers, timeoutMs, searchMetricsUrls }) {
   const tag = randomUUID().slice(0, 8);
   const writeAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * (warmup + duration));
@@ -377,7 +401,7 @@ async function runPhase(baseUrl, { rate, warmup, duration, connections, pollers,
   // The search service's histogram as the measured window starts.
   const lagAtWindow = new Promise((resolve, reject) =>
     setTimeout(
-      () => scrapeApplyLag(searchMetricsUrl).then(resolve, reject),
+      () => scrapeApplyLag(searchMetricsUrls).then(resolve, reject),
       Math.max(0, t0 + warmup * 1000 - performance.now()),
     ),
   );
@@ -455,7 +479,7 @@ async function runPhase(baseUrl, { rate, warmup, duration, connections, pollers,
   for (const w of writes)
     if (w && w.status >= 200 && w.status < 300) expected.set(w.doc, Math.max(w.i, expected.get(w.doc) ?? -1));
   const caughtUpMs = await untilCaughtUp(baseUrl, tag, expected, CATCH_UP_TIMEOUT_MS);
-  const applyLag = lagQuantiles(await lagAtWindow, await scrapeApplyLag(searchMetricsUrl), [0.5, 0.99]);
+  const applyLag = lagQuantiles(await lagAtWindow, await scrapeApplyLag(searchMetricsUrls), [0.5, 0.99]);
 
   const measured = writes.slice(firstMeasured);
   const windowStart = t0 + (firstMeasured * 1000) / rate;
@@ -549,18 +573,53 @@ function report(phase) {
   log(table([`at ${phase.rate} writes/s`, 'result', 'target', 'verdict'], rows));
 }
 
+/** Engines of the run (`BENCH_ENGINES`, default both): each runs the part once, and a summary puts them side by side. */
+export function benchEngines() {
+  const names = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',').map((name) => name.trim());
+  for (const name of names) if (!['embedded', 'postgres'].includes(name)) throw new Error(`unknown engine ${name}`);
+  return names;
+}
+
 export async function runSearchable(settings) {
+  const results = [];
+  for (const engine of benchEngines()) results.push([engine, await runSearchableOn(engine, settings)]);
+  if (results.length > 1) {
+    const lag = (phase, i) => (phase.applyLag.values[i] === null ? 'beyond' : fmt(phase.applyLag.values[i], 1));
+    log(
+      table(
+        ['engine', 'search replicas', 'writes/s achieved', 'write p50 ms', 'searchable p50 / p99 ms', 'never seen'],
+        results.map(([engine, phase]) => [
+          engine,
+          engine === 'postgres' ? '2' : '1',
+          fmt(phase.achieved),
+          fmt(quantile(phase.writeLatency, 0.5), 1),
+          `${lag(phase, 0)} / ${lag(phase, 1)}`,
+          String(phase.neverSeen),
+        ]),
+      ),
+    );
+  }
+}
+
+async function runSearchableOn(engine, settings) {
   const rate = numberEnv('BENCH_SEARCHABLE_RATE', 500);
   const pollers = Math.round(numberEnv('BENCH_SEARCHABLE_POLLERS', 2));
   const timeoutMs = numberEnv('BENCH_SEARCHABLE_TIMEOUT_MS', 10_000);
-  log(`searchable: ${machineState()}`);
+  const searchReplicas = engine === 'postgres' ? 2 : 1;
+  log(`searchable (${engine}): ${machineState()}`);
   log(
-    `distributed mode (6 processes, RabbitMQ, embedded stores); PATCH title at ${rate}/s open loop over ` +
-      `${settings.connections} conn, ${settings.warmup} s warm-up + ${settings.duration} s measured, ${pollers} pollers`,
+    `distributed mode (${5 + searchReplicas} service processes and a gateway, RabbitMQ, ` +
+      `${engine === 'postgres' ? 'one PostgreSQL database, two search replicas' : 'embedded stores'}); PATCH title ` +
+      `at ${rate}/s open loop over ${settings.connections} conn, ${settings.warmup} s warm-up + ` +
+      `${settings.duration} s measured, ${pollers} pollers`,
   );
   const vhost = makeVhost();
+  const database = engine === 'postgres' ? await createDatabase('bench_searchable') : undefined;
   try {
-    const { baseUrl, searchMetricsUrl } = await startSuite(vhost.url);
+    const { baseUrl, searchMetricsUrls } = await startSuite(vhost.url, {
+      storeUrl: database?.url,
+      searchReplicas,
+    });
     await seedProbes(baseUrl);
     const phase = {
       warmup: settings.warmup,
@@ -568,18 +627,22 @@ export async function runSearchable(settings) {
       connections: settings.connections,
       pollers,
       timeoutMs,
-      searchMetricsUrl,
+      searchMetricsUrls,
     };
     const main = await runPhase(baseUrl, { ...phase, rate });
     report(main);
+    let last = main;
     if (main.achieved < SUSTAINED * rate) {
       const low = numberEnv('BENCH_SEARCHABLE_LOW_RATE', Math.max(10, Math.floor(main.achieved / 20) * 10));
       log(`${rate} writes/s not sustained (achieved ${fmt(main.achieved)}); again at ${low} writes/s`);
-      report(await runPhase(baseUrl, { ...phase, rate: low }));
+      last = await runPhase(baseUrl, { ...phase, rate: low });
+      report(last);
     }
     log(`machine at end: ${machineState()}`);
+    return main.achieved >= SUSTAINED * rate ? main : last;
   } finally {
     await stopAll();
     vhost.dispose();
+    await database?.drop();
   }
 }
