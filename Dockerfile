@@ -3,7 +3,8 @@
 #   gateway | content | identity | search | discussion | config | embedded
 #   reindex | events-replay <group>... | migrate | probe <host:port>
 # scripts/check-dockerfile.mjs runs these RUN steps in a scratch copy of the repository (no Docker engine in CI).
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+# The current Node LTS (scripts/node-lts.mjs runs the tests on the same version in CI).
+ARG NODE_IMAGE=node:26.10.0-bookworm-slim
 
 # --- build: install from the lockfile with the pinned pnpm, compile, then drop the dev dependencies ---
 FROM ${NODE_IMAGE} AS build
