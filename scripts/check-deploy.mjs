@@ -219,13 +219,26 @@ function checkWorkload(doc, where) {
     if (/:latest$|^[^:]+$/.test(container.image)) fail(`${where}: image ${container.image} has no pinned tag`);
     if (doc.kind === 'Deployment') {
       const gateway = container.name === 'gateway';
-      for (const probe of ['livenessProbe', 'readinessProbe']) {
+      for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const spec = container[probe];
         if (gateway ? !spec?.httpGet : !spec?.grpc)
           fail(`${where}: ${probe} must be ${gateway ? 'HTTP' : 'native gRPC'}`);
       }
-      if (gateway && container.readinessProbe?.httpGet?.path !== '/readyz')
-        fail(`${where}: gateway readiness is /readyz`);
+      // Liveness must not depend on the store or broker (an outage would restart every pod); readiness must.
+      if (gateway) {
+        if (container.readinessProbe?.httpGet?.path !== '/readyz') fail(`${where}: gateway readiness is /readyz`);
+        if (container.livenessProbe?.httpGet?.path !== '/healthz') fail(`${where}: gateway liveness is /healthz`);
+      } else {
+        for (const probe of ['startupProbe', 'livenessProbe'])
+          if (container[probe]?.grpc?.service !== 'liveness')
+            fail(`${where}: ${probe} must ask the health service "liveness" (never the store or broker)`);
+        if (container.readinessProbe?.grpc?.service)
+          fail(`${where}: readinessProbe must ask the overall health service "" (store and broker)`);
+        const store = (container.env ?? []).find((entry) => entry.name === 'STORE_URL');
+        if (!store?.valueFrom?.secretKeyRef) fail(`${where}: STORE_URL must come from the Secret`);
+      }
+      if (!pod.serviceAccountName || pod.automountServiceAccountToken !== false)
+        fail(`${where}: pods run as their own ServiceAccount without an API token`);
     }
   }
 }
@@ -284,6 +297,52 @@ function checkKnownFields(docs, label) {
     fail(`${label}: the field check accepts a container with \`resource:\``);
 }
 
+/** Rules across the manifests of one render: gRPC targets, Services, budgets, the Ingress body limit. */
+function checkRelease(docs, label) {
+  const named = (kind, name) => docs.find((doc) => doc.kind === kind && doc.metadata?.name === name);
+  const settings = docs.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name.endsWith('-settings'))?.data ?? {};
+  const deployments = docs.filter((doc) => doc.kind === 'Deployment');
+  for (const deployment of deployments) {
+    const component = deployment.metadata.labels['app.kubernetes.io/component'];
+    const replicas =
+      deployment.spec.replicas ?? named('HorizontalPodAutoscaler', deployment.metadata.name)?.spec.minReplicas;
+    const pdb = named('PodDisruptionBudget', deployment.metadata.name);
+    if (replicas <= 1 && pdb) fail(`${label}: ${component} runs one pod but has a PodDisruptionBudget (blocks drains)`);
+    if (replicas > 1 && pdb && Number.isInteger(pdb.spec.minAvailable) && pdb.spec.minAvailable >= replicas)
+      fail(`${label}: ${component}'s PodDisruptionBudget leaves no pod to evict`);
+    const account = deployment.spec.template.spec.serviceAccountName;
+    if (account === deployment.metadata.name && !named('ServiceAccount', account))
+      fail(`${label}: ${component} names a ServiceAccount ${account} the chart does not render`);
+    if (component === 'gateway') continue;
+    // Its gRPC target: a headless Service that resolves to every ready pod, on the gRPC port, appProtocol grpc.
+    const target = settings[`${component.toUpperCase()}_ADDRESS`] ?? '';
+    const [host, port] = target.split(':');
+    const headless = named('Service', host.split('.')[0]);
+    const grpcPort = headless?.spec.ports.find((entry) => String(entry.port) === port);
+    if (!headless || headless.spec.clusterIP !== 'None' || !/\.svc\./.test(host) || grpcPort?.appProtocol !== 'grpc')
+      fail(`${label}: ${component.toUpperCase()}_ADDRESS (${target}) must name a headless Service's gRPC port by FQDN`);
+    for (const service of docs.filter(
+      (doc) => doc.kind === 'Service' && doc.metadata.name.startsWith(deployment.metadata.name),
+    ))
+      for (const entry of service.spec.ports)
+        if ((entry.appProtocol === 'grpc') !== (entry.name === 'grpc'))
+          fail(
+            `${label}: Service ${service.metadata.name} port ${entry.name}: appProtocol grpc belongs on the gRPC port only`,
+          );
+  }
+  const ingress = docs.find((doc) => doc.kind === 'Ingress');
+  if (ingress) {
+    const gateway = deployments.find((doc) => doc.metadata.labels['app.kubernetes.io/component'] === 'gateway');
+    const body = gateway?.spec.template.spec.containers[0].env.find((entry) => entry.name === 'MAX_BODY_BYTES')?.value;
+    const limit = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+    if (!body || limit !== body)
+      fail(`${label}: the Ingress body limit (${limit}) must be the gateway's MAX_BODY_BYTES (${body})`);
+  }
+  ok(
+    `${label}: gRPC targets are headless Services by FQDN, appProtocol on gRPC ports only, budgets only for 2+ pods, Ingress body limit = MAX_BODY_BYTES`,
+  );
+}
+
 async function validateManifests(rendered, label, expectKinds) {
   const docs = parseAllDocuments(rendered)
     .map((doc) => doc.toJS())
@@ -325,6 +384,7 @@ async function validateManifests(rendered, label, expectKinds) {
     }
   }
   if (docs.every((doc) => modulePath(doc.apiVersion, doc.kind))) checkKnownFields(docs, label);
+  checkRelease(docs, label);
   const missing = expectKinds.filter((kind) => !kinds.has(kind));
   if (missing.length) fail(`${label}: expected kinds missing: ${missing.join(', ')}`);
   ok(
@@ -344,9 +404,11 @@ async function checkChart() {
   ok(`helm ${version}`);
   const minimal = ['-f', join(chart, 'ci/minimal-values.yaml')];
   const everything = ['-f', join(chart, 'ci/all-options-values.yaml')];
+  const mongodb = ['-f', join(chart, 'ci/mongodb-values.yaml')];
   for (const [label, values] of [
     ['required values only', minimal],
     ['every option on', everything],
+    ['in-chart MongoDB', mongodb],
   ]) {
     const lint = helm(binary, ['lint', '--strict', chart, ...values]);
     if (lint.status !== 0) fail(`helm lint (${label}):\n${lint.output}`);
@@ -366,6 +428,13 @@ async function checkChart() {
     ['image.tag=latest', /image\/tag/],
     ['auth.jwtSecret=short', /auth\/jwtSecret/],
     ['content.autoscaling.enabled=maybe', /content\/autoscaling\/enabled/],
+    ['store.url=mysql://db/cms', /store\/url/],
+    ['image.digest=sha256:short', /image\/digest/],
+    ['gateway.maxBodyBytes=134217728', /gateway\/maxBodyBytes/],
+    ['tracing.sampler=sometimes', /tracing\/sampler/],
+    ['search.pdb.minAvailable=half', /search\/pdb\/minAvailable/],
+    ['podLabels.bad label=x', /invalid propertyName 'bad label'/],
+    ['networkPolicy.postgresql.ports[0].protocol=HTTP', /networkPolicy\/postgresql\/ports/],
   ];
   for (const [value, expected] of rejected) {
     const result = helm(binary, ['template', 'cms', chart, ...minimal, '--set', value]);
@@ -374,7 +443,124 @@ async function checkChart() {
     else ok(`values.schema.json rejects ${value}`);
   }
 
-  const base = ['Deployment', 'Service', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'Job'];
+  // Combinations that each value allows but that would render a deployment that does not work: the templates
+  // refuse them, naming what to set.
+  const external = ['--set', 'networkPolicy.enabled=true'];
+  const peers = (name) => ['--set', `networkPolicy.${name}.to[0].ipBlock.cidr=10.0.0.0/8`];
+  const refused = [
+    [
+      'an external PostgreSQL store with an empty networkPolicy.postgresql.to',
+      [...minimal, ...external, ...peers('rabbitmq')],
+      /networkPolicy\.postgresql\.to/,
+    ],
+    [
+      'an external MongoDB store with an empty networkPolicy.mongodb.to',
+      [...minimal, '--set', 'store.url=mongodb://mongo:27017/?replicaSet=rs0', ...external, ...peers('rabbitmq')],
+      /networkPolicy\.mongodb\.to/,
+    ],
+    [
+      'the store URL in existingSecret with no store peers',
+      [...minimal, '--set', 'existingSecret=cms-secrets', ...external, ...peers('rabbitmq')],
+      /networkPolicy\.postgresql\.to or networkPolicy\.mongodb\.to/,
+    ],
+    [
+      'an external RabbitMQ with an empty networkPolicy.rabbitmq.to',
+      [...minimal, ...external, ...peers('postgresql')],
+      /networkPolicy\.rabbitmq\.to/,
+    ],
+    [
+      'metrics on with an empty networkPolicy.metricsFrom',
+      [...minimal, ...external, ...peers('postgresql'), ...peers('rabbitmq'), '--set', 'metrics.enabled=true'],
+      /networkPolicy\.metricsFrom/,
+    ],
+    [
+      'tracing on with an empty networkPolicy.otlp.to',
+      [
+        ...minimal,
+        ...external,
+        ...peers('postgresql'),
+        ...peers('rabbitmq'),
+        '--set',
+        'tracing.enabled=true',
+        '--set',
+        'tracing.endpoint=http://otel:4318',
+      ],
+      /networkPolicy\.otlp\.to/,
+    ],
+    ['tracing on without an endpoint', [...minimal, '--set', 'tracing.enabled=true'], /tracing\.endpoint/],
+    [
+      'both in-chart dev stores',
+      [
+        ...minimal,
+        '--set',
+        'store.url=',
+        '--set',
+        'postgresql.inChart.enabled=true',
+        '--set',
+        'postgresql.inChart.password=p',
+        '--set',
+        'mongodb.inChart.enabled=true',
+      ],
+      /enable one of them/,
+    ],
+    [
+      'store.url beside an in-chart dev store',
+      [...minimal, '--set', 'postgresql.inChart.enabled=true', '--set', 'postgresql.inChart.password=p'],
+      /keep one/,
+    ],
+    [
+      'store.url and a different deprecated mongodb.url',
+      [...minimal, '--set', 'mongodb.url=mongodb://other:27017'],
+      /different stores/,
+    ],
+    [
+      'the in-chart PostgreSQL without a password',
+      [...minimal, '--set', 'store.url=', '--set', 'postgresql.inChart.enabled=true'],
+      /postgresql\.inChart\.password/,
+    ],
+    [
+      'an Ingress body limit of its own',
+      [
+        ...minimal,
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=1m',
+      ],
+      /gateway\.maxBodyBytes/,
+    ],
+    [
+      'a PodDisruptionBudget that leaves no pod to evict',
+      [...minimal, '--set', 'search.pdb.minAvailable=2'],
+      /search\.pdb\.minAvailable/,
+    ],
+    [
+      'autoscaling with minReplicas above maxReplicas',
+      [
+        ...minimal,
+        '--set',
+        'search.autoscaling.enabled=true',
+        '--set',
+        'search.autoscaling.minReplicas=5',
+        '--set',
+        'search.autoscaling.maxReplicas=3',
+      ],
+      /minReplicas is above/,
+    ],
+    [
+      'a ServiceMonitor without metrics',
+      [...minimal, '--set', 'metrics.serviceMonitor.enabled=true'],
+      /needs metrics\.enabled/,
+    ],
+  ];
+  for (const [what, args, expected] of refused) {
+    const result = helm(binary, ['template', 'cms', chart, ...args]);
+    if (result.status === 0 || !expected.test(result.output))
+      fail(`the chart must refuse ${what}: ${result.status} ${result.output.slice(0, 300)}`);
+    else ok(`the chart refuses ${what}`);
+  }
+
+  const base = ['Deployment', 'Service', 'ServiceAccount', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'Job'];
   const rendered = helm(binary, ['template', 'cms', chart, ...minimal]);
   if (rendered.status !== 0) fail(`helm template (required values only):\n${rendered.output}`);
   else await validateManifests(rendered.stdout, 'defaults', base);
@@ -389,6 +575,17 @@ async function checkChart() {
       'ServiceMonitor',
       'StatefulSet',
     ]);
+  const mongo = helm(binary, ['template', 'cms', chart, ...mongodb]);
+  if (mongo.status !== 0) fail(`helm template (in-chart MongoDB):\n${mongo.output}`);
+  else await validateManifests(mongo.stdout, 'in-chart MongoDB', [...base, 'NetworkPolicy', 'StatefulSet']);
+  const single = helm(binary, ['template', 'cms', chart, ...minimal, '--set', 'search.replicas=1']);
+  const budgets = parseAllDocuments(single.stdout)
+    .map((doc) => doc.toJS())
+    .filter((doc) => doc?.kind === 'PodDisruptionBudget')
+    .map((doc) => doc.metadata.name);
+  if (single.status !== 0 || budgets.includes('cms-search') || !budgets.includes('cms-content'))
+    fail(`search.replicas=1 must render no PodDisruptionBudget for search (and still one for content): ${budgets}`);
+  else ok('one replica: no PodDisruptionBudget (it would block node drains)');
   const off = helm(binary, ['template', 'cms', chart, ...minimal, '--set', 'search.create=false']);
   if (off.status !== 0 || /name: cms-search\n/.test(off.stdout))
     fail('search.create=false must leave the search service out');
