@@ -240,12 +240,12 @@ async function modelFor(apiVersion, kind) {
 }
 
 /** Rules of the chart itself, beyond the schemas. */
-function checkWorkload(doc, where) {
+function checkWorkload(doc, where, report = fail) {
   const pod = doc.spec?.template?.spec ?? {};
   const own = doc.kind === 'Deployment' || doc.kind === 'Job';
   if (!own) return;
   if (pod.securityContext?.runAsNonRoot !== true || pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault')
-    fail(`${where}: pod securityContext must be non-root with seccomp RuntimeDefault`);
+    report(`${where}: pod securityContext must be non-root with seccomp RuntimeDefault`);
   for (const container of pod.containers ?? []) {
     const sc = container.securityContext ?? {};
     if (
@@ -253,32 +253,32 @@ function checkWorkload(doc, where) {
       sc.allowPrivilegeEscalation !== false ||
       !sc.capabilities?.drop?.includes('ALL')
     )
-      fail(`${where}: container ${container.name} must have a read-only root, no privilege escalation, drop ALL`);
+      report(`${where}: container ${container.name} must have a read-only root, no privilege escalation, drop ALL`);
     if (!container.resources?.limits?.memory || !container.resources?.requests)
-      fail(`${where}: ${container.name} needs resources`);
-    if (/:latest$|^[^:]+$/.test(container.image)) fail(`${where}: image ${container.image} has no pinned tag`);
+      report(`${where}: ${container.name} needs resources`);
+    if (/:latest$|^[^:]+$/.test(container.image)) report(`${where}: image ${container.image} has no pinned tag`);
     if (doc.kind === 'Deployment') {
       const gateway = container.name === 'gateway';
       for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const spec = container[probe];
         if (gateway ? !spec?.httpGet : !spec?.grpc)
-          fail(`${where}: ${probe} must be ${gateway ? 'HTTP' : 'native gRPC'}`);
+          report(`${where}: ${probe} must be ${gateway ? 'HTTP' : 'native gRPC'}`);
       }
       // Liveness must not depend on the store or broker (an outage would restart every pod); readiness must.
       if (gateway) {
-        if (container.readinessProbe?.httpGet?.path !== '/readyz') fail(`${where}: gateway readiness is /readyz`);
-        if (container.livenessProbe?.httpGet?.path !== '/healthz') fail(`${where}: gateway liveness is /healthz`);
+        if (container.readinessProbe?.httpGet?.path !== '/readyz') report(`${where}: gateway readiness is /readyz`);
+        if (container.livenessProbe?.httpGet?.path !== '/healthz') report(`${where}: gateway liveness is /healthz`);
       } else {
         for (const probe of ['startupProbe', 'livenessProbe'])
           if (container[probe]?.grpc?.service !== 'liveness')
-            fail(`${where}: ${probe} must ask the health service "liveness" (never the store or broker)`);
+            report(`${where}: ${probe} must ask the health service "liveness" (never the store or broker)`);
         if (container.readinessProbe?.grpc?.service)
-          fail(`${where}: readinessProbe must ask the overall health service "" (store and broker)`);
+          report(`${where}: readinessProbe must ask the overall health service "" (store and broker)`);
         const store = (container.env ?? []).find((entry) => entry.name === 'STORE_URL');
-        if (!store?.valueFrom?.secretKeyRef) fail(`${where}: STORE_URL must come from the Secret`);
+        if (!store?.valueFrom?.secretKeyRef) report(`${where}: STORE_URL must come from the Secret`);
       }
       if (!pod.serviceAccountName || pod.automountServiceAccountToken !== false)
-        fail(`${where}: pods run as their own ServiceAccount without an API token`);
+        report(`${where}: pods run as their own ServiceAccount without an API token`);
     }
   }
 }
@@ -338,7 +338,7 @@ function checkKnownFields(docs, label) {
 }
 
 /** Rules across the manifests of one render: gRPC targets, Services, budgets, the Ingress body limit. */
-function checkRelease(docs, label) {
+function checkRelease(docs, label, report = fail) {
   const named = (kind, name) => docs.find((doc) => doc.kind === kind && doc.metadata?.name === name);
   const settings = docs.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name.endsWith('-settings'))?.data ?? {};
   const deployments = docs.filter((doc) => doc.kind === 'Deployment');
@@ -347,12 +347,13 @@ function checkRelease(docs, label) {
     const replicas =
       deployment.spec.replicas ?? named('HorizontalPodAutoscaler', deployment.metadata.name)?.spec.minReplicas;
     const pdb = named('PodDisruptionBudget', deployment.metadata.name);
-    if (replicas <= 1 && pdb) fail(`${label}: ${component} runs one pod but has a PodDisruptionBudget (blocks drains)`);
+    if (replicas <= 1 && pdb)
+      report(`${label}: ${component} runs one pod but has a PodDisruptionBudget (blocks drains)`);
     if (replicas > 1 && pdb && Number.isInteger(pdb.spec.minAvailable) && pdb.spec.minAvailable >= replicas)
-      fail(`${label}: ${component}'s PodDisruptionBudget leaves no pod to evict`);
+      report(`${label}: ${component}'s PodDisruptionBudget leaves no pod to evict`);
     const account = deployment.spec.template.spec.serviceAccountName;
     if (account === deployment.metadata.name && !named('ServiceAccount', account))
-      fail(`${label}: ${component} names a ServiceAccount ${account} the chart does not render`);
+      report(`${label}: ${component} names a ServiceAccount ${account} the chart does not render`);
     if (component === 'gateway') continue;
     // Its gRPC target: a headless Service that resolves to every ready pod, on the gRPC port, appProtocol grpc.
     const target = settings[`${component.toUpperCase()}_ADDRESS`] ?? '';
@@ -360,13 +361,15 @@ function checkRelease(docs, label) {
     const headless = named('Service', host.split('.')[0]);
     const grpcPort = headless?.spec.ports.find((entry) => String(entry.port) === port);
     if (!headless || headless.spec.clusterIP !== 'None' || !/\.svc\./.test(host) || grpcPort?.appProtocol !== 'grpc')
-      fail(`${label}: ${component.toUpperCase()}_ADDRESS (${target}) must name a headless Service's gRPC port by FQDN`);
+      report(
+        `${label}: ${component.toUpperCase()}_ADDRESS (${target}) must name a headless Service's gRPC port by FQDN`,
+      );
     for (const service of docs.filter(
       (doc) => doc.kind === 'Service' && doc.metadata.name.startsWith(deployment.metadata.name),
     ))
       for (const entry of service.spec.ports)
         if ((entry.appProtocol === 'grpc') !== (entry.name === 'grpc'))
-          fail(
+          report(
             `${label}: Service ${service.metadata.name} port ${entry.name}: appProtocol grpc belongs on the gRPC port only`,
           );
   }
@@ -376,11 +379,72 @@ function checkRelease(docs, label) {
     const body = gateway?.spec.template.spec.containers[0].env.find((entry) => entry.name === 'MAX_BODY_BYTES')?.value;
     const limit = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
     if (!body || limit !== body)
-      fail(`${label}: the Ingress body limit (${limit}) must be the gateway's MAX_BODY_BYTES (${body})`);
+      report(`${label}: the Ingress body limit (${limit}) must be the gateway's MAX_BODY_BYTES (${body})`);
   }
-  ok(
-    `${label}: gRPC targets are headless Services by FQDN, appProtocol on gRPC ports only, budgets only for 2+ pods, Ingress body limit = MAX_BODY_BYTES`,
-  );
+}
+
+/** The rules above must bite: each breakage a release could have is reported. */
+function checkRulesBite(docs, label) {
+  const problems = (mutate, check) => {
+    const copy = structuredClone(docs);
+    mutate(copy);
+    const found = [];
+    check(copy, (problem) => found.push(problem));
+    return found.length;
+  };
+  const release = (copy, report) => checkRelease(copy, label, report);
+  const workloads = (copy, report) => copy.forEach((doc) => checkWorkload(doc, label, report));
+  const service = (copy) =>
+    copy.find((doc) => doc.kind === 'Deployment' && doc.metadata.labels['app.kubernetes.io/component'] === 'content');
+  const breakages = [
+    [
+      'appProtocol grpc on the files port',
+      release,
+      (copy) => {
+        const ports = copy.find((doc) => doc.kind === 'Service' && doc.spec.ports.some((p) => p.name === 'files')).spec
+          .ports;
+        for (const port of ports) port.appProtocol = port.name === 'files' ? 'grpc' : undefined;
+      },
+    ],
+    [
+      'a gRPC target through the ClusterIP Service',
+      release,
+      (copy) => {
+        const settings = copy.find((doc) => doc.kind === 'ConfigMap').data;
+        settings.CONTENT_ADDRESS = settings.CONTENT_FILES_ADDRESS.replace(/:\d+$/, ':50051');
+      },
+    ],
+    [
+      'a budget for one pod',
+      release,
+      (copy) => {
+        const deployment = service(copy);
+        deployment.spec.replicas = 1;
+        if (!copy.some((doc) => doc.kind === 'PodDisruptionBudget' && doc.metadata.name === deployment.metadata.name))
+          copy.push({
+            kind: 'PodDisruptionBudget',
+            metadata: { name: deployment.metadata.name },
+            spec: { minAvailable: 1 },
+          });
+      },
+    ],
+    [
+      'a liveness probe that asks the store',
+      workloads,
+      (copy) => {
+        delete service(copy).spec.template.spec.containers[0].livenessProbe.grpc.service;
+      },
+    ],
+    [
+      'a readiness probe that ignores the store',
+      workloads,
+      (copy) => {
+        service(copy).spec.template.spec.containers[0].readinessProbe.grpc.service = 'liveness';
+      },
+    ],
+  ];
+  for (const [what, check, mutate] of breakages)
+    if (problems(mutate, check) === 0) fail(`${label}: the chart's rules accept ${what}`);
 }
 
 async function validateManifests(rendered, label, expectKinds) {
@@ -424,7 +488,13 @@ async function validateManifests(rendered, label, expectKinds) {
     }
   }
   if (docs.every((doc) => modulePath(doc.apiVersion, doc.kind))) checkKnownFields(docs, label);
+  const before = failures.length;
   checkRelease(docs, label);
+  checkRulesBite(docs, label);
+  if (failures.length === before)
+    ok(
+      `${label}: probes (liveness never the store), gRPC targets on headless Services by FQDN, appProtocol on gRPC ports only, budgets only for 2+ pods, Ingress body limit = MAX_BODY_BYTES; each rule bites`,
+    );
   const missing = expectKinds.filter((kind) => !kinds.has(kind));
   if (missing.length) fail(`${label}: expected kinds missing: ${missing.join(', ')}`);
   ok(
