@@ -206,7 +206,14 @@ if (start < 0 || end < start) {
   console.error(`config-docs: ${target} has no ${START} … ${END} markers`);
   process.exit(1);
 }
-const generated = `${readme.slice(0, start + START.length)}\n\n${table(loadSchemas())}\n\n${readme.slice(end)}`;
+let variables;
+try {
+  variables = loadSchemas();
+} catch (error) {
+  console.error(`config-docs: ${error.message}`);
+  process.exit(1);
+}
+const generated = `${readme.slice(0, start + START.length)}\n\n${table(variables)}\n\n${readme.slice(end)}`;
 const options = (await prettier.resolveConfig(target)) ?? {};
 const formatted = await prettier.format(generated, { ...options, filepath: target });
 const problems = metricsProblems(formatted);
