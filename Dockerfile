@@ -45,7 +45,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # `node` (uid 1000) comes with the base image; nothing under /app is writable by it.
 COPY --from=build --chown=root:root /app /app
-# The only writable place: the embedded store and blobs without MONGO_URL (a volume in compose and Helm).
+# The only writable place: the embedded store and blobs without STORE_URL (a volume in compose and Helm).
 RUN mkdir -p /data && chown node:node /data && chmod 0750 /data
 VOLUME ["/data"]
 USER node

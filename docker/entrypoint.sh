@@ -10,7 +10,7 @@ usage() {
 usage: <command> [arguments]
   gateway                      the HTTP gateway (PORT, PUBLIC_URL, *_ADDRESS)
   content | identity | search | discussion | config
-                               one gRPC service (MONGO_URL, AMQP_URL, *_GRPC_ADDRESS)
+                               one gRPC service (STORE_URL, AMQP_URL, *_GRPC_ADDRESS)
   embedded                     the whole suite in one process (DATA_DIR)
   reindex                      rebuild the search index (SEARCH_ADDRESS)
   events-replay [--count] <group>...

