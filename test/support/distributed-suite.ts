@@ -4,6 +4,10 @@
  *
  * With `proxied`, each service reaches the broker through a TcpProxy of its own, so a test can cut or take away
  * one service's broker connection (or all of them) without touching the broker other runs share.
+ *
+ * With `store: 'postgres'`, every service keeps its data in one PostgreSQL database of the suite's own (each in its
+ * schema `cms_<service>`), made at prepare on the server of `PG_URL` and dropped at dispose; a replica suite
+ * (`replicaOf`) shares it, so its services are replicas on one shared store.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AMQP_URL, deleteBrokerObjects, isolatedVhost } from './broker';
 import { pollUntil } from './poll';
+import { createTestDatabase, type TestDatabase } from './postgres';
 import { assertFilesExist, baseEnv, freePorts, NodeProcess, ROOT, runNode, startNode, type Exit } from './processes';
 import { TcpProxy, type TcpProxyOptions } from './tcp-proxy';
 
@@ -83,15 +88,24 @@ export interface DistributedSuiteOptions {
   replicaOf?: DistributedSuite;
   /** How long startAll and reviveAll wait for every service to be ready (default READY_TIMEOUT_MS). */
   readyTimeoutMs?: number;
+  /**
+   * Where the services keep their data: each its own embedded store under the suite's data folder (the default),
+   * or one PostgreSQL database of the suite's own. A replica suite takes its primary's.
+   */
+  store?: 'embedded' | 'postgres';
 }
 
 export class DistributedSuite {
   readonly adminPassword: string;
+  /** Identity's token key: one per suite and its replicas, so that a token one replica signs the others accept. */
+  readonly jwtSecret: string;
   readonly auth: string;
   /** The isolated virtual host's URL: what tests publish to and inspect (never through a proxy). */
   amqpUrl = '';
   baseUrl = '';
   dataDir = '';
+  /** STORE_URL of every service: the suite's PostgreSQL database, or '' on embedded stores. */
+  storeUrl = '';
   readonly addresses = {} as Record<Service, string>;
   readonly envs = {} as Record<ProcessName, NodeJS.ProcessEnv>;
   readonly running = {} as Partial<Record<ProcessName, NodeProcess>>;
@@ -99,9 +113,11 @@ export class DistributedSuite {
   /** Every process started, the killed ones included, for failure messages. */
   private readonly started: NodeProcess[] = [];
   private vhost: { url: string; dispose(): void } | undefined;
+  private database: TestDatabase | undefined;
 
   private constructor(private readonly options: DistributedSuiteOptions) {
     this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
+    this.jwtSecret = options.replicaOf?.jwtSecret ?? `test-${randomUUID()}-${randomUUID()}`;
     this.auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
   }
 
@@ -119,10 +135,15 @@ export class DistributedSuite {
     );
     if (this.options.replicaOf) {
       this.amqpUrl = this.options.replicaOf.amqpUrl;
+      this.storeUrl = this.options.replicaOf.storeUrl;
     } else {
       this.vhost = isolatedVhost(process.env.AMQP_URL || DEFAULT_AMQP_URL);
       this.amqpUrl = this.vhost.url;
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
+      if (this.options.store === 'postgres') {
+        this.database = await createTestDatabase(this.options.name);
+        this.storeUrl = this.database.url;
+      }
     }
 
     this.dataDir = mkdtempSync(join(tmpdir(), `cms-${this.options.name}-`));
@@ -147,9 +168,12 @@ export class DistributedSuite {
         AMQP_URL: brokerUrls[service] ?? this.amqpUrl,
         [GRPC_ADDRESS_VARIABLE[service]]: this.addresses[service],
         DATA_DIR: join(this.dataDir, service),
+        ...(this.storeUrl ? { STORE_URL: this.storeUrl } : {}),
       };
     }
     this.envs.identity.ADMIN_PASSWORD = this.adminPassword;
+    // Required on a shared store, and the same on every identity replica.
+    if (this.storeUrl) this.envs.identity.JWT_SECRET = this.jwtSecret;
     this.envs.search.CONTENT_ADDRESS = this.addresses.content;
     this.envs.search.DISCUSSION_ADDRESS = this.addresses.discussion;
     this.envs.search.CONFIG_ADDRESS = this.addresses.config;
@@ -259,11 +283,21 @@ export class DistributedSuite {
     return ((await response.json()) as { services?: Record<string, boolean> }).services ?? {};
   }
 
-  /** A request through the gateway as the administrator (or as `auth`, null for anonymous); throws only when no answer came. */
-  async http(method: string, url: string, body?: unknown, auth: string | null = this.auth): Promise<HttpResult> {
+  /**
+   * A request through the gateway as the administrator (or as `auth`, null for anonymous), with any `headers`
+   * added; throws only when no answer came.
+   */
+  async http(
+    method: string,
+    url: string,
+    body?: unknown,
+    auth: string | null = this.auth,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResult> {
     const response = await fetch(url.startsWith('http') ? url : this.baseUrl + url, {
       method,
       headers: {
+        ...headers,
         ...(auth ? { Authorization: auth } : {}),
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -339,11 +373,17 @@ export class DistributedSuite {
     }
   }
 
-  /** Stops every process, the proxies, and deletes the data folder and the virtual host. */
+  /**
+   * Stops every process, the proxies, and deletes the data folder, the virtual host and the PostgreSQL database
+   * (a replica suite leaves the last two to its primary: dispose the replicas first).
+   */
   async dispose(): Promise<void> {
     await Promise.all(Object.values(this.running).map((child) => child.stop(STOP_TIMEOUT_MS)));
     await Promise.all(this.allProxies().map((proxy) => proxy.close()));
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    await this.database
+      ?.dispose()
+      .catch((error: unknown) => console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`));
     if (this.amqpUrl && !this.options.replicaOf) {
       // Best effort: the next run deletes them before it starts anyway.
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS).catch((error: unknown) =>
