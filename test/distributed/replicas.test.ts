@@ -7,7 +7,8 @@
  *
  * What it shows:
  * - what is written through gateway A is read through gateway B at once (content, users and their credentials,
- *   comments, registry records, type edits), and the other way round;
+ *   comments, registry records), and the other way round; what services behind B cache of config's records and
+ *   types follows a write through config A a moment after its answer (config A's broadcast);
  * - an identity change made through gateway A reaches gateway B's credential cache (identity A broadcasts it over
  *   the bus to identity B, which pushes it to the gateways watching it);
  * - the replicas of search compete on the group's queue: each event is handled by exactly one of them, both take
@@ -35,6 +36,11 @@ const AUTH_CACHE_TTL_MS = String(30 * 60_000);
 const READ_YOUR_WRITES_TIMEOUT_MS = '8000';
 const BEHIND = 'catalog behind the content events';
 const CONVERGE_TIMEOUT_MS = 60_000;
+/**
+ * Bound for a change made through one config replica to reach a cache watching the other (a broadcast, delivered a
+ * moment after the write is answered): well under the streams' own reconnection (a maximum connection age).
+ */
+const CACHE_TIMEOUT_MS = 10_000;
 const SEARCH_QUEUE = 'cms.search.v2';
 const DISCUSSION_SETTINGS = 'cms.app.discussion.interfaces.IDiscussionSettings';
 
@@ -157,7 +163,7 @@ describeWithBroker('two replicas of every service and two gateways on one Postgr
   }, 60_000);
 
   test(
-    'content, users, comments, registry records and type edits written through A are read through B at once',
+    'content, users, comments and records written through A are read through B at once; its caches of records and types follow',
     () =>
       withBothLogs(async () => {
         const word = uniqueWord();
@@ -180,13 +186,21 @@ describeWithBroker('two replicas of every service and two gateways on one Postgr
         const asUser = basic(username, password);
         expect((await b.http('GET', '/@users/' + username, undefined, asUser)).status).toBe(200);
 
-        // A registry record set through A, read through B.
-        await a.expectHttp(204, 'PATCH', '/@registry', { [`${DISCUSSION_SETTINGS}.globally_enabled`]: true });
-        expect(await b.expectHttp(200, 'GET', `/@registry/${DISCUSSION_SETTINGS}.globally_enabled`)).toBe(true);
-
-        // A comment on a page that allows them, posted through B (discussion B), listed through A (discussion A).
+        // A registry record set through A, read through B (config B reads the shared store). Discussion B has the
+        // setting in its cache first (a page that allows comments, where they are still off).
+        const settingPath = `/@registry/${DISCUSSION_SETTINGS}.globally_enabled`;
         await a.expectHttp(200, 'POST', `${doc}/@workflow/publish`);
         await a.expectHttp(204, 'PATCH', doc, { allow_discussion: true });
+        expect(await b.expectHttp(200, 'GET', settingPath)).toBe(false);
+        expect((await b.http('GET', `${doc}/@comments`)).status).toBe(404);
+        await a.expectHttp(204, 'PATCH', '/@registry', { [`${DISCUSSION_SETTINGS}.globally_enabled`]: true });
+        expect(await b.expectHttp(200, 'GET', settingPath)).toBe(true);
+        // Discussion B's cache watches config B, which config A's broadcast reaches a moment after A's answer.
+        await pollUntil(async () => (await b.http('GET', `${doc}/@comments`)).status === 200, CACHE_TIMEOUT_MS, {
+          description: "config A's record change to reach discussion B's settings cache",
+        });
+
+        // A comment posted through B (discussion B), listed through A (discussion A).
         const posted = await b.http('POST', `${doc}/@comments`, { text: `Said through B ${word}` }, asUser);
         expect([posted.status, posted.text]).toEqual([204, '']);
         const comments = await a.expectHttp(200, 'GET', `${doc}/@comments`);
@@ -194,11 +208,16 @@ describeWithBroker('two replicas of every service and two gateways on one Postgr
           [`Said through B ${word}`, username],
         ]);
 
-        // A field added to a type through A (config A) is taken by content B on a write through B.
+        // A field added to a type through A (config A) is taken by content B (whose type cache watches config B).
         const title = `Extra ${word}`;
         const field = title.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+        expect((await b.expectHttp(200, 'GET', '/@types/Document')).properties).not.toHaveProperty(field);
         await a.expectHttp(201, 'POST', '/@types/Document', { factory: 'label_textline_field', title });
-        expect((await b.expectHttp(200, 'GET', '/@types/Document')).properties).toHaveProperty(field);
+        await pollUntil(
+          async () => field in (await b.expectHttp(200, 'GET', '/@types/Document')).properties,
+          CACHE_TIMEOUT_MS,
+          { description: "config A's type change to reach content B's type cache" },
+        );
         const typed = await b.expectHttp(201, 'POST', '/', { '@type': 'Document', title, [field]: 'through B' });
         expect((await a.expectHttp(200, 'GET', pathOf(typed['@id'])))[field]).toBe('through B');
       }),
