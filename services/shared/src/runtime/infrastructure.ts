@@ -13,8 +13,10 @@ import type { ServiceName } from '../http/endpoint';
 export function openServiceStore(
   service: ServiceName,
   config: { MONGO_URL?: string; DATA_DIR: string },
+  logger?: Logger,
 ): Promise<DocumentStore> {
   return openStore({
+    logger,
     mongoUrl: config.MONGO_URL,
     dataDir: join(config.DATA_DIR, service),
     dbName: `cms_${service}`,

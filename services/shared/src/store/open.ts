@@ -1,3 +1,4 @@
+import type { Logger } from '../logging/logger';
 import { openEmbeddedStore } from './embedded';
 import { openMongoStore } from './mongo';
 import type { DocumentStore } from './port';
@@ -11,11 +12,13 @@ export interface OpenStoreOptions {
   dbName?: string;
   /** The `store` label of its operation latencies (the service that owns it). */
   metricsName?: string;
+  /** Hears of an embedded folder's stale lock taken over. */
+  logger?: Logger;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
   const store = options.mongoUrl
     ? await openMongoStore(options.mongoUrl, options.dbName)
-    : await openEmbeddedStore(options.dataDir);
+    : await openEmbeddedStore(options.dataDir, options.logger);
   return timedStore(store, options.metricsName ?? 'default');
 }
