@@ -6,6 +6,12 @@ import { toServiceError } from './errors';
 import { channelOptions } from './loader';
 
 export const REQUEST_ID_KEY = 'x-request-id';
+/**
+ * The `grpc.health.v1` service name of liveness: SERVING whenever the process answers at all (its event loop runs
+ * the Check), whatever its store and broker do; a liveness probe asks this one, so an outage of a dependency takes
+ * a process out of rotation (readiness, the overall name `''`) without restarting it.
+ */
+export const LIVENESS_SERVICE = 'liveness';
 /** The HTTP client's address as the gateway saw it (socket peer, or X-Forwarded-For from trusted proxies). */
 export const CLIENT_ADDRESS_KEY = 'x-client-address';
 /** An IPv6 address with a zone is at most ~60 characters; anything longer or stranger is not an address. */
@@ -116,7 +122,10 @@ export interface GrpcServerOptions {
   /** `host:port`; port 0 picks a free one. */
   address: string;
   services: ServiceBinding[];
-  /** A real readiness check (store answers, bus connected); rejects when not ready. */
+  /**
+   * A real readiness check (store answers, bus connected); rejects when not ready. It sets the overall health
+   * status `''` and each service's own name; LIVENESS_SERVICE does not depend on it.
+   */
   healthCheck: () => Promise<void>;
   healthIntervalMs?: number;
   maxMessageBytes: number;
@@ -136,7 +145,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new grpc.Server(channelOptions(options.maxMessageBytes));
   for (const service of options.services) server.addService(service.definition, service.implementation);
 
-  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  const health = new HealthImplementation({ '': 'NOT_SERVING', [LIVENESS_SERVICE]: 'SERVING' });
   health.addToServer(server);
   const names = ['', ...options.services.map((s) => s.name)];
   let lastStatus: string | undefined;
