@@ -3,6 +3,7 @@ import {
   protos,
   remoteContentContexts,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
@@ -144,6 +145,7 @@ export async function startConfigService({
     // The rules consume events: without the broker they would wait.
     healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
   return {

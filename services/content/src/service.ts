@@ -3,6 +3,7 @@ import {
   protos,
   RegistrySettings,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
@@ -294,6 +295,7 @@ export async function startContentService({
       await blobs.ping();
     },
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
 

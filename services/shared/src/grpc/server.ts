@@ -3,7 +3,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '../logging/logger';
 import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
 import { toServiceError } from './errors';
-import { channelOptions } from './loader';
+import { serverChannelOptions } from './loader';
 
 export const REQUEST_ID_KEY = 'x-request-id';
 /**
@@ -129,7 +129,17 @@ export interface GrpcServerOptions {
   healthCheck: () => Promise<void>;
   healthIntervalMs?: number;
   maxMessageBytes: number;
+  /** GRPC_MAX_CONNECTION_AGE_MS and its grace (commonEnv); absent: connections are not aged. */
+  connectionAge?: { maxAgeMs: number; graceMs?: number };
   logger: Logger;
+}
+
+/** A service's GrpcServerOptions.connectionAge, from its configuration. */
+export function connectionAgeOf(config: {
+  GRPC_MAX_CONNECTION_AGE_MS: number;
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS?: number;
+}): GrpcServerOptions['connectionAge'] {
+  return { maxAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS, graceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS };
 }
 
 export interface RunningGrpcServer {
@@ -142,7 +152,9 @@ export interface RunningGrpcServer {
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { logger } = options;
-  const server = new grpc.Server(channelOptions(options.maxMessageBytes));
+  const server = new grpc.Server(
+    serverChannelOptions(options.maxMessageBytes, options.connectionAge?.maxAgeMs ?? 0, options.connectionAge?.graceMs),
+  );
   for (const service of options.services) server.addService(service.definition, service.implementation);
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [LIVENESS_SERVICE]: 'SERVING' });
