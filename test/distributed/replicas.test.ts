@@ -52,7 +52,9 @@ const metricsPorts = { a: { content: 0, search: 0 }, b: { content: 0, search: 0 
 function optionsFor(ports: { content: number; search: number }) {
   return {
     store: 'postgres' as const,
-    env: { METRICS_PORT: 'off', AUTH_CACHE_TTL_MS, READ_YOUR_WRITES_TIMEOUT_MS },
+    // CALL_TIMEOUT_MS: a rename answers once its whole subtree is rewritten, on a database under the load of
+    // twelve processes (and other tests) on a small machine.
+    env: { METRICS_PORT: 'off', AUTH_CACHE_TTL_MS, READ_YOUR_WRITES_TIMEOUT_MS, CALL_TIMEOUT_MS: '30000' },
     // Twelve processes starting on a small machine.
     readyTimeoutMs: 180_000,
     logTailChars: 8000,
@@ -140,7 +142,7 @@ async function listedIds(suite: DistributedSuite, path: string): Promise<string[
 }
 
 /** Both suites' process output on failure. */
-const withBothLogs = <T>(body: () => Promise<T>) => a.withLogs(() => b.withLogs(body));
+const withBothLogs = <T>(body: () => Promise<T>) => a.withLogs(body, [b]);
 
 describeWithBroker('two replicas of every service and two gateways on one PostgreSQL store', () => {
   beforeAll(async () => {

@@ -33,7 +33,7 @@ const CONVERGE_TIMEOUT_MS = 90_000;
 let a: DistributedSuite;
 let b: DistributedSuite;
 
-const withBothLogs = <T>(body: () => Promise<T>) => a.withLogs(() => b.withLogs(body));
+const withBothLogs = <T>(body: () => Promise<T>) => a.withLogs(body, [b]);
 
 /** Summaries with their `@id` as a path, so that what two gateways answer compares. */
 const byPath = (items: Summary[]) => items.map((item) => ({ ...item, '@id': new URL(item['@id']).pathname }));
@@ -52,7 +52,8 @@ describeWithBroker('faults: SIGKILL of each kind of replica mid-stream, on one s
     async () => {
       const options = { store: 'postgres' as const, logTailChars: 6000, readyTimeoutMs: READY_TIMEOUT_MS };
       a = await DistributedSuite.prepare({ name: 'faults-replicas-a', ...options });
-      b = await DistributedSuite.prepare({ name: 'faults-replicas-b', replicaOf: a, ...options });
+      // Every client over both suites' replicas: while one is down, its callers go on with the other.
+      b = await DistributedSuite.prepare({ name: 'faults-replicas-b', replicaOf: a, balanced: true, ...options });
       // One after the other: the first start makes the tables and seeds the site, the replicas find them.
       await a.startAll();
       await b.startAll();

@@ -7,7 +7,8 @@
  *
  * With `store: 'postgres'`, every service keeps its data in one PostgreSQL database of the suite's own (each in its
  * schema `cms_<service>`), made at prepare on the server of `PG_URL` and dropped at dispose; a replica suite
- * (`replicaOf`) shares it, so its services are replicas on one shared store.
+ * (`replicaOf`) shares it, so its services are replicas on one shared store. With `balanced`, the clients of both
+ * suites spread their calls over both suites' replicas.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,6 +44,15 @@ const GRPC_ADDRESS_VARIABLE: Record<Service, string> = {
   search: 'SEARCH_GRPC_ADDRESS',
   discussion: 'DISCUSSION_GRPC_ADDRESS',
   config: 'CONFIG_GRPC_ADDRESS',
+};
+
+/** Where a process finds a service it calls. */
+const CLIENT_ADDRESS_VARIABLE: Record<Service, string> = {
+  identity: 'IDENTITY_ADDRESS',
+  content: 'CONTENT_ADDRESS',
+  search: 'SEARCH_ADDRESS',
+  discussion: 'DISCUSSION_ADDRESS',
+  config: 'CONFIG_ADDRESS',
 };
 
 /** What the processes declare: each consumer its own group's queues (proto/EVENTS.md), every one the exchanges. */
@@ -88,6 +98,12 @@ export interface DistributedSuiteOptions {
   replicaOf?: DistributedSuite;
   /** How long startAll and reviveAll wait for every service to be ready (default READY_TIMEOUT_MS). */
   readyTimeoutMs?: number;
+  /**
+   * With `replicaOf`: every gRPC client of both suites (the gateways' and the services' calls to each other) is
+   * given both suites' replicas of the service it calls (an `ipv4:` list, balanced round robin), instead of its own
+   * suite's only. Prepare both suites before starting either: this changes the primary's environments.
+   */
+  balanced?: boolean;
   /**
    * Where the services keep their data: each its own embedded store under the suite's data folder (the default),
    * or one PostgreSQL database of the suite's own. A replica suite takes its primary's.
@@ -203,6 +219,19 @@ export class DistributedSuite {
     };
     for (const [name, env] of Object.entries(this.options.envOf ?? {}))
       Object.assign(this.envs[name as ProcessName], env);
+    if (this.options.replicaOf && this.options.balanced) this.balanceWith(this.options.replicaOf);
+  }
+
+  /** Points every client address variable of this suite's and `primary`'s processes at both suites' replicas. */
+  private balanceWith(primary: DistributedSuite): void {
+    for (const suite of [primary, this]) {
+      for (const env of Object.values(suite.envs)) {
+        for (const service of SERVICES) {
+          const variable = CLIENT_ADDRESS_VARIABLE[service];
+          if (env[variable]) env[variable] = `ipv4:${primary.addresses[service]},${this.addresses[service]}`;
+        }
+      }
+    }
   }
 
   /** Starts the whole suite, consumers first (proto/EVENTS.md), and waits until every service is ready. */
@@ -220,7 +249,8 @@ export class DistributedSuite {
   }
 
   start(name: ProcessName): NodeProcess {
-    const child = startNode(name, SCRIPTS[name], this.envs[name]);
+    // Named with the suite: a replica suite runs processes of the same names.
+    const child = startNode(`${name} of ${this.options.name}`, SCRIPTS[name], this.envs[name]);
     this.started.push(child);
     this.running[name] = child;
     return child;
@@ -353,13 +383,14 @@ export class DistributedSuite {
       .join('\n');
   }
 
-  /** Runs a test body; a failure carries every process's output. */
-  async withLogs<T>(body: () => Promise<T>): Promise<T> {
+  /** Runs a test body; a failure carries every process's output, and that of the `others` suites (replicas). */
+  async withLogs<T>(body: () => Promise<T>, others: DistributedSuite[] = []): Promise<T> {
     try {
       return await body();
     } catch (error) {
       if (error instanceof Error && !error.message.includes('\n\nProcess output:\n')) {
-        error.message += `\n\nProcess output:\n${await this.processLogs()}`;
+        const logs = await Promise.all([this, ...others].map((suite) => suite.processLogs()));
+        error.message += `\n\nProcess output:\n${logs.join('\n')}`;
         if (error.stack)
           error.stack =
             error.message +
