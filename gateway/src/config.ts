@@ -1,4 +1,4 @@
-import { address, commonEnv } from '@cms/shared';
+import { address, commonEnv, grpcTarget } from '@cms/shared';
 import { z } from 'zod';
 
 /** `a.example.org, b.example.org:8443` → lower-cased `host[:port]` names; each must be one. */
@@ -94,11 +94,11 @@ export const gatewayConfigSchema = z
      * stream to every content replica (replica-subscriptions.ts), however many share the store.
      */
     GATEWAY_CACHE_BYTES: z.coerce.number().int().nonnegative().default(0),
-    CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
-    IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
-    SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
-    DISCUSSION_ADDRESS: address.default('127.0.0.1:50054'),
-    CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+    CONTENT_ADDRESS: grpcTarget.default('127.0.0.1:50051'),
+    IDENTITY_ADDRESS: grpcTarget.default('127.0.0.1:50052'),
+    SEARCH_ADDRESS: grpcTarget.default('127.0.0.1:50053'),
+    DISCUSSION_ADDRESS: grpcTarget.default('127.0.0.1:50054'),
+    CONFIG_ADDRESS: grpcTarget.default('127.0.0.1:50055'),
     /** The content service's file hop (its CONTENT_FILES_HTTP_ADDRESS): `@@download` and `@@images` stream from it. */
     CONTENT_FILES_ADDRESS: address.default('127.0.0.1:50061'),
   })

@@ -4,6 +4,11 @@
  *
  * With `proxied`, each service reaches the broker through a TcpProxy of its own, so a test can cut or take away
  * one service's broker connection (or all of them) without touching the broker other runs share.
+ *
+ * With `store: 'postgres'`, every service keeps its data in one PostgreSQL database of the suite's own (each in its
+ * schema `cms_<service>`), made at prepare on the server of `PG_URL` and dropped at dispose; a replica suite
+ * (`replicaOf`) shares it, so its services are replicas on one shared store. With `balanced`, the clients of both
+ * suites spread their calls over both suites' replicas.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AMQP_URL, deleteBrokerObjects, isolatedVhost } from './broker';
 import { pollUntil } from './poll';
+import { createTestDatabase, type TestDatabase } from './postgres';
 import { assertFilesExist, baseEnv, freePorts, NodeProcess, ROOT, runNode, startNode, type Exit } from './processes';
 import { TcpProxy, type TcpProxyOptions } from './tcp-proxy';
 
@@ -38,6 +44,15 @@ const GRPC_ADDRESS_VARIABLE: Record<Service, string> = {
   search: 'SEARCH_GRPC_ADDRESS',
   discussion: 'DISCUSSION_GRPC_ADDRESS',
   config: 'CONFIG_GRPC_ADDRESS',
+};
+
+/** Where a process finds a service it calls. */
+const CLIENT_ADDRESS_VARIABLE: Record<Service, string> = {
+  identity: 'IDENTITY_ADDRESS',
+  content: 'CONTENT_ADDRESS',
+  search: 'SEARCH_ADDRESS',
+  discussion: 'DISCUSSION_ADDRESS',
+  config: 'CONFIG_ADDRESS',
 };
 
 /** What the processes declare: each consumer its own group's queues (proto/EVENTS.md), every one the exchanges. */
@@ -83,15 +98,30 @@ export interface DistributedSuiteOptions {
   replicaOf?: DistributedSuite;
   /** How long startAll and reviveAll wait for every service to be ready (default READY_TIMEOUT_MS). */
   readyTimeoutMs?: number;
+  /**
+   * With `replicaOf`: every gRPC client of both suites (the gateways' and the services' calls to each other) is
+   * given both suites' replicas of the service it calls (an `ipv4:` list, balanced round robin), instead of its own
+   * suite's only. Prepare both suites before starting either: this changes the primary's environments.
+   */
+  balanced?: boolean;
+  /**
+   * Where the services keep their data: each its own embedded store under the suite's data folder (the default),
+   * or one PostgreSQL database of the suite's own. A replica suite takes its primary's.
+   */
+  store?: 'embedded' | 'postgres';
 }
 
 export class DistributedSuite {
   readonly adminPassword: string;
+  /** Identity's token key: one per suite and its replicas, so that a token one replica signs the others accept. */
+  readonly jwtSecret: string;
   readonly auth: string;
   /** The isolated virtual host's URL: what tests publish to and inspect (never through a proxy). */
   amqpUrl = '';
   baseUrl = '';
   dataDir = '';
+  /** STORE_URL of every service: the suite's PostgreSQL database, or '' on embedded stores. */
+  storeUrl = '';
   readonly addresses = {} as Record<Service, string>;
   readonly envs = {} as Record<ProcessName, NodeJS.ProcessEnv>;
   readonly running = {} as Partial<Record<ProcessName, NodeProcess>>;
@@ -99,9 +129,11 @@ export class DistributedSuite {
   /** Every process started, the killed ones included, for failure messages. */
   private readonly started: NodeProcess[] = [];
   private vhost: { url: string; dispose(): void } | undefined;
+  private database: TestDatabase | undefined;
 
   private constructor(private readonly options: DistributedSuiteOptions) {
     this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
+    this.jwtSecret = options.replicaOf?.jwtSecret ?? `test-${randomUUID()}-${randomUUID()}`;
     this.auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
   }
 
@@ -119,10 +151,15 @@ export class DistributedSuite {
     );
     if (this.options.replicaOf) {
       this.amqpUrl = this.options.replicaOf.amqpUrl;
+      this.storeUrl = this.options.replicaOf.storeUrl;
     } else {
       this.vhost = isolatedVhost(process.env.AMQP_URL || DEFAULT_AMQP_URL);
       this.amqpUrl = this.vhost.url;
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
+      if (this.options.store === 'postgres') {
+        this.database = await createTestDatabase(this.options.name);
+        this.storeUrl = this.database.url;
+      }
     }
 
     this.dataDir = mkdtempSync(join(tmpdir(), `cms-${this.options.name}-`));
@@ -147,9 +184,12 @@ export class DistributedSuite {
         AMQP_URL: brokerUrls[service] ?? this.amqpUrl,
         [GRPC_ADDRESS_VARIABLE[service]]: this.addresses[service],
         DATA_DIR: join(this.dataDir, service),
+        ...(this.storeUrl ? { STORE_URL: this.storeUrl } : {}),
       };
     }
     this.envs.identity.ADMIN_PASSWORD = this.adminPassword;
+    // Required on a shared store, and the same on every identity replica.
+    if (this.storeUrl) this.envs.identity.JWT_SECRET = this.jwtSecret;
     this.envs.search.CONTENT_ADDRESS = this.addresses.content;
     this.envs.search.DISCUSSION_ADDRESS = this.addresses.discussion;
     this.envs.search.CONFIG_ADDRESS = this.addresses.config;
@@ -179,6 +219,19 @@ export class DistributedSuite {
     };
     for (const [name, env] of Object.entries(this.options.envOf ?? {}))
       Object.assign(this.envs[name as ProcessName], env);
+    if (this.options.replicaOf && this.options.balanced) this.balanceWith(this.options.replicaOf);
+  }
+
+  /** Points every client address variable of this suite's and `primary`'s processes at both suites' replicas. */
+  private balanceWith(primary: DistributedSuite): void {
+    for (const suite of [primary, this]) {
+      for (const env of Object.values(suite.envs)) {
+        for (const service of SERVICES) {
+          const variable = CLIENT_ADDRESS_VARIABLE[service];
+          if (env[variable]) env[variable] = `ipv4:${primary.addresses[service]},${this.addresses[service]}`;
+        }
+      }
+    }
   }
 
   /** Starts the whole suite, consumers first (proto/EVENTS.md), and waits until every service is ready. */
@@ -196,7 +249,8 @@ export class DistributedSuite {
   }
 
   start(name: ProcessName): NodeProcess {
-    const child = startNode(name, SCRIPTS[name], this.envs[name]);
+    // Named with the suite: a replica suite runs processes of the same names.
+    const child = startNode(`${name} of ${this.options.name}`, SCRIPTS[name], this.envs[name]);
     this.started.push(child);
     this.running[name] = child;
     return child;
@@ -259,11 +313,21 @@ export class DistributedSuite {
     return ((await response.json()) as { services?: Record<string, boolean> }).services ?? {};
   }
 
-  /** A request through the gateway as the administrator (or as `auth`, null for anonymous); throws only when no answer came. */
-  async http(method: string, url: string, body?: unknown, auth: string | null = this.auth): Promise<HttpResult> {
+  /**
+   * A request through the gateway as the administrator (or as `auth`, null for anonymous), with any `headers`
+   * added; throws only when no answer came.
+   */
+  async http(
+    method: string,
+    url: string,
+    body?: unknown,
+    auth: string | null = this.auth,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResult> {
     const response = await fetch(url.startsWith('http') ? url : this.baseUrl + url, {
       method,
       headers: {
+        ...headers,
         ...(auth ? { Authorization: auth } : {}),
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -319,13 +383,14 @@ export class DistributedSuite {
       .join('\n');
   }
 
-  /** Runs a test body; a failure carries every process's output. */
-  async withLogs<T>(body: () => Promise<T>): Promise<T> {
+  /** Runs a test body; a failure carries every process's output, and that of the `others` suites (replicas). */
+  async withLogs<T>(body: () => Promise<T>, others: DistributedSuite[] = []): Promise<T> {
     try {
       return await body();
     } catch (error) {
       if (error instanceof Error && !error.message.includes('\n\nProcess output:\n')) {
-        error.message += `\n\nProcess output:\n${await this.processLogs()}`;
+        const logs = await Promise.all([this, ...others].map((suite) => suite.processLogs()));
+        error.message += `\n\nProcess output:\n${logs.join('\n')}`;
         if (error.stack)
           error.stack =
             error.message +
@@ -339,11 +404,17 @@ export class DistributedSuite {
     }
   }
 
-  /** Stops every process, the proxies, and deletes the data folder and the virtual host. */
+  /**
+   * Stops every process, the proxies, and deletes the data folder, the virtual host and the PostgreSQL database
+   * (a replica suite leaves the last two to its primary: dispose the replicas first).
+   */
   async dispose(): Promise<void> {
     await Promise.all(Object.values(this.running).map((child) => child.stop(STOP_TIMEOUT_MS)));
     await Promise.all(this.allProxies().map((proxy) => proxy.close()));
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    await this.database
+      ?.dispose()
+      .catch((error: unknown) => console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`));
     if (this.amqpUrl && !this.options.replicaOf) {
       // Best effort: the next run deletes them before it starts anyway.
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS).catch((error: unknown) =>

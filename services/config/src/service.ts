@@ -3,6 +3,7 @@ import {
   protos,
   remoteContentContexts,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
@@ -28,6 +29,7 @@ import { foldersAbove, RuleAssignments } from './domain/rule-assignments';
 import { ruleMailer } from './domain/rule-mail';
 import { RuleRunner } from './domain/rule-runner';
 import { RuleBook } from './domain/rules';
+import { broadcastChanges, CHANGE_TOPICS } from './events/changes-broadcast';
 import { subscribeRules } from './events/rules-consumer';
 import { StoreRuleExecutions } from './store/rule-executions';
 import { StoreRules } from './store/rules';
@@ -45,7 +47,7 @@ export async function startConfigService({
   bus,
 }: ServiceDeps<ConfigConfig>): Promise<RunningService> {
   // Where writes are announced to other services' settings caches (`WatchRecords`).
-  const changes = new RecordChanges();
+  const changes = new RecordChanges(logger);
   // Multilingual on: the language roots are made by content before the panel's write is stored.
   const languageRoots = remoteLanguageRoots(
     () => config.CONTENT_ADDRESS,
@@ -63,9 +65,14 @@ export async function startConfigService({
     siteTitleEffect(siteRootTitle),
   ]);
   // The content types, and where their changes are announced to content's type cache (`WatchTypes`).
-  const typeChanges = new RecordChanges();
+  const typeChanges = new RecordChanges(logger);
   const contentTypes = new ContentTypes(new StoreContentTypes(store), typeChanges);
   await contentTypes.seed();
+  // Replicas on one store: a write through any replica reaches the caches watching every other one.
+  const changeSubscriptions = [
+    await broadcastChanges(changes, CHANGE_TOPICS.records, bus, logger),
+    await broadcastChanges(typeChanges, CHANGE_TOPICS.types, bus, logger),
+  ];
 
   // Content rules: kept here, run on content's and comments' events through content's typed RPCs.
   const { CALL_TIMEOUT_MS: timeout, MAX_MESSAGE_BYTES: maxBytes } = config;
@@ -138,6 +145,7 @@ export async function startConfigService({
     // The rules consume events: without the broker they would wait.
     healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
   return {
@@ -148,6 +156,7 @@ export async function startConfigService({
       typeChanges.close();
       await server.stop(config.SHUTDOWN_TIMEOUT_MS);
       await subscription.stop();
+      await Promise.all(changeSubscriptions.map((changeSubscription) => changeSubscription.stop()));
       await runner.stop();
       mail.close();
       content.close();

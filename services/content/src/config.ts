@@ -1,4 +1,4 @@
-import { address, commonEnv } from '@cms/shared';
+import { address, commonEnv, grpcTarget } from '@cms/shared';
 import { z } from 'zod';
 
 export const contentConfigSchema = z.object({
@@ -13,11 +13,11 @@ export const contentConfigSchema = z.object({
   /** The internal HTTP server of the file hop (`@@download`, `@@images` streamed to the gateway). */
   CONTENT_FILES_HTTP_ADDRESS: address.default('0.0.0.0:50061'),
   /** The identity service, for the names of users and groups on the sharing form. */
-  IDENTITY_ADDRESS: address.default('127.0.0.1:50052'),
+  IDENTITY_ADDRESS: grpcTarget.default('127.0.0.1:50052'),
   /** The search service, for Collections' results. */
-  SEARCH_ADDRESS: address.default('127.0.0.1:50053'),
+  SEARCH_ADDRESS: grpcTarget.default('127.0.0.1:50053'),
   /** The configuration service, which owns the content types. */
-  CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+  CONFIG_ADDRESS: grpcTarget.default('127.0.0.1:50055'),
   SITE_ID: z
     .string()
     .regex(/^[a-z0-9-]+$/)

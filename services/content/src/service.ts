@@ -4,6 +4,7 @@ import {
   protos,
   RegistrySettings,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
@@ -320,6 +321,7 @@ export async function startContentService({
       await blobs.ping();
     },
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
 

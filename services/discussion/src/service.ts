@@ -4,6 +4,7 @@ import {
   RegistrySettings,
   protos,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type Collection,
@@ -98,6 +99,7 @@ export async function startDiscussionService({
     ],
     healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
   return {

@@ -68,7 +68,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   );
   const stores: DocumentStore[] = [];
   const storeFor = async (service: ServiceName) => {
-    const store = await openServiceStore(service, configs[service]);
+    const store = await openServiceStore(service, configs[service], logger);
     stores.push(store);
     return store;
   };

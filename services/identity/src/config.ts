@@ -1,4 +1,4 @@
-import { address, commonEnv, storeEngineOf } from '@cms/shared';
+import { address, commonEnv, grpcTarget, storeEngineOf } from '@cms/shared';
 import { z } from 'zod';
 
 export const identityConfigSchema = z
@@ -37,7 +37,7 @@ export const identityConfigSchema = z
     LOGIN_DELAY_MS: z.coerce.number().int().nonnegative().default(500),
     LOGIN_DELAY_MAX_MS: z.coerce.number().int().nonnegative().default(5000),
     /** The config service, for registry records (`cms.use_email_as_login`). */
-    CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+    CONFIG_ADDRESS: grpcTarget.default('127.0.0.1:50055'),
     /** Largest portrait image, decoded (413 above). */
     PORTRAIT_MAX_BYTES: z.coerce
       .number()

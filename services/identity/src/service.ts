@@ -4,6 +4,7 @@ import {
   RegistrySettings,
   serveEndpoints,
   siteRootOnly,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type RunningService,
@@ -135,6 +136,7 @@ export async function startIdentityService(
     ],
     healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
 

@@ -1,15 +1,15 @@
-import { address, commonEnv } from '@cms/shared';
+import { address, commonEnv, grpcTarget } from '@cms/shared';
 import { z } from 'zod';
 
 export const searchConfigSchema = z.object({
   ...commonEnv,
   SEARCH_GRPC_ADDRESS: address.default('0.0.0.0:50053'),
   /** The content service: events are confirmed with it, and reindexing reads it. */
-  CONTENT_ADDRESS: address.default('127.0.0.1:50051'),
+  CONTENT_ADDRESS: grpcTarget.default('127.0.0.1:50051'),
   /** The config service: the search control panel's settings (`use_site_search_settings`). */
-  CONFIG_ADDRESS: address.default('127.0.0.1:50055'),
+  CONFIG_ADDRESS: grpcTarget.default('127.0.0.1:50055'),
   /** The discussion service: comment events are confirmed with it before comments are indexed. */
-  DISCUSSION_ADDRESS: address.default('127.0.0.1:50054'),
+  DISCUSSION_ADDRESS: grpcTarget.default('127.0.0.1:50054'),
   /** How long a search waits for the catalog to catch up with published events. */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(2000),
   /** How long the catalog keeps a removed object's tombstone (against late, older events) before purging it. */

@@ -5,6 +5,7 @@ import {
   RegistrySettings,
   remoteContentContexts,
   serveEndpoints,
+  connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
   type ContentServiceClient,
@@ -106,6 +107,7 @@ export async function startSearchService({
     ],
     healthCheck: storeAndBusReady(store, bus),
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    connectionAge: connectionAgeOf(config),
     logger,
   });
 

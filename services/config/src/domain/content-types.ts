@@ -117,7 +117,7 @@ export class ContentTypes {
     };
     buildType(definition, BEHAVIORS);
     if (!(await this.store.insert(definition))) throw badRequest(`A content type ${name} exists already`);
-    this.changes.publish([name]);
+    await this.changes.publish([name]);
     return definition;
   }
 
@@ -135,7 +135,7 @@ export class ContentTypes {
       throw badRequest(`The content type ${clip(name)} still has ${objects} object(s); remove them first`);
     }
     await this.store.remove(name);
-    this.changes.publish([name]);
+    await this.changes.publish([name]);
   }
 
   /** Read, change, write if nobody wrote in between (else again), announce. */
@@ -146,7 +146,7 @@ export class ContentTypes {
       const result = edit(stored.definition);
       buildType(result.definition, BEHAVIORS);
       if (await this.store.replace(result.definition, stored.version)) {
-        this.changes.publish([name]);
+        await this.changes.publish([name]);
         return result;
       }
     }

@@ -96,7 +96,7 @@ export class Registry {
       await this.store.write(values);
     } finally {
       // Also after a failed write: part of it may have been stored.
-      this.changes.publish([...values.keys()]);
+      await this.changes.publish([...values.keys()]);
     }
   }
 }

@@ -71,6 +71,17 @@ export const commonEnv = {
   CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
+   * How long a client's connection to this process's gRPC server lasts (±10 %) before the server asks it to
+   * reconnect: each reconnection looks the service's name up again, so replicas added since get their share of
+   * calls. 0: connections last as long as the client keeps them.
+   */
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().nonnegative().default(30_000),
+  /**
+   * How long calls and watch streams still open on such a connection may go on after it; unset: until they end
+   * (watch streams then keep their connection, while new calls take the new one).
+   */
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: z.coerce.number().int().positive().optional(),
+  /**
    * `true`: responses use the original platform's identifiers (`plone.*`, `Plone Site`, `plone_setup`, `volto.blocks`)
    * instead of the specification's neutral ones; either is taken on input (addendum §8).
    */
@@ -86,3 +97,23 @@ export const identifiersOf = (config: { ORIGINAL_IDENTIFIERS: boolean }) =>
 
 /** `host:port` of a gRPC endpoint. */
 export const address = z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port');
+
+const HOST_PORT = String.raw`[^\s:,/\[\]]+:\d{1,5}`;
+const IPV4_PORT = String.raw`\d{1,3}(?:\.\d{1,3}){3}:\d{1,5}`;
+const IPV6_PORT = String.raw`\[[0-9A-Fa-f:.]+\]:\d{1,5}`;
+
+/**
+ * Where a client finds every replica of a service (grpc-js target syntax; calls are balanced round robin over all
+ * the addresses it names): `host:port` or `dns:///host:port` (every address the name resolves to, looked up again
+ * when a connection ends: a Kubernetes headless Service), or a static list `ipv4:10.0.0.1:50051,10.0.0.2:50051`
+ * (`ipv6:[::1]:50051,…`).
+ */
+export const grpcTarget = z
+  .string()
+  .max(4000)
+  .regex(
+    new RegExp(
+      `^(?:${HOST_PORT}|dns:(?://[^\\s/]*/)?${HOST_PORT}|ipv4:${IPV4_PORT}(?:,${IPV4_PORT})*|ipv6:${IPV6_PORT}(?:,${IPV6_PORT})*)$`,
+    ),
+    'expected host:port, dns:///host:port, or a list ipv4:a.b.c.d:port,a.b.c.d:port',
+  );

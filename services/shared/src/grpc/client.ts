@@ -3,7 +3,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { grpcClientDuration, grpcMethodLabels, secondsSince } from '../metrics/metrics';
 import { fromServiceError } from './errors';
-import { channelOptions } from './loader';
+import { clientChannelOptions } from './loader';
 import { CLIENT_ADDRESS_KEY, REQUEST_ID_KEY } from './server';
 
 export interface CallOptions {
@@ -68,11 +68,11 @@ const timingInterceptor: grpc.Interceptor = (options, nextCall) => {
   });
 };
 
-/** One client (one channel) per target for the life of the process. */
+/** One client (one channel, balanced over every replica the target names) per target for the life of the process. */
 export function createClient<C>(Ctor: ClientConstructor<C>, address: string, maxMessageBytes: number): C {
   // grpc-js takes the interceptors off the options before making the channel, so it is still shared (see below).
   return new Ctor(address, grpc.credentials.createInsecure(), {
-    ...channelOptions(maxMessageBytes),
+    ...clientChannelOptions(maxMessageBytes),
     interceptors: [timingInterceptor],
   });
 }
@@ -100,7 +100,7 @@ export function createHealthClient(address: string, maxMessageBytes: number): He
     };
     HealthCtor = loaded.grpc.health.v1.Health;
   }
-  return new HealthCtor(address, grpc.credentials.createInsecure(), channelOptions(maxMessageBytes));
+  return new HealthCtor(address, grpc.credentials.createInsecure(), clientChannelOptions(maxMessageBytes));
 }
 
 /** Resolves to true when the server answers SERVING within the timeout. */

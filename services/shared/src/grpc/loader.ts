@@ -65,3 +65,30 @@ export function channelOptions(maxMessageBytes: number): grpc.ChannelOptions {
     'grpc.max_reconnect_backoff_ms': 2000,
   };
 }
+
+/**
+ * A client's channel: calls go round robin over every address its target names (every replica of the service),
+ * not all to the first one that answered. The name is looked up again whenever a connection ends (a replica gone,
+ * or a server's GRPC_MAX_CONNECTION_AGE_MS reached), at most every few seconds, so replicas that come and go are
+ * noticed.
+ */
+export function clientChannelOptions(maxMessageBytes: number): grpc.ChannelOptions {
+  return {
+    ...channelOptions(maxMessageBytes),
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+    'grpc.dns_min_time_between_resolutions_ms': 5000,
+  };
+}
+
+/** A server's channel: clients are made to reconnect every `maxConnectionAgeMs` (0: never), so they re-resolve. */
+export function serverChannelOptions(
+  maxMessageBytes: number,
+  maxConnectionAgeMs: number,
+  maxConnectionAgeGraceMs?: number,
+): grpc.ChannelOptions {
+  return {
+    ...channelOptions(maxMessageBytes),
+    ...(maxConnectionAgeMs > 0 ? { 'grpc.max_connection_age_ms': maxConnectionAgeMs } : {}),
+    ...(maxConnectionAgeGraceMs ? { 'grpc.max_connection_age_grace_ms': maxConnectionAgeGraceMs } : {}),
+  };
+}

@@ -3,9 +3,15 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '../logging/logger';
 import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
 import { toServiceError } from './errors';
-import { channelOptions } from './loader';
+import { serverChannelOptions } from './loader';
 
 export const REQUEST_ID_KEY = 'x-request-id';
+/**
+ * The `grpc.health.v1` service name of liveness: SERVING whenever the process answers at all (its event loop runs
+ * the Check), whatever its store and broker do; a liveness probe asks this one, so an outage of a dependency takes
+ * a process out of rotation (readiness, the overall name `''`) without restarting it.
+ */
+export const LIVENESS_SERVICE = 'liveness';
 /** The HTTP client's address as the gateway saw it (socket peer, or X-Forwarded-For from trusted proxies). */
 export const CLIENT_ADDRESS_KEY = 'x-client-address';
 /** An IPv6 address with a zone is at most ~60 characters; anything longer or stranger is not an address. */
@@ -116,11 +122,24 @@ export interface GrpcServerOptions {
   /** `host:port`; port 0 picks a free one. */
   address: string;
   services: ServiceBinding[];
-  /** A real readiness check (store answers, bus connected); rejects when not ready. */
+  /**
+   * A real readiness check (store answers, bus connected); rejects when not ready. It sets the overall health
+   * status `''` and each service's own name; LIVENESS_SERVICE does not depend on it.
+   */
   healthCheck: () => Promise<void>;
   healthIntervalMs?: number;
   maxMessageBytes: number;
+  /** GRPC_MAX_CONNECTION_AGE_MS and its grace (commonEnv); absent: connections are not aged. */
+  connectionAge?: { maxAgeMs: number; graceMs?: number };
   logger: Logger;
+}
+
+/** A service's GrpcServerOptions.connectionAge, from its configuration. */
+export function connectionAgeOf(config: {
+  GRPC_MAX_CONNECTION_AGE_MS: number;
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS?: number;
+}): GrpcServerOptions['connectionAge'] {
+  return { maxAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS, graceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS };
 }
 
 export interface RunningGrpcServer {
@@ -133,10 +152,12 @@ export interface RunningGrpcServer {
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { logger } = options;
-  const server = new grpc.Server(channelOptions(options.maxMessageBytes));
+  const server = new grpc.Server(
+    serverChannelOptions(options.maxMessageBytes, options.connectionAge?.maxAgeMs ?? 0, options.connectionAge?.graceMs),
+  );
   for (const service of options.services) server.addService(service.definition, service.implementation);
 
-  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  const health = new HealthImplementation({ '': 'NOT_SERVING', [LIVENESS_SERVICE]: 'SERVING' });
   health.addToServer(server);
   const names = ['', ...options.services.map((s) => s.name)];
   let lastStatus: string | undefined;

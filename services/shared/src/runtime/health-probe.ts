@@ -3,7 +3,8 @@
  *
  *   node services/shared/dist/runtime/health-probe.js <host:port> [service]
  *
- * Asks the gRPC server there `grpc.health.v1.Health/Check` (service `''` by default: the whole process) and exits
+ * Asks the gRPC server there `grpc.health.v1.Health/Check` (service `''` by default: the process's readiness, its
+ * store and broker included; `liveness`: only that the process answers, see LIVENESS_SERVICE) and exits
  * 0 when it answers SERVING, 1 otherwise (NOT_SERVING, unreachable, or no answer within PROBE_TIMEOUT_MS, default
  * 2000), 2 on a usage error. Kubernetes has native gRPC probes; Docker Compose needs a command, and the image ships
  * no grpc_health_probe binary, so this one uses the workspace's own gRPC client.

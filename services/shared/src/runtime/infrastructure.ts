@@ -17,8 +17,10 @@ import type { ServiceName } from '../http/endpoint';
 export function openServiceStore(
   service: ServiceName,
   config: { STORE_URL?: string; MONGO_URL?: string; DATA_DIR: string },
+  logger?: Logger,
 ): Promise<DocumentStore> {
   return openStore({
+    logger,
     engine: storeEngineOf(config),
     dataDir: join(config.DATA_DIR, service),
     dbName: `cms_${service}`,

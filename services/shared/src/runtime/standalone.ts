@@ -37,7 +37,7 @@ export function runStandalone<C extends CommonConfig>(
     );
     logger.level = config.LOG_LEVEL;
     const metrics = await startMetricsPort(metricsPortSettings(), logger);
-    const store = await openServiceStore(service, config);
+    const store = await openServiceStore(service, config, logger);
     const bus = await openBus(config, consumerGroups, logger);
     const running = await start({ config, logger, store, bus });
     stopOnSignals(

@@ -28,7 +28,9 @@ import {
   indexRemovedRecord,
   readLog,
 } from './append-log';
+import type { Logger } from '../logging/logger';
 import { fastCount, fastPage, type NedbView } from './embedded-query';
+import { lockFolder, type FolderLock } from './folder-lock';
 import {
   type Collection,
   type Document,
@@ -855,7 +857,10 @@ class EmbeddedStore implements DocumentStore {
   private readonly collections = new Map<string, EmbeddedCollection<Document>>();
   private closed = false;
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly lock: FolderLock,
+  ) {}
 
   collection<T extends Document = Document>(name: string): Collection<T> {
     if (this.closed) throw new Error('store is closed');
@@ -879,6 +884,8 @@ class EmbeddedStore implements DocumentStore {
     if (this.closed) return;
     this.closed = true;
     const results = await Promise.allSettled([...this.engines.values()].map((engine) => engine.close()));
+    // The folder is let go even when a file could not be closed: this process writes to it no more.
+    results.push(...(await Promise.allSettled([this.lock.release()])));
     const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failure) throw failure.reason;
   }
@@ -889,9 +896,13 @@ class EmbeddedStore implements DocumentStore {
  * resolves once its records are written and fsynced to the collection's file
  * (in a batch shared with the writes made meanwhile), so a killed process loses
  * no acknowledged write; one that cannot be appended fails and leaves the
- * documents in memory as they were. One process per data directory.
+ * documents in memory as they were. One process per data directory: it takes the folder's lock
+ * (./folder-lock.ts), and throws FolderInUseError while a live process holds it.
  */
-export async function openEmbeddedStore(dataDir: string): Promise<DocumentStore> {
+export async function openEmbeddedStore(dataDir: string, logger?: Logger): Promise<DocumentStore> {
   await fs.mkdir(dataDir, { recursive: true });
-  return new EmbeddedStore(dataDir);
+  const lock = await lockFolder(dataDir, (previous, reason) =>
+    logger?.warn({ folder: dataDir, previous, reason }, 'took over the lock of a data folder whose holder is gone'),
+  );
+  return new EmbeddedStore(dataDir, lock);
 }

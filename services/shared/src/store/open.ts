@@ -1,4 +1,5 @@
 import type { StoreEngine } from '../config/load';
+import type { Logger } from '../logging/logger';
 import { openEmbeddedStore } from './embedded';
 import { openMongoStore } from './mongo';
 import type { DocumentStore } from './port';
@@ -15,6 +16,8 @@ export interface OpenStoreOptions {
   dbName?: string;
   /** The `store` label of its operation latencies (the service that owns it). */
   metricsName?: string;
+  /** Hears of an embedded folder's stale lock taken over. */
+  logger?: Logger;
 }
 
 function engineOf(options: OpenStoreOptions): StoreEngine {
@@ -28,6 +31,6 @@ export async function openStore(options: OpenStoreOptions): Promise<DocumentStor
   if (engine.engine === 'mongodb') store = await openMongoStore(engine.url, options.dbName);
   else if (engine.engine === 'postgres')
     store = await openPostgresStore(engine.url, { schema: options.dbName ?? 'cms' });
-  else store = await openEmbeddedStore(options.dataDir);
+  else store = await openEmbeddedStore(options.dataDir, options.logger);
   return timedStore(store, options.metricsName ?? 'default');
 }

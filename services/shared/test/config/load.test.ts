@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnv, ConfigError, loadConfig, storeEngineOf } from '../../src/config/load';
+import { commonEnv, ConfigError, grpcTarget, loadConfig, storeEngineOf } from '../../src/config/load';
 
 describe('loadConfig', () => {
   const schema = z.object({ ...commonEnv, PORT: z.coerce.number().int().positive() });
@@ -47,5 +47,27 @@ describe('loadConfig', () => {
       );
       expect(() => loadConfig(schema, { PORT: '1', MONGO_URL: 'http://db' })).toThrow(/MONGO_URL/);
     });
+  });
+});
+
+describe('grpcTarget', () => {
+  it.each([
+    '127.0.0.1:50051',
+    'content:50051',
+    'dns:///cms-content-headless.cms.svc.cluster.local:50051',
+    'dns:content:50051',
+    'ipv4:10.0.0.1:50051,10.0.0.2:50051',
+    'ipv6:[::1]:50051,[fd00::2]:50051',
+  ])('takes %s', (target) => expect(grpcTarget.safeParse(target).success).toBe(true));
+
+  it.each(['content', 'dns:///content', 'ipv4:content:50051', 'ipv4:10.0.0.1:50051,', 'a b:1', 'unix:/tmp/socket'])(
+    'refuses %s',
+    (target) => expect(grpcTarget.safeParse(target).success).toBe(false),
+  );
+
+  it('defaults to aging connections out every 30 s, with no grace limit', () => {
+    const config = loadConfig(z.object(commonEnv), {});
+    expect(config.GRPC_MAX_CONNECTION_AGE_MS).toBe(30_000);
+    expect(config.GRPC_MAX_CONNECTION_AGE_GRACE_MS).toBeUndefined();
   });
 });

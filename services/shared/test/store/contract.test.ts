@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { openEmbeddedStore } from '../../src/store/embedded';
+import { markHolderCrashed } from './crashed-holder';
 import { openMongoStore } from '../../src/store/mongo';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
@@ -878,6 +879,7 @@ describe('embedded store on disk', () => {
     await users.deleteOne({ _id: 'u2' });
 
     // No close: a restart after a crash.
+    await markHolderCrashed(dir);
     const second = await openEmbeddedStore(dir);
     const reopened = second.collection('users');
     expect(await reopened.find({}, { sort: { _id: 1 } })).toEqual([
@@ -969,6 +971,7 @@ describe('embedded store on disk', () => {
         await c.insertOne({ _id: 'e', k: 5, title: 'later' });
 
         // No close: a restart after a crash reads what the memory held.
+        await markHolderCrashed(dir);
         const reopened = await openEmbeddedStore(dir);
         expect(await reopened.collection('items').find({}, { sort: { _id: 1 } })).toEqual([
           ...before,

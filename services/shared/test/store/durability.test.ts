@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import { openEmbeddedStore } from '../../src/store/embedded';
+import { markHolderCrashed } from './crashed-holder';
 import type { Document } from '../../src/store/port';
 
 const BUILT = path.join(__dirname, '../../dist/store/embedded.js');
@@ -97,6 +98,8 @@ describe('embedded store durability', () => {
     await items.insertOne({ _id: 'c', k: 3 });
     await expect(items.insertOne({ _id: 'd', k: 3 })).rejects.toThrow(/duplicate key/);
 
+    // No close: a restart after a crash.
+    await markHolderCrashed(dir);
     const reopened = await openEmbeddedStore(dir);
     expect(await reopened.collection('items').find({}, { sort: { _id: 1 } })).toEqual([
       { _id: 'a', k: 1 },
@@ -109,6 +112,7 @@ describe('embedded store durability', () => {
     await fs.writeFile(file, '{"_id":"a","k":1}\n{"_id":"b","k":2}');
     const unterminated = await openEmbeddedStore(dir);
     await unterminated.collection('items').insertOne({ _id: 'e', k: 5 });
+    await markHolderCrashed(dir);
     const again = await openEmbeddedStore(dir);
     expect(ids(await again.collection('items').find({}))).toEqual(['a', 'b', 'e']);
     await again.close();
@@ -235,6 +239,7 @@ describe('embedded store durability', () => {
     await fs.rmdir(file);
     await fs.rename(`${file}.aside`, file);
     expect(await items.findOneAndUpdate({ _id: 'a' }, { $inc: { n: 1 } })).toEqual({ _id: 'a', n: 1 });
+    await markHolderCrashed(dir);
     const reopened = await openEmbeddedStore(dir);
     expect(await reopened.collection('items').find({})).toEqual([{ _id: 'a', n: 1 }]);
     await reopened.close();
