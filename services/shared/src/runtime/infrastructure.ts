@@ -9,6 +9,11 @@ import { openStore } from '../store/open';
 import type { DocumentStore } from '../store/port';
 import type { ServiceName } from '../http/endpoint';
 
+/** A service's own folder of the embedded store (its blobs included). */
+export function serviceDataDir(service: ServiceName, config: { DATA_DIR: string }): string {
+  return join(config.DATA_DIR, service);
+}
+
 /** Each service keeps its own data: its own database on MongoDB, its own folder when embedded. */
 export function openServiceStore(
   service: ServiceName,
@@ -18,7 +23,7 @@ export function openServiceStore(
   return openStore({
     logger,
     mongoUrl: config.MONGO_URL,
-    dataDir: join(config.DATA_DIR, service),
+    dataDir: serviceDataDir(service, config),
     dbName: `cms_${service}`,
     metricsName: service,
   });
