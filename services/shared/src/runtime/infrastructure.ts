@@ -10,6 +10,11 @@ import { openStore } from '../store/open';
 import type { DocumentStore } from '../store/port';
 import type { ServiceName } from '../http/endpoint';
 
+/** A service's own folder of the embedded store (its blobs included). */
+export function serviceDataDir(service: ServiceName, config: { DATA_DIR: string }): string {
+  return join(config.DATA_DIR, service);
+}
+
 /**
  * Each service keeps its own data: its own database `cms_<service>` on MongoDB, its own schema `cms_<service>` in
  * the database the URL names on PostgreSQL, its own folder when embedded.
@@ -22,7 +27,7 @@ export function openServiceStore(
   return openStore({
     logger,
     engine: storeEngineOf(config),
-    dataDir: join(config.DATA_DIR, service),
+    dataDir: serviceDataDir(service, config),
     dbName: `cms_${service}`,
     metricsName: service,
   });

@@ -3,9 +3,10 @@ import { loadConfig } from '../config/load';
 import type { ServiceName } from '../http/endpoint';
 import { createLogger } from '../logging/logger';
 import type { ConsumerGroup } from '../events/topology';
-import { openBus, openServiceStore } from './infrastructure';
+import { openBus, openServiceStore, serviceDataDir } from './infrastructure';
 import { exitOnStartupFailure, stopOnSignals } from './lifecycle';
 import { metricsPortSettings, startMetricsPort } from './metrics-port';
+import { guardEmbeddedReplicas, storeServesReplicas } from './replica-guard';
 import type { CommonConfig, RunningService, ServiceDeps } from './service';
 
 /**
@@ -15,7 +16,8 @@ import type { CommonConfig, RunningService, ServiceDeps } from './service';
  * the service's own consumer groups (e.g. SEARCH_CONSUMER_GROUPS) before it
  * starts, so its queues keep what is published while it is down. A broker that
  * is down at start does not stop it: it starts, reports not ready, and
- * connects when the broker is back. Its metrics are served on METRICS_PORT (default 9464, `off` for none).
+ * connects when the broker is back. Its metrics are served on METRICS_PORT (default 9464, `off` for none). On an
+ * embedded store it watches for other processes of its service on the bus (./replica-guard.ts).
  */
 export function runStandalone<C extends CommonConfig>(
   service: ServiceName,
@@ -39,12 +41,17 @@ export function runStandalone<C extends CommonConfig>(
     const metrics = await startMetricsPort(metricsPortSettings(), logger);
     const store = await openServiceStore(service, config, logger);
     const bus = await openBus(config, consumerGroups, logger);
-    const running = await start({ config, logger, store, bus });
+    // Replicas on stores of their own would split the data: they find each other and step out (replica-guard.ts).
+    const guard = storeServesReplicas(store)
+      ? undefined
+      : await guardEmbeddedReplicas({ service, folder: serviceDataDir(service, config), bus, logger });
+    const running = await start({ config, logger, store, bus: guard?.bus ?? bus });
     stopOnSignals(
       logger,
       {
         async stop() {
           await running.stop();
+          await guard?.stop();
           await bus.close();
           await store.close();
           await metrics.stop();

@@ -71,14 +71,20 @@ function readText(file: string): string | undefined {
 
 const bootId = (): string => readText('/proc/sys/kernel/random/boot_id')?.trim() ?? '';
 
-/** Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces and parentheses). */
-function startTicksOf(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses): state first. */
+function statFields(pid: number): string[] | undefined {
   const stat = readText(`/proc/${pid}/stat`);
-  if (stat === undefined) return undefined;
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+function startTicksOf(pid: number): string | undefined {
+  return statFields(pid)?.[19];
 }
 
 function isRunning(pid: number): boolean {
+  // A zombie (killed, not yet reaped by its parent) still answers kill(pid, 0), but writes nothing any more.
+  if (statFields(pid)?.[0] === 'Z') return false;
   try {
     process.kill(pid, 0);
     return true;
