@@ -11,7 +11,7 @@ import { queryBuilderSearch } from '../src/api/query-builder';
 import { resultItems } from '../src/api/results';
 import type { FullObjects } from '../src/clients/content-render';
 import { entryFrom } from '../src/domain/catalog-entry';
-import { criteriaClauses } from '../src/domain/criteria';
+import { criteriaConditions } from '../src/domain/criteria';
 import { COLUMNS, requestedColumns } from '../src/domain/metadata';
 import { querystringIndexes } from '../src/domain/querystring-config';
 import { Catalog } from '../src/store/catalog';
@@ -115,9 +115,12 @@ describe('query builder over the catalog', () => {
       { i: 'created', o: `${OP}date.lessThanRelativeDate`, v: '1e9' },
       { i: 'Subject', o: `${OP}selection.any`, v: [{}] },
     ]) {
-      await expect(criteriaClauses([bad], ctx)).rejects.toMatchObject({ type: 'BadRequest' });
+      await expect(criteriaConditions([bad], ctx)).rejects.toMatchObject({ type: 'BadRequest' });
     }
-    await expect(criteriaClauses([{ i: 'Title', o: `${OP}string.is`, v: 'x' }], ctx)).resolves.toHaveLength(1);
+    await expect(criteriaConditions([{ i: 'Title', o: `${OP}string.is`, v: 'x' }], ctx)).resolves.toEqual({
+      clauses: [],
+      text: [{ field: 'title_words', terms: [{ word: 'x', prefix: false }] }],
+    });
   });
 
   it('asks content for a whole batch of full objects in one call', async () => {
