@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StoreKind } from '@cms/shared';
 import type { SystemInfo } from './domain/system';
 
 /** `version` of a package.json, or null when it cannot be read (the package is not installed here). */
@@ -22,12 +23,16 @@ function driverVersion(name: string): string | null {
   }
 }
 
-export function systemInfo(storeKind: 'embedded' | 'mongodb', busKind: 'in-process' | 'amqp'): SystemInfo {
+/** The driver package of each server engine. */
+const STORE_DRIVERS: Record<StoreKind, string | null> = { embedded: null, mongodb: 'mongodb', postgres: 'pg' };
+
+export function systemInfo(storeKind: StoreKind, busKind: 'in-process' | 'amqp'): SystemInfo {
+  const storeDriver = STORE_DRIVERS[storeKind];
   return {
     // services/config/package.json, from src or dist alike.
     cms_version: versionAt(join(__dirname, '..', 'package.json')) ?? 'unknown',
     node_version: process.versions.node,
-    store: { kind: storeKind, driver_version: storeKind === 'mongodb' ? driverVersion('mongodb') : null },
+    store: { kind: storeKind, driver_version: storeDriver ? driverVersion(storeDriver) : null },
     broker: { kind: busKind, driver_version: busKind === 'amqp' ? driverVersion('amqplib') : null },
     debug_mode: false,
     upgradeable: false,

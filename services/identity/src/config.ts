@@ -1,4 +1,4 @@
-import { address, commonEnv } from '@cms/shared';
+import { address, commonEnv, storeEngineOf } from '@cms/shared';
 import { z } from 'zod';
 
 export const identityConfigSchema = z
@@ -6,11 +6,11 @@ export const identityConfigSchema = z
     ...commonEnv,
     IDENTITY_GRPC_ADDRESS: address.default('0.0.0.0:50052'),
     ADMIN_USER: z.string().min(1).default('admin'),
-    /** Required with a production store (MONGO_URL); `admin` on the embedded store, with a warning. */
+    /** Required with a production store (STORE_URL); `admin` on the embedded store, with a warning. */
     ADMIN_PASSWORD: z.string().min(1).optional(),
     /** How long a verified Basic login is remembered (as a keyed hash). */
     CREDENTIAL_CACHE_TTL_MS: z.coerce.number().int().nonnegative().default(60_000),
-    /** HS256 key of the login tokens (JWT); required with MONGO_URL, else generated once and kept in the store. */
+    /** HS256 key of the login tokens (JWT); required with STORE_URL, else generated once and kept in the store. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Lifetime of a token from @login or @login-renew. */
     TOKEN_TTL_SECONDS: z.coerce
@@ -48,11 +48,13 @@ export const identityConfigSchema = z
     EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   })
   .superRefine((config, ctx) => {
-    if (config.MONGO_URL && !config.JWT_SECRET) {
+    // A server engine may be shared by several replicas, which must agree on these.
+    const production = storeEngineOf(config).engine !== 'embedded';
+    if (production && !config.JWT_SECRET) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['JWT_SECRET'],
-        message: 'required with a production store (MONGO_URL), the same on every identity replica',
+        message: 'required with a production store (STORE_URL), the same on every identity replica',
       });
     }
     if (config.LOGIN_DELAY_MAX_MS >= config.CALL_TIMEOUT_MS) {
@@ -62,11 +64,11 @@ export const identityConfigSchema = z
         message: 'must be below CALL_TIMEOUT_MS, or delayed logins time out',
       });
     }
-    if (config.MONGO_URL && !config.ADMIN_PASSWORD) {
+    if (production && !config.ADMIN_PASSWORD) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['ADMIN_PASSWORD'],
-        message: 'required with a production store (MONGO_URL)',
+        message: 'required with a production store (STORE_URL)',
       });
     }
   });

@@ -23,12 +23,43 @@ export class ConfigError extends Error {
   }
 }
 
+const STORE_SCHEMES: Record<string, StoreEngine['engine']> = {
+  'postgres:': 'postgres',
+  'postgresql:': 'postgres',
+  'mongodb:': 'mongodb',
+  'mongodb+srv:': 'mongodb',
+};
+
+const storeUrl = z
+  .string()
+  .url()
+  .refine((url) => new URL(url).protocol in STORE_SCHEMES, {
+    message: 'expected a postgres://, postgresql://, mongodb:// or mongodb+srv:// URL',
+  });
+
+/** The engine of a service's store, chosen by its configuration. */
+export type StoreEngine =
+  { engine: 'embedded' } | { engine: 'postgres'; url: string } | { engine: 'mongodb'; url: string };
+
+/** Which engine the configuration names: STORE_URL, else MONGO_URL (its older name), else the embedded one. */
+export function storeEngineOf(config: { STORE_URL?: string; MONGO_URL?: string }): StoreEngine {
+  const url = config.STORE_URL || config.MONGO_URL;
+  if (!url) return { engine: 'embedded' };
+  const engine = STORE_SCHEMES[new URL(url).protocol];
+  if (!engine)
+    throw new ConfigError([`STORE_URL: expected a postgres://, postgresql://, mongodb:// or mongodb+srv:// URL`]);
+  return { engine, url };
+}
+
 /** Variables every service process shares. */
 export const commonEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Embedded store location; ignored when MONGO_URL is set. */
+  /** Embedded store location; ignored when STORE_URL (or MONGO_URL) is set. */
   DATA_DIR: z.string().min(1).default('./data'),
-  MONGO_URL: z.string().url().optional(),
+  /** The store's server: `postgres://…`, `postgresql://…`, `mongodb://…`, `mongodb+srv://…`; unset: embedded. */
+  STORE_URL: storeUrl.optional(),
+  /** Older name of STORE_URL, still accepted (STORE_URL wins when both are set). */
+  MONGO_URL: storeUrl.optional(),
   AMQP_URL: z.string().url().optional(),
   /** Largest gRPC message; must hold the gateway's largest body. */
   MAX_MESSAGE_BYTES: z.coerce

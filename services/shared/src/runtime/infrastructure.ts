@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { storeEngineOf } from '../config/load';
 import { createAmqpBus } from '../events/amqp';
 import { SUITE_CONSUMER_GROUPS } from '../events/consumer-groups';
 import { createInProcessBus } from '../events/in-process';
@@ -9,13 +10,16 @@ import { openStore } from '../store/open';
 import type { DocumentStore } from '../store/port';
 import type { ServiceName } from '../http/endpoint';
 
-/** Each service keeps its own data: its own database on MongoDB, its own folder when embedded. */
+/**
+ * Each service keeps its own data: its own database `cms_<service>` on MongoDB, its own schema `cms_<service>` in
+ * the database the URL names on PostgreSQL, its own folder when embedded.
+ */
 export function openServiceStore(
   service: ServiceName,
-  config: { MONGO_URL?: string; DATA_DIR: string },
+  config: { STORE_URL?: string; MONGO_URL?: string; DATA_DIR: string },
 ): Promise<DocumentStore> {
   return openStore({
-    mongoUrl: config.MONGO_URL,
+    engine: storeEngineOf(config),
     dataDir: join(config.DATA_DIR, service),
     dbName: `cms_${service}`,
     metricsName: service,

@@ -1,21 +1,33 @@
+import type { StoreEngine } from '../config/load';
 import { openEmbeddedStore } from './embedded';
 import { openMongoStore } from './mongo';
 import type { DocumentStore } from './port';
+import { openPostgresStore } from './postgres';
 import { timedStore } from './timed';
 
 export interface OpenStoreOptions {
-  /** When set, the store is MongoDB at this URL; otherwise the embedded engine under `dataDir`. */
+  /** The engine (storeEngineOf(config)); the embedded one under `dataDir` when absent. */
+  engine?: StoreEngine;
+  /** Without `engine`: when set, the store is MongoDB at this URL (the older form of `engine`). */
   mongoUrl?: string;
   dataDir: string;
-  /** MongoDB database; defaults to the one named in the URL. */
+  /** MongoDB database, or PostgreSQL schema (in the database the URL names); MongoDB defaults to the URL's. */
   dbName?: string;
   /** The `store` label of its operation latencies (the service that owns it). */
   metricsName?: string;
 }
 
+function engineOf(options: OpenStoreOptions): StoreEngine {
+  if (options.engine) return options.engine;
+  return options.mongoUrl ? { engine: 'mongodb', url: options.mongoUrl } : { engine: 'embedded' };
+}
+
 export async function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
-  const store = options.mongoUrl
-    ? await openMongoStore(options.mongoUrl, options.dbName)
-    : await openEmbeddedStore(options.dataDir);
+  const engine = engineOf(options);
+  let store: DocumentStore;
+  if (engine.engine === 'mongodb') store = await openMongoStore(engine.url, options.dbName);
+  else if (engine.engine === 'postgres')
+    store = await openPostgresStore(engine.url, { schema: options.dbName ?? 'cms' });
+  else store = await openEmbeddedStore(options.dataDir);
   return timedStore(store, options.metricsName ?? 'default');
 }

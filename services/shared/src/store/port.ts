@@ -1,7 +1,8 @@
 /**
  * The store port: the subset of the MongoDB driver's collection API that the
  * services use. Two adapters implement it with the same query semantics:
- * MongoDB (driver) and an embedded engine persisted under DATA_DIR.
+ * MongoDB (driver), PostgreSQL (documents as jsonb) and an embedded engine
+ * persisted under DATA_DIR.
  *
  * Filters and updates use MongoDB's own language, so the code the tests run
  * against the embedded engine is the code that runs against MongoDB.
@@ -72,9 +73,12 @@ export interface Collection<T extends Document = Document> {
   createIndex(keys: Record<string, 1 | -1>, options?: IndexOptions): Promise<void>;
 }
 
+/** The engines behind the port. */
+export type StoreKind = 'embedded' | 'mongodb' | 'postgres';
+
 export interface DocumentStore {
   /** Which adapter this is, for logs and health. */
-  readonly kind: 'embedded' | 'mongodb';
+  readonly kind: StoreKind;
   collection<T extends Document = Document>(name: string): Collection<T>;
   /** Resolves when the store answers; rejects otherwise. Used by health checks. */
   ping(): Promise<void>;

@@ -1,15 +1,19 @@
 /**
- * One contract for every adapter of the store port. The embedded adapter is
- * always tested; MongoDB too when MONGO_URL is set (in a throwaway database).
+ * One contract for every adapter of the store port. The embedded adapter and
+ * PostgreSQL (PG_URL, default the local server's `test` database; a throwaway
+ * database per run) are always tested; MongoDB too when MONGO_URL is set (in a
+ * throwaway database).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
+import pg from 'pg';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import { openMongoStore } from '../../src/store/mongo';
 import { openStore } from '../../src/store/open';
+import { openPostgresStore } from '../../src/store/postgres';
 import {
   type Collection,
   type Document,
@@ -23,6 +27,8 @@ interface Adapter {
   open(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
 }
+
+const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-contract-'));
@@ -59,7 +65,40 @@ function mongoAdapter(url: string): Adapter {
   };
 }
 
-const adapters: Adapter[] = [embeddedAdapter()];
+/** The URL of another database on the same server. */
+function pgDatabaseUrl(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function onPgServer(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresAdapter(url: string): Adapter {
+  const database = `store_contract_${process.pid}_${Date.now()}`;
+  let created = false;
+  return {
+    name: 'postgres',
+    async open() {
+      await onPgServer(url, `CREATE DATABASE ${database}`);
+      created = true;
+      return openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' });
+    },
+    async cleanup() {
+      if (created) await onPgServer(url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
+  };
+}
+
+const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter(PG_URL)];
 if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
