@@ -199,7 +199,7 @@ describe('embedded blob store on disk', () => {
   });
 
   it('is what openBlobStoreAt opens without a store URL', async () => {
-    const store = await openBlobStoreAt({ dir, namespace: 'cms_content' });
+    const store = await openBlobStoreAt({ store: { engine: 'embedded' }, dir, namespace: 'cms_content' });
     expect(store.kind).toBe('embedded');
   });
 
@@ -232,7 +232,11 @@ describe('PostgreSQL blob store', () => {
     Number((await probe.query(`SELECT count(*) FROM cms_content.${table}`)).rows[0].count);
 
   it('is what openBlobStoreAt opens for a postgres:// URL, in the schema it is given', async () => {
-    const opened = await openBlobStoreAt({ url: database.url, dir: '/nonexistent', namespace: 'cms_blob_other' });
+    const opened = await openBlobStoreAt({
+      store: { engine: 'postgres', url: database.url },
+      dir: '/nonexistent',
+      namespace: 'cms_blob_other',
+    });
     try {
       expect(opened.kind).toBe('postgres');
       const id = await opened.put(Buffer.from('elsewhere'));

@@ -1,24 +1,28 @@
 import { join } from 'node:path';
+import { storeEngineOf, type StoreEngine } from '@cms/shared';
 import { openEmbeddedBlobStore } from './embedded';
 import { openGridFsBlobStore } from './gridfs';
 import type { BlobStore } from './port';
 import { openPostgresBlobStore } from './postgres';
 
 export interface OpenBlobStoreOptions {
-  /** The store's URL: `postgres://` puts blobs in a chunk table, `mongodb://` in GridFS; unset, files under `dir`. */
-  url?: string;
+  /** The documents' engine: blobs go beside them (a chunk table, GridFS), or to files under `dir` when embedded. */
+  store: StoreEngine;
   dir: string;
-  /** MongoDB database, or PostgreSQL schema, of the blobs. */
+  /** PostgreSQL schema, or MongoDB database, of the blobs. */
   namespace: string;
 }
 
 export function openBlobStoreAt(options: OpenBlobStoreOptions): Promise<BlobStore> {
-  if (!options.url) return openEmbeddedBlobStore(options.dir);
-  const scheme = new URL(options.url).protocol;
-  if (scheme === 'postgres:' || scheme === 'postgresql:') {
-    return openPostgresBlobStore(options.url, { schema: options.namespace });
+  const { store } = options;
+  switch (store.engine) {
+    case 'postgres':
+      return openPostgresBlobStore(store.url, { schema: options.namespace });
+    case 'mongodb':
+      return openGridFsBlobStore(store.url, options.namespace);
+    default:
+      return openEmbeddedBlobStore(options.dir);
   }
-  return openGridFsBlobStore(options.url, options.namespace);
 }
 
 /**
@@ -31,7 +35,7 @@ export function openBlobStore(config: {
   DATA_DIR: string;
 }): Promise<BlobStore> {
   return openBlobStoreAt({
-    url: config.STORE_URL ?? config.MONGO_URL,
+    store: storeEngineOf(config),
     dir: join(config.DATA_DIR, 'content', 'blobs'),
     namespace: 'cms_content',
   });
