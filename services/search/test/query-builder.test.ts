@@ -2,11 +2,7 @@
  * The query builder's rules checked by results over a real Catalog on the embedded store: criteria, limit,
  * and the result forms (`metadata_fields`, `fullobjects` asked of content in one call per batch).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type ContentSnapshot, type DocumentStore, type Principal__Output } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { queryBuilderSearch } from '../src/api/query-builder';
 import { resultItems } from '../src/api/results';
 import type { FullObjects } from '../src/clients/content-render';
@@ -15,6 +11,7 @@ import { criteriaConditions } from '../src/domain/criteria';
 import { COLUMNS, requestedColumns } from '../src/domain/metadata';
 import { querystringIndexes } from '../src/domain/querystring-config';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 
 const OP = 'cms.app.querystring.operation.';
 const EVERYONE = ['Anonymous', 'Manager'];
@@ -52,14 +49,14 @@ function snapshot(path: string, extra: Partial<ContentSnapshot> = {}): ContentSn
   } as ContentSnapshot;
 }
 
-describe('query builder over the catalog', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('query builder over the catalog on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'qb-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
     const at = new Date().toISOString();
@@ -72,8 +69,7 @@ describe('query builder over the catalog', () => {
     );
   });
   afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   const search = (criteria: unknown[], extra: Partial<Parameters<typeof queryBuilderSearch>[1]> = {}) =>

@@ -3,7 +3,7 @@
  * is rendered by the engine's own means: word lists and port filters on the embedded engine and MongoDB
  * (`WordListSearch`), PostgreSQL's full-text search on PostgreSQL (`PostgresTextSearch`).
  */
-import type { Collection, DocumentStore } from '@cms/shared';
+import type { Collection } from '@cms/shared';
 import type { CatalogEntry } from '../domain/catalog-entry';
 import type { CatalogQuery } from '../domain/search-query';
 import { escapeRegExp, type TextField, type TextMatch, type TextTerm } from '../domain/text';
@@ -122,9 +122,4 @@ export class WordListSearch implements CatalogSearch {
     const [items, count] = await Promise.all([pageOfTiers(), this.entries.countDocuments(filter)]);
     return { items, total: totalWithin(count, limit) };
   }
-}
-
-/** The catalog search of a store's engine. */
-export function catalogSearchFor(store: DocumentStore, entries: Collection<CatalogEntry>): CatalogSearch {
-  return new WordListSearch(entries);
 }

@@ -1,4 +1,5 @@
-import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Logger } from '@cms/shared';
+import { PostgresStore, storeAdapterOf } from '@cms/shared/adapters';
 import { pathParents, depthOf, REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
 import {
   COMMENT_TYPE,
@@ -8,7 +9,8 @@ import {
   type CommentHost,
 } from '../domain/comment-entry';
 import type { CatalogQuery } from '../domain/search-query';
-import { catalogSearchFor, type CatalogSearch, type SearchPage } from './catalog-search';
+import { WordListSearch, type CatalogSearch, type SearchPage } from './catalog-search';
+import { PostgresTextSearch } from './postgres-text-search';
 
 /** Entries read for the query builder's vocabularies (a term only beyond them is not offered). */
 const MAX_TERM_ENTRIES = 50_000;
@@ -21,9 +23,13 @@ export class Catalog {
   readonly entries: Collection<CatalogEntry>;
   private readonly searcher: CatalogSearch;
 
-  constructor(store: DocumentStore) {
+  constructor(store: DocumentStore, log?: Logger) {
     this.entries = store.collection<CatalogEntry>('catalog');
-    this.searcher = catalogSearchFor(store, this.entries);
+    const adapter = storeAdapterOf(store);
+    this.searcher =
+      adapter instanceof PostgresStore
+        ? new PostgresTextSearch(adapter, this.entries, log)
+        : new WordListSearch(this.entries);
   }
 
   /** How text is searched: `words` (word lists) or `postgres` (PostgreSQL's full-text search). */
