@@ -9,9 +9,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import pg from 'pg';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import { openMongoStore } from '../../src/store/mongo';
+import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../../test/support/pg-database';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
 import {
@@ -29,8 +29,6 @@ interface Adapter {
   openPeer?(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
 }
-
-const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-contract-'));
@@ -68,41 +66,23 @@ function mongoAdapter(url: string): Adapter {
   };
 }
 
-/** The URL of another database on the same server. */
-function pgDatabaseUrl(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onPgServer(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function postgresAdapter(url: string): Adapter {
-  const database = `store_contract_${process.pid}_${Date.now()}`;
-  let created = false;
+function postgresAdapter(): Adapter {
+  const database = testDatabaseName('store_contract');
+  let databaseUrl: string | undefined;
   return {
     name: 'postgres',
     async open() {
-      await onPgServer(url, `CREATE DATABASE ${database}`);
-      created = true;
-      return openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' });
+      databaseUrl = await createTestDatabase(database);
+      return openPostgresStore(databaseUrl, { schema: 'contract' });
     },
-    openPeer: () => openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' }),
+    openPeer: () => openPostgresStore(databaseUrl!, { schema: 'contract' }),
     async cleanup() {
-      if (created) await onPgServer(url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      if (databaseUrl) await dropTestDatabase(database);
     },
   };
 }
 
-const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter(PG_URL)];
+const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter()];
 if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
