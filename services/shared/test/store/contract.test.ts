@@ -209,6 +209,19 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await c.find({})).toEqual([{ _id: 'given', n: 1 }]);
     });
 
+    it('stores and finds strings with any character, U+0000 included', async () => {
+      const c = fresh();
+      const odd = { _id: 'n\u0000\uE000', s: 'a\u0000b', e: '\uE000\uE0000', slash: 'x\\u0000', list: ['\u0000'] };
+      await c.insertOne(odd);
+      await c.insertOne({ _id: 'plain', s: 'ab' });
+      expect(await c.findOne({ s: 'a\u0000b' })).toEqual(odd);
+      expect(await c.findOne({ _id: odd._id })).toEqual(odd);
+      expect(ids(await c.find({ list: '\u0000' }))).toEqual([odd._id]);
+      expect(ids(await c.find({ slash: 'x\\u0000', e: { $in: ['\uE000\uE0000'] } }))).toEqual([odd._id]);
+      await c.updateOne({ _id: odd._id }, { $set: { t: '\u0000' } });
+      expect(await c.countDocuments({ t: '\u0000', s: { $ne: 'ab' } })).toBe(1);
+    });
+
     it('never shares objects with the stored documents', async () => {
       const c = fresh<Document & { list: number[]; nested: { a: number } }>();
       const input = { _id: 'i1', list: [1], nested: { a: 1 } };

@@ -13,6 +13,7 @@ import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
 import { isPlainObject } from '../port-rules';
 import type { Filter } from '../port';
+import { escapeJson, escapeText } from './nul-escape';
 
 export interface FilterSqlOptions {
   /** The jsonb column (or expression) holding the documents, e.g. `doc` or `t.doc`. */
@@ -52,7 +53,7 @@ function scalarOf(value: unknown): Scalar | undefined {
 
 /** A jsonpath literal: JSON's string and number syntax is jsonpath's. */
 function literal(value: Scalar): string {
-  return JSON.stringify(value);
+  return escapeJson(JSON.stringify(value));
 }
 
 function pathSegments(field: string): string[] {
@@ -68,6 +69,7 @@ function pathSegments(field: string): string[] {
 const PORTABLE_REGEX = /^(?:[\w \-^$.*+?|()[\]/:,;@#%&=~'"!<>]|\\[^\w])*$/;
 
 function regexCondition(source: string, flags: string): string {
+  // (PORTABLE_REGEX admits neither U+0000 nor the character that escapes it, ./nul-escape.ts.)
   if (!PORTABLE_REGEX.test(source) || source.includes('(?') || /[^gi]/.test(flags)) untranslatable();
   return `@ like_regex ${JSON.stringify(source)}${flags.includes('i') ? ' flag "i"' : ''}`;
 }
@@ -86,7 +88,7 @@ class Translator {
   private pathHas(segments: string[], condition?: string): string {
     // From the value of the first field (NULL when missing), so that an expression index on it serves the test.
     const [first, ...rest] = segments;
-    const path = `$${rest.map((segment) => `.${JSON.stringify(segment)}`).join('')}`;
+    const path = `$${rest.map((segment) => `.${escapeJson(JSON.stringify(segment))}`).join('')}`;
     const jsonPath = this.param(condition ? `${path} ? (${condition})` : path);
     return `((${fieldValue(this.options.column, first)}) @? ${jsonPath}::jsonpath)`;
   }
@@ -122,14 +124,14 @@ class Translator {
   /** Conditions on `_id` that the primary key answers. */
   private idCondition(condition: unknown): string | undefined {
     const id = this.options.idColumn;
-    if (typeof condition === 'string') return `(${id} = ${this.param(condition)})`;
+    if (typeof condition === 'string') return `(${id} = ${this.param(escapeText(condition))})`;
     if (!isOperatorObject(condition) || Object.keys(condition).length !== 1) return undefined;
     const [[op, arg]] = Object.entries(condition);
     const strings = Array.isArray(arg) && arg.every((item) => typeof item === 'string');
-    if (op === '$eq' && typeof arg === 'string') return `(${id} = ${this.param(arg)})`;
-    if (op === '$ne' && typeof arg === 'string') return `(${id} <> ${this.param(arg)})`;
-    if (op === '$in' && strings) return `(${id} = ANY(${this.param(arg)}::text[]))`;
-    if (op === '$nin' && strings) return `(NOT ${id} = ANY(${this.param(arg)}::text[]))`;
+    if (op === '$eq' && typeof arg === 'string') return `(${id} = ${this.param(escapeText(arg))})`;
+    if (op === '$ne' && typeof arg === 'string') return `(${id} <> ${this.param(escapeText(arg))})`;
+    if (op === '$in' && strings) return `(${id} = ANY(${this.param(arg.map(escapeText))}::text[]))`;
+    if (op === '$nin' && strings) return `(NOT ${id} = ANY(${this.param(arg.map(escapeText))}::text[]))`;
     return undefined;
   }
 
@@ -150,7 +152,7 @@ class Translator {
     const items = value.map(scalarOf);
     if (items.some((item) => item === undefined)) untranslatable();
     const column = this.options.column;
-    const json = this.param(JSON.stringify(items));
+    const json = this.param(escapeJson(JSON.stringify(items)));
     const key = this.param(field);
     return (
       `(${column} -> ${key} = ${json}::jsonb OR EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN ` +

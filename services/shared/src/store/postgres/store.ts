@@ -27,6 +27,7 @@ import {
 import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../port-rules';
 import { createSchemaSql, createTableSql, indexPlans, quoteIdentifier, runDdl } from './ddl';
 import { splitFilter } from './filter-sql';
+import { escapeJson, escapeText, unescapeJson } from './nul-escape';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -168,7 +169,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
 
   private async insertInto(db: Queryable, table: string, doc: Stored): Promise<void> {
     try {
-      await db.query(`INSERT INTO ${table} (id, doc) VALUES ($1, $2::jsonb)`, [doc._id, JSON.stringify(doc)]);
+      await db.query(`INSERT INTO ${table} (id, doc) VALUES ($1, $2::jsonb)`, [
+        escapeText(doc._id),
+        escapeJson(JSON.stringify(doc)),
+      ]);
     } catch (err) {
       throw this.duplicateKey(err, doc);
     }
@@ -176,7 +180,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
 
   private async write(db: Queryable, table: string, doc: Document): Promise<void> {
     try {
-      await db.query(`UPDATE ${table} SET doc = $2::jsonb WHERE id = $1`, [String(doc._id), JSON.stringify(doc)]);
+      await db.query(`UPDATE ${table} SET doc = $2::jsonb WHERE id = $1`, [
+        escapeText(String(doc._id)),
+        escapeJson(JSON.stringify(doc)),
+      ]);
     } catch (err) {
       throw this.duplicateKey(err);
     }
@@ -214,7 +221,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       const [candidate] = await this.select(client, table, filter, { sort, limit: 1 });
       if (!candidate) return undefined;
       const { rows } = await client.query<{ doc: Document }>(`SELECT doc FROM ${table} WHERE id = $1 FOR UPDATE`, [
-        String(candidate._id),
+        escapeText(String(candidate._id)),
       ]);
       const locked = rows[0] && fromRow(rows[0]);
       if (locked && matcher.test(locked)) return locked;
@@ -304,7 +311,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         : (await this.select(client, table, filter, { lock: true })).filter((doc) => new Query(filter).test(doc));
       if (docs.length === 0) return 0;
       const { rowCount } = await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [
-        docs.map((doc) => String(doc._id)),
+        docs.map((doc) => escapeText(String(doc._id))),
       ]);
       return rowCount ?? 0;
     });
@@ -406,6 +413,14 @@ export class PostgresStore implements DocumentStore {
   }
 }
 
+const JSONB_OID = 3802;
+
+/** pg's own type parsers, but jsonb read back with U+0000 unescaped (./nul-escape.ts). */
+const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
+  oid === JSONB_OID
+    ? (text: string) => JSON.parse(unescapeJson(text)) as unknown
+    : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'];
+
 /** The pool size: `?max=` in the URL (removed before pg reads the URL), else 10. */
 function poolOptions(url: string): pg.PoolConfig {
   const parsed = new URL(url);
@@ -414,7 +429,7 @@ function poolOptions(url: string): pg.PoolConfig {
   const size = max === null ? DEFAULT_POOL_SIZE : Number(max);
   if (!Number.isInteger(size) || size < 1)
     throw new Error('the max parameter of a PostgreSQL URL must be a positive integer');
-  return { connectionString: parsed.toString(), max: size };
+  return { connectionString: parsed.toString(), max: size, types: { getTypeParser } };
 }
 
 /** Connects to PostgreSQL at `url` and creates the schema unless it exists. */
