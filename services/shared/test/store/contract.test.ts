@@ -653,6 +653,20 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await peer.collection(name).findOne({ _id: 'total' })).toEqual({ _id: 'total', n: 60 });
     });
 
+    it('applies every one of racing updateMany calls over the same documents', async () => {
+      const name = fresh().name;
+      for (let i = 0; i < 15; i += 1) await store.collection(name).insertOne({ _id: `m${i}`, group: 'a', n: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .updateMany({ group: 'a' }, { $inc: { n: 1 } }),
+        ),
+      );
+      expect(results.map((result) => result.modifiedCount)).toEqual(Array.from({ length: 10 }, () => 15));
+      expect(await store.collection(name).countDocuments({ n: 10 })).toBe(15);
+    });
+
     it('lets exactly one of racing conditional writes win', async () => {
       const name = fresh().name;
       await store.collection(name).insertOne({ _id: 'doc', version: 1 });

@@ -35,6 +35,10 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const DEFAULT_POOL_SIZE = 10;
 /** Times a single-document write looks for its match again when a concurrent write changed it first. */
 const MATCH_ATTEMPTS = 50;
+const DEADLOCK_DETECTED = '40P01';
+const TRANSACTION_ATTEMPTS = 5;
+/** How long a query waits for a connection before failing (the server away), rather than forever. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 type Queryable = pg.Pool | pg.PoolClient;
 type Stored = Document & { _id: string };
@@ -100,14 +104,16 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     if (inSql) {
       const values = [...split.values, ...(sortSql?.values ?? [])];
       let sql = `SELECT doc FROM ${table} WHERE ${split.sql}`;
+      // Locked in the order of the ids, the same for every writer, so that two never wait for each other.
       if (sortSql) sql += ` ORDER BY ${sortSql.orderBy}`;
+      else if (options.lock) sql += ' ORDER BY id';
       if (skip) sql += ` OFFSET ${skip}`;
       if (limit) sql += ` LIMIT ${limit}`;
       if (options.lock) sql += ' FOR UPDATE';
       return (await db.query<{ doc: Document }>(sql, values)).rows.map(fromRow);
     }
     const { rows } = await db.query<{ doc: Document }>(
-      `SELECT doc FROM ${table} WHERE ${split.sql}${options.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT doc FROM ${table} WHERE ${split.sql}${options.lock ? ' ORDER BY id FOR UPDATE' : ''}`,
       split.values,
     );
     let docs = rows.map(fromRow);
@@ -384,8 +390,21 @@ export class PostgresStore implements DocumentStore {
     return collection as unknown as Collection<T>;
   }
 
-  /** Runs `work` in a transaction on one connection: committed if it resolves, rolled back if it throws. */
+  /**
+   * Runs `work` in a transaction on one connection: committed if it resolves, rolled back if it throws. A
+   * transaction PostgreSQL chose as a deadlock's victim is run again (its work re-reads what it writes).
+   */
   async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (err) {
+        if (pgErrorOf(err).code !== DEADLOCK_DETECTED || attempt >= TRANSACTION_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  private async transactionOnce<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
     const client = await this.pool.connect();
     let broken: unknown;
     try {
@@ -429,7 +448,13 @@ function poolOptions(url: string): pg.PoolConfig {
   const size = max === null ? DEFAULT_POOL_SIZE : Number(max);
   if (!Number.isInteger(size) || size < 1)
     throw new Error('the max parameter of a PostgreSQL URL must be a positive integer');
-  return { connectionString: parsed.toString(), max: size, types: { getTypeParser } };
+  return {
+    connectionString: parsed.toString(),
+    max: size,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    types: { getTypeParser },
+  };
 }
 
 /** Connects to PostgreSQL at `url` and creates the schema unless it exists. */
