@@ -9,9 +9,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import pg from 'pg';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import { openMongoStore } from '../../src/store/mongo';
+import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../../test/support/pg-database';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
 import {
@@ -25,10 +25,10 @@ import {
 interface Adapter {
   name: string;
   open(): Promise<DocumentStore>;
+  /** Another client of the same data (another process would be one), for a server engine. */
+  openPeer?(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
 }
-
-const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-contract-'));
@@ -53,6 +53,7 @@ function mongoAdapter(url: string): Adapter {
   return {
     name: 'mongodb',
     open: () => openMongoStore(url, dbName),
+    openPeer: () => openMongoStore(url, dbName),
     async cleanup() {
       const client = new MongoClient(url);
       try {
@@ -65,40 +66,23 @@ function mongoAdapter(url: string): Adapter {
   };
 }
 
-/** The URL of another database on the same server. */
-function pgDatabaseUrl(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onPgServer(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function postgresAdapter(url: string): Adapter {
-  const database = `store_contract_${process.pid}_${Date.now()}`;
-  let created = false;
+function postgresAdapter(): Adapter {
+  const database = testDatabaseName('store_contract');
+  let databaseUrl: string | undefined;
   return {
     name: 'postgres',
     async open() {
-      await onPgServer(url, `CREATE DATABASE ${database}`);
-      created = true;
-      return openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' });
+      databaseUrl = await createTestDatabase(database);
+      return openPostgresStore(databaseUrl, { schema: 'contract' });
     },
+    openPeer: () => openPostgresStore(databaseUrl!, { schema: 'contract' }),
     async cleanup() {
-      if (created) await onPgServer(url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      if (databaseUrl) await dropTestDatabase(database);
     },
   };
 }
 
-const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter(PG_URL)];
+const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter()];
 if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
@@ -189,11 +173,16 @@ describe.each(adapters)('$name store', (adapter) => {
   let sequence = 0;
   const fresh = <T extends Document = Document>(): Collection<T> => store.collection<T>(`contract_${++sequence}`);
 
+  /** A second client of the same data for a server engine; the embedded engine has one client per folder. */
+  let peer: DocumentStore;
+
   beforeAll(async () => {
     store = await adapter.open();
+    peer = adapter.openPeer ? await adapter.openPeer() : store;
   });
 
   afterAll(async () => {
+    if (peer !== store) await peer?.close();
     await store?.close();
     await adapter.cleanup();
   });
@@ -218,6 +207,19 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await c.insertOne({ _id: 'given', n: 1 })).toEqual({ insertedId: 'given' });
       await expect(c.insertOne({ _id: 'given', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
       expect(await c.find({})).toEqual([{ _id: 'given', n: 1 }]);
+    });
+
+    it('stores and finds strings with any character, U+0000 included', async () => {
+      const c = fresh();
+      const odd = { _id: 'n\u0000\uE000', s: 'a\u0000b', e: '\uE000\uE0000', slash: 'x\\u0000', list: ['\u0000'] };
+      await c.insertOne(odd);
+      await c.insertOne({ _id: 'plain', s: 'ab' });
+      expect(await c.findOne({ s: 'a\u0000b' })).toEqual(odd);
+      expect(await c.findOne({ _id: odd._id })).toEqual(odd);
+      expect(ids(await c.find({ list: '\u0000' }))).toEqual([odd._id]);
+      expect(ids(await c.find({ slash: 'x\\u0000', e: { $in: ['\uE000\uE0000'] } }))).toEqual([odd._id]);
+      await c.updateOne({ _id: odd._id }, { $set: { t: '\u0000' } });
+      expect(await c.countDocuments({ t: '\u0000', s: { $ne: 'ab' } })).toBe(1);
     });
 
     it('never shares objects with the stored documents', async () => {
@@ -609,6 +611,167 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await c.deleteMany({ tags: { $all: ['k', 'l'] } })).toEqual({ deletedCount: 1 });
       expect(await c.deleteMany({ $nor: [{ group: 'a' }] })).toEqual({ deletedCount: 1 });
       expect(ids(await c.find({}))).toEqual(['x1', 'x3']);
+    });
+  });
+
+  describe('paging and counting', () => {
+    it('pages a sorted set with ties without gaps or overlaps, and counts the match', async () => {
+      const c = fresh();
+      for (let i = 0; i < 25; i += 1)
+        await c.insertOne({ _id: `g${String(i).padStart(2, '0')}`, rank: i % 4, on: i % 5 !== 0 });
+      const seen: string[] = [];
+      for (let skip = 0; skip < 30; skip += 7) {
+        const page = await c.find({ on: true }, { sort: { rank: 1, _id: 1 }, skip, limit: 7, projection: { _id: 1 } });
+        seen.push(...page.map((doc) => String(doc._id)));
+      }
+      expect(seen).toHaveLength(20);
+      expect(new Set(seen).size).toBe(20);
+      expect(await c.countDocuments({ on: true })).toBe(20);
+      expect(await c.countDocuments({ on: true, rank: { $in: [0, 3] } })).toBe(10);
+      const ranks = (await c.find({ on: true }, { sort: { rank: -1, _id: 1 } })).map((doc) => doc.rank as number);
+      expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+    });
+  });
+
+  describe('concurrent writers', () => {
+    /** Alternates between the two clients of the data. */
+    const client = (i: number) => (i % 2 === 0 ? store : peer);
+
+    it('increments one document from two clients to the exact total', async () => {
+      const name = fresh().name;
+      await store.collection(name).insertOne({ _id: 'total', n: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .findOneAndUpdate({ _id: 'total' }, { $inc: { n: 1 } }),
+        ),
+      );
+      expect(results.map((doc) => doc!.n as number).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      );
+      expect(await peer.collection(name).findOne({ _id: 'total' })).toEqual({ _id: 'total', n: 60 });
+    });
+
+    it('applies every one of racing updateMany calls over the same documents', async () => {
+      const name = fresh().name;
+      for (let i = 0; i < 15; i += 1) await store.collection(name).insertOne({ _id: `m${i}`, group: 'a', n: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .updateMany({ group: 'a' }, { $inc: { n: 1 } }),
+        ),
+      );
+      expect(results.map((result) => result.modifiedCount)).toEqual(Array.from({ length: 10 }, () => 15));
+      expect(await store.collection(name).countDocuments({ n: 10 })).toBe(15);
+    });
+
+    it('lets exactly one of racing conditional writes win', async () => {
+      const name = fresh().name;
+      await store.collection(name).insertOne({ _id: 'doc', version: 1 });
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .updateOne({ _id: 'doc', version: 1 }, { $set: { version: 2, writer: i } }),
+        ),
+      );
+      const winners = results.flatMap((result, i) => (result.modifiedCount === 1 ? [i] : []));
+      expect(winners).toHaveLength(1);
+      expect(results.filter((result) => result.matchedCount === 0)).toHaveLength(11);
+      expect(await store.collection(name).findOne({ _id: 'doc' })).toEqual({
+        _id: 'doc',
+        version: 2,
+        writer: winners[0],
+      });
+    });
+
+    it('grants a lease to one claimer, and again once it has expired', async () => {
+      const name = fresh().name;
+      await store.collection(name).insertOne({ _id: 'lease', holder: null, expiresAt: 0 });
+      // A logical clock: the claimers' "now".
+      const claim = (i: number, now: number) =>
+        client(i)
+          .collection(name)
+          .findOneAndUpdate(
+            { _id: 'lease', $or: [{ holder: null }, { expiresAt: { $lte: now } }] },
+            { $set: { holder: `worker${i}`, expiresAt: now + 100 } },
+          );
+      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => claim(i, 1000)));
+      const granted = first.filter((doc) => doc !== null);
+      expect(granted).toHaveLength(1);
+      expect(granted[0]).toMatchObject({ expiresAt: 1100 });
+      // Still held at 1050: nobody gets it.
+      expect((await Promise.all(Array.from({ length: 6 }, (_, i) => claim(i, 1050)))).filter(Boolean)).toEqual([]);
+      // Expired at 1100: again exactly one.
+      const second = (await Promise.all(Array.from({ length: 10 }, (_, i) => claim(i, 1100)))).filter(Boolean);
+      expect(second).toHaveLength(1);
+      expect(await peer.collection(name).findOne({ _id: 'lease' })).toEqual(second[0]);
+    });
+
+    it('claims queued work once per item with competing claimers', async () => {
+      const name = fresh().name;
+      for (let i = 0; i < 20; i += 1)
+        await store.collection(name).insertOne({ _id: `job${i}`, seq: i, state: 'queued' });
+      const claimed: string[] = [];
+      await Promise.all(
+        Array.from({ length: 4 }, async (_, worker) => {
+          for (;;) {
+            const job = await client(worker)
+              .collection(name)
+              .findOneAndUpdate({ state: 'queued' }, { $set: { state: 'taken', worker } }, { sort: { seq: 1 } });
+            if (!job) return;
+            claimed.push(String(job._id));
+          }
+        }),
+      );
+      expect(claimed.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `job${i}`).sort());
+      expect(await store.collection(name).countDocuments({ state: 'taken' })).toBe(20);
+    });
+
+    it('makes racing upserts of one _id one document, each either applied or refused as a duplicate', async () => {
+      const name = fresh().name;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .updateOne({ _id: 'once' }, { $inc: { n: 1 } }, { upsert: true }),
+        ),
+      );
+      const applied = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(DuplicateKeyError);
+      }
+      expect(await store.collection(name).find({})).toEqual([{ _id: 'once', n: applied }]);
+    });
+
+    it('keeps a unique key unique under racing upserts', async () => {
+      const name = fresh().name;
+      await store.collection(name).createIndex({ email: 1 }, { unique: true });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .findOneAndUpdate({ email: 'a@example.org' }, { $inc: { logins: 1 } }, { upsert: true }),
+        ),
+      );
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(DuplicateKeyError);
+      }
+      const applied = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+      expect(await store.collection(name).find({}, { projection: { _id: 0 } })).toEqual([
+        { email: 'a@example.org', logins: applied },
+      ]);
+    });
+
+    it('deletes a document once when deletions race', async () => {
+      const name = fresh().name;
+      await store.collection(name).insertOne({ _id: 'gone', kind: 'x' });
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => client(i).collection(name).deleteOne({ kind: 'x' })),
+      );
+      expect(results.map((result) => result.deletedCount).reduce((a, b) => a + b, 0)).toBe(1);
     });
   });
 
