@@ -15,7 +15,7 @@ import { openBlobStoreAt } from '../src/store/blobs/open';
 import { pollUntil } from '../../../test/support/poll';
 import { isBlobId, type BlobStore } from '../src/store/blobs/port';
 import { BLOB_CHUNK_BYTES, openPostgresBlobStore, PostgresBlobStore } from '../src/store/blobs/postgres';
-import { throwawayDatabase, type ThrowawayDatabase } from '../../shared/test/support/throwaway-postgres';
+import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../test/support/pg-database';
 
 interface Adapter {
   name: string;
@@ -55,16 +55,13 @@ function gridFsAdapter(url: string): Adapter {
 }
 
 function postgresAdapter(): Adapter {
-  let database: ThrowawayDatabase | undefined;
+  const database = testDatabaseName('blob_contract');
   return {
     name: 'postgres',
     async open() {
-      database = await throwawayDatabase('blob_contract');
-      return openPostgresBlobStore(database.url, { schema: 'cms_content' });
+      return openPostgresBlobStore(await createTestDatabase(database), { schema: 'cms_content' });
     },
-    async cleanup() {
-      await database?.drop();
-    },
+    cleanup: () => dropTestDatabase(database),
   };
 }
 
@@ -211,21 +208,22 @@ describe('embedded blob store on disk', () => {
 });
 
 describe('PostgreSQL blob store', () => {
-  let database: ThrowawayDatabase;
+  const database = testDatabaseName('blob_pg');
+  let url: string;
   let store: PostgresBlobStore;
   let probe: pg.Client;
 
   beforeAll(async () => {
-    database = await throwawayDatabase('blob_pg');
+    url = await createTestDatabase(database);
     // Small chunks, so that a few bytes make many rows.
-    store = await openPostgresBlobStore(database.url, { schema: 'cms_content', chunkBytes: 16 });
-    probe = new pg.Client({ connectionString: database.url });
+    store = await openPostgresBlobStore(url, { schema: 'cms_content', chunkBytes: 16 });
+    probe = new pg.Client({ connectionString: url });
     await probe.connect();
   });
   afterAll(async () => {
     await probe.end();
     await store.close();
-    await database.drop();
+    await dropTestDatabase(database);
   });
 
   const rowsOf = async (table: 'blobs_files' | 'blobs_chunks') =>
@@ -233,7 +231,7 @@ describe('PostgreSQL blob store', () => {
 
   it('is what openBlobStoreAt opens for a postgres:// URL, in the schema it is given', async () => {
     const opened = await openBlobStoreAt({
-      store: { engine: 'postgres', url: database.url },
+      store: { engine: 'postgres', url },
       dir: '/nonexistent',
       namespace: 'cms_blob_other',
     });
