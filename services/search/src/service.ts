@@ -32,7 +32,7 @@ export async function startSearchService({
   store,
   bus,
 }: ServiceDeps<SearchConfig>): Promise<RunningService> {
-  const catalog = new Catalog(store);
+  const catalog = new Catalog(store, logger);
   await catalog.ensureIndexes();
   // Made on first use, when events or requests arrive: the embedded suite starts search before content (so that
   // search subscribes before content's first write) and knows content's address only once content has started.

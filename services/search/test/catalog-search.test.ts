@@ -4,15 +4,12 @@
  * (path and depth, SearchableText, portal_type, review_state, sort, batching)
  * by callers who may see different things.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AppError, QueryParams, callerTokens, type DocumentStore, type Principal__Output } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { depthOf, pathParents, type CatalogEntry } from '../src/domain/catalog-entry';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { normalise, words } from '../src/domain/text';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 
 /** Who may view published content, and private content (its owner's local role gives `user:<id>`). */
 const PUBLISHED = ['Anonymous', 'Manager', 'Site Administrator', 'Reviewer', 'Owner', 'Editor', 'Reader'];
@@ -129,22 +126,21 @@ const MANAGER = principal('admin', ['Manager']);
 const ANN = principal('ann', ['Member']);
 const MEMBER = principal('bob', ['Member']);
 
-describe('catalog search', () => {
-  let dataDir: string;
+describe.each(STORE_ENGINES)('catalog search on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'search-catalog-'));
-    store = await openEmbeddedStore(dataDir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
     for (const item of SITE) expect(await catalog.put(entryOf(item))).toBe(true);
   });
 
   afterAll(async () => {
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   /** A search as `@search` runs it: query parameters, the context's path, the caller. */

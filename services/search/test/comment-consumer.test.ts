@@ -3,9 +3,6 @@
  * discussion service (a stand-in holding comments as its store would) and placed under its content object as
  * content holds it (another stand-in): the catalog indexes what they hold, never what an event says.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   callerTokens,
   createLogger,
@@ -14,7 +11,7 @@ import {
   type ContentSnapshot,
   type DocumentStore,
 } from '@cms/shared';
-import { createInProcessBus, openEmbeddedStore, type InProcessBus } from '@cms/shared/adapters';
+import { createInProcessBus, type InProcessBus } from '@cms/shared/adapters';
 import type { ContentSource } from '../src/clients/content-source';
 import type { DiscussionSource } from '../src/clients/discussion-source';
 import type { CommentRecord } from '../src/domain/comment-entry';
@@ -22,6 +19,7 @@ import { resultItem } from '../src/domain/metadata';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { SEARCH_CONSUMER_GROUPS, subscribeToContent } from '../src/events/consumer';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 import { rebuildCatalog } from '../src/store/rebuild';
 
 const DOC = 'd'.repeat(32);
@@ -84,8 +82,8 @@ class FakeDiscussion implements DiscussionSource {
   }
 }
 
-describe('comments in the catalog', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('comments in the catalog on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let bus: InProcessBus;
   let catalog: Catalog;
@@ -94,8 +92,8 @@ describe('comments in the catalog', () => {
   const log = createLogger('search', 'silent');
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'search-comments-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     bus = createInProcessBus({ topology: SEARCH_CONSUMER_GROUPS, logger: log, retryDelaysMs: [1] });
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
@@ -108,8 +106,7 @@ describe('comments in the catalog', () => {
 
   afterEach(async () => {
     await bus.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   const find = async (params: Record<string, string>, tokens: string[]) =>

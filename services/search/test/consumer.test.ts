@@ -4,9 +4,6 @@
  * the catalog indexes what content holds, never what an event says.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   AppError,
   callerTokens,
@@ -18,12 +15,13 @@ import {
   type DocumentStore,
   type Subscription,
 } from '@cms/shared';
-import { createInProcessBus, openEmbeddedStore, type InProcessBus } from '@cms/shared/adapters';
+import { createInProcessBus, type InProcessBus } from '@cms/shared/adapters';
 import { pollUntil } from '../../../test/support/poll';
 import type { ContentSource } from '../src/clients/content-source';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { SEARCH_CONSUMER_GROUPS, subscribeToContent } from '../src/events/consumer';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 
 const uid = () => randomUUID().replace(/-/g, '');
 
@@ -73,8 +71,8 @@ class FakeContent implements ContentSource {
   }
 }
 
-describe('search consumer', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('search consumer on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let bus: InProcessBus;
   let catalog: Catalog;
@@ -84,8 +82,8 @@ describe('search consumer', () => {
   let warn: jest.SpyInstance;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'search-consumer-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     // A failed event is tried again at once, not after the default backoff.
     bus = createInProcessBus({ topology: SEARCH_CONSUMER_GROUPS, logger: log, retryDelaysMs: [1] });
     catalog = new Catalog(store);
@@ -97,8 +95,7 @@ describe('search consumer', () => {
   afterEach(async () => {
     warn.mockRestore();
     await bus.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   /** What an anonymous `@search?SearchableText=<text>` at the site root finds. */

@@ -2,19 +2,16 @@
  * The query builder's rules checked by results over a real Catalog on the embedded store: criteria, limit,
  * and the result forms (`metadata_fields`, `fullobjects` asked of content in one call per batch).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type ContentSnapshot, type DocumentStore, type Principal__Output } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { queryBuilderSearch } from '../src/api/query-builder';
 import { resultItems } from '../src/api/results';
 import type { FullObjects } from '../src/clients/content-render';
 import { entryFrom } from '../src/domain/catalog-entry';
-import { criteriaClauses } from '../src/domain/criteria';
+import { criteriaConditions } from '../src/domain/criteria';
 import { COLUMNS, requestedColumns } from '../src/domain/metadata';
 import { querystringIndexes } from '../src/domain/querystring-config';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 
 const OP = 'cms.app.querystring.operation.';
 const EVERYONE = ['Anonymous', 'Manager'];
@@ -52,14 +49,14 @@ function snapshot(path: string, extra: Partial<ContentSnapshot> = {}): ContentSn
   } as ContentSnapshot;
 }
 
-describe('query builder over the catalog', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('query builder over the catalog on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'qb-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
     const at = new Date().toISOString();
@@ -72,8 +69,7 @@ describe('query builder over the catalog', () => {
     );
   });
   afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   const search = (criteria: unknown[], extra: Partial<Parameters<typeof queryBuilderSearch>[1]> = {}) =>
@@ -115,9 +111,12 @@ describe('query builder over the catalog', () => {
       { i: 'created', o: `${OP}date.lessThanRelativeDate`, v: '1e9' },
       { i: 'Subject', o: `${OP}selection.any`, v: [{}] },
     ]) {
-      await expect(criteriaClauses([bad], ctx)).rejects.toMatchObject({ type: 'BadRequest' });
+      await expect(criteriaConditions([bad], ctx)).rejects.toMatchObject({ type: 'BadRequest' });
     }
-    await expect(criteriaClauses([{ i: 'Title', o: `${OP}string.is`, v: 'x' }], ctx)).resolves.toHaveLength(1);
+    await expect(criteriaConditions([{ i: 'Title', o: `${OP}string.is`, v: 'x' }], ctx)).resolves.toEqual({
+      clauses: [],
+      text: [{ field: 'title_words', terms: [{ word: 'x', prefix: false }] }],
+    });
   });
 
   it('asks content for a whole batch of full objects in one call', async () => {

@@ -2,15 +2,12 @@
  * Relevance order of `SearchableText` without `sort_on`, the effectiveRange rule, `sort_limit`,
  * `allowedRolesAndUsers` and the site's search settings, checked by what a query returns from a small catalog.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AppError, QueryParams, callerTokens, type DocumentStore, type Principal__Output } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { depthOf, pathParents, type CatalogEntry } from '../src/domain/catalog-entry';
 import { buildCatalogQuery, type SiteSearch } from '../src/domain/search-query';
 import { normalise, words } from '../src/domain/text';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 
 const ALL = ['Anonymous', 'Manager', 'Site Administrator', 'Reader'];
 const NOW = new Date('2025-06-01T12:00:00Z');
@@ -74,22 +71,21 @@ const principal = (id: string, roles: string[]): Principal__Output => ({ id, rol
 const MANAGER = principal('admin', ['Manager']);
 const ANN = principal('ann', ['Member']);
 
-describe('relevance, effective range and search options', () => {
-  let dataDir: string;
+describe.each(STORE_ENGINES)('relevance, effective range and search options on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'search-ranking-'));
-    store = await openEmbeddedStore(dataDir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
     for (const item of ITEMS) await catalog.put(entryOf(item));
   });
 
   afterAll(async () => {
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   async function ids(

@@ -3,14 +3,11 @@
  * keep, an event it never confirmed) are lowered, tombstones of live objects revived, what the store no longer has
  * marked removed, expired tombstones purged; what an event wrote while the reindex ran is kept when newer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { callerTokens, QueryParams, type ContentSnapshot, type DocumentStore } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { entryFrom } from '../src/domain/catalog-entry';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 import { rebuildCatalog } from '../src/store/rebuild';
 
 const DAY = 24 * 60 * 60_000;
@@ -43,8 +40,8 @@ function snapshotOf(letter: string, version: number, title: string): ContentSnap
 /** A site without comments: the discussion store's scan yields nothing. */
 const noComments = () => [][Symbol.iterator]();
 
-describe('rebuildCatalog', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('rebuildCatalog on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
   /** A clock that moves one second each time it is read. */
@@ -53,16 +50,15 @@ describe('rebuildCatalog', () => {
   const at = (ms: number) => new Date(ms).toISOString();
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'search-rebuild-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
     time = Date.parse('2030-06-01T00:00:00.000Z');
   });
 
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   const anonymousFinds = async (text: string) =>

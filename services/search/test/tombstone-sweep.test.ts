@@ -1,31 +1,27 @@
 /** Tombstones are purged once older than SEARCH_TOMBSTONE_RETENTION_MS, by a sweep reading an injected clock. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError, createLogger, loadConfig, type DocumentStore } from '@cms/shared';
-import { openEmbeddedStore } from '@cms/shared/adapters';
 import { searchConfigSchema } from '../src/config';
 import { entryFrom } from '../src/domain/catalog-entry';
 import { Catalog } from '../src/store/catalog';
+import { STORE_ENGINES, type TestStore } from './support/store-engines';
 import { startTombstoneSweep } from '../src/store/tombstone-sweep';
 
 const DAY = 24 * 60 * 60_000;
 
-describe('tombstone sweep', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('tombstone sweep on $name', (engine) => {
+  let opened: TestStore;
   let store: DocumentStore;
   let catalog: Catalog;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'search-tombstones-'));
-    store = await openEmbeddedStore(dir);
+    opened = await engine.open();
+    store = opened.store;
     catalog = new Catalog(store);
     await catalog.ensureIndexes();
   });
 
   afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.dispose();
   });
 
   it('purges each tombstone once it is older than the retention, and nothing else', async () => {

@@ -4,9 +4,8 @@
  */
 import { callerTokens, type Principal__Output } from '@cms/shared';
 import type { CatalogEntry } from '../domain/catalog-entry';
-import { criteriaClauses, type Criterion } from '../domain/criteria';
+import { criteriaConditions, type Criterion } from '../domain/criteria';
 import { sortOf, viewerFilter, type CatalogQuery } from '../domain/search-query';
-import { parseTextQuery } from '../domain/text';
 import type { Catalog } from '../store/catalog';
 
 /** `limit`'s default: at most this many results count (addendum §8). */
@@ -27,7 +26,7 @@ export async function queryBuilderSearch(
   catalog: Catalog,
   q: QueryBuilderSearch,
 ): Promise<{ items: CatalogEntry[]; total: number }> {
-  const clauses = await criteriaClauses(q.criteria, {
+  const { clauses, text } = await criteriaConditions(q.criteria, {
     contextPath: q.contextPath,
     principalId: q.principal?.id || null,
     now: new Date(),
@@ -36,10 +35,9 @@ export async function queryBuilderSearch(
   const filter = viewerFilter(callerTokens(q.principal));
   if (clauses.length) filter.$and = clauses;
   const sort = sortOf(q.sortOn ? [q.sortOn] : [], q.sortOrder);
-  const query: CatalogQuery = { filter, sort, batch: { start: q.start, size: q.size } };
+  const query: CatalogQuery = { filter, text, sort, batch: { start: q.start, size: q.size } };
   // Relevance, as `@search` ranks, when no sort index is asked for.
-  const text = q.criteria.filter((c) => c.i === 'SearchableText' && typeof c.v === 'string').map((c) => c.v as string);
-  const terms = text.flatMap(parseTextQuery);
+  const terms = text.filter((match) => match.field === 'words').flatMap((match) => match.terms);
   if (!q.sortOn && terms.length) query.rank = terms;
   return catalog.search(query, q.limit);
 }

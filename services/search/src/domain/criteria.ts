@@ -6,7 +6,7 @@ import { badRequest, clip } from '@cms/shared';
 import { depthOf } from './catalog-entry';
 import { indexNamed, type IndexDef } from './indexes';
 import { OPERATION_PREFIX, operatorSuffix } from './querystring-config';
-import { escapeRegExp, normalise, parseTextQuery } from './text';
+import { escapeRegExp, normalise, parseTextQuery, type TextMatch } from './text';
 
 export interface Criterion {
   i: string;
@@ -29,9 +29,19 @@ type Clause = Record<string, unknown>;
 const UID_PATTERN = /^[0-9a-f]{32}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The criteria's clauses, all of which must match; a bad criterion is 400 naming it. */
-export async function criteriaClauses(criteria: readonly Criterion[], ctx: CriteriaContext): Promise<Clause[]> {
+/** What criteria ask for: filter clauses and text matches, all of which must hold. */
+export interface CriteriaConditions {
+  clauses: Clause[];
+  text: TextMatch[];
+}
+
+/** The criteria's conditions, all of which must match; a bad criterion is 400 naming it. */
+export async function criteriaConditions(
+  criteria: readonly Criterion[],
+  ctx: CriteriaContext,
+): Promise<CriteriaConditions> {
   const clauses: Clause[] = [];
+  const text: TextMatch[] = [];
   const paths: Clause[] = [];
   for (const [n, criterion] of criteria.entries()) {
     const where = `query.${n}`;
@@ -47,11 +57,14 @@ export async function criteriaClauses(criteria: readonly Criterion[], ctx: Crite
     const index = indexNamed(criterion.i) ?? (criterion.i === 'isDefaultPage' ? DEFAULT_PAGE : undefined);
     if (!index) throw refused(where, `unknown index "${clip(criterion.i)}"`);
     if (index.kind === 'path') paths.push(await pathClause(op, criterion.v, ctx, where));
-    else clauses.push(clauseFor(index, op, criterion.v, ctx, where));
+    else if (index.kind === 'text' && (op === 'string.contains' || op === 'string.is')) {
+      // Every word must be found; a trailing `*` makes a prefix.
+      text.push({ field: index.field, terms: parseTextQuery(string(criterion.v, where)) });
+    } else clauses.push(clauseFor(index, op, criterion.v, ctx, where));
   }
   if (paths.length === 1) clauses.push(paths[0]);
   else if (paths.length > 1) clauses.push({ $or: paths });
-  return clauses;
+  return { clauses, text };
 }
 
 /** The query builder's name of `is_default_page`. */
@@ -75,7 +88,6 @@ function clauseFor(index: IndexDef, op: string, value: unknown, ctx: CriteriaCon
       return ctx.principalId ? { [field]: ctx.principalId } : { _id: { $in: [] } };
     case 'string.contains':
     case 'string.is':
-      if (kind === 'text') return textClause(field, string(value, where));
       if (op === 'string.contains') {
         return { [field]: { $regex: escapeRegExp(normalise(string(value, where))) } };
       }
@@ -95,15 +107,6 @@ function clauseFor(index: IndexDef, op: string, value: unknown, ctx: CriteriaCon
     default:
       throw refused(where, `operator ${OPERATION_PREFIX}${op} does not apply here`);
   }
-}
-
-/** Every word must be found; a trailing `*` makes a prefix. */
-function textClause(field: string, text: string): Clause {
-  const terms = parseTextQuery(text);
-  if (terms.length === 0) return { _id: { $in: [] } };
-  return {
-    $and: terms.map((t) => ({ [field]: t.prefix ? { $regex: `^${escapeRegExp(t.word)}` } : t.word })),
-  };
 }
 
 function dateRange(op: string, value: unknown, now: Date, where: string): Record<string, string> {

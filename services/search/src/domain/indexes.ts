@@ -2,12 +2,11 @@
  * The catalog's indexes as queries name them, and the entry field each reads. `@search` parameters and
  * query-builder criteria are translated through this one table, so both know the same indexes.
  */
+import type { TextField } from './text';
+
 export type IndexKind = 'text' | 'field' | 'keyword' | 'date' | 'boolean' | 'int' | 'path';
 
-export interface IndexDef {
-  field: string;
-  kind: IndexKind;
-}
+export type IndexDef = { field: TextField; kind: 'text' } | { field: string; kind: Exclude<IndexKind, 'text'> };
 
 export const INDEXES: Readonly<Record<string, IndexDef>> = {
   SearchableText: { field: 'words', kind: 'text' },

@@ -1,10 +1,13 @@
 import { badRequest, clip, readBatch, type Batch, type QueryParams } from '@cms/shared';
 import { depthOf, instant } from './catalog-entry';
 import { indexNamed, sortFieldOf, type IndexDef } from './indexes';
-import { escapeRegExp, parseTextQuery, type TextTerm } from './text';
+import { parseTextQuery, type TextMatch, type TextTerm } from './text';
 
 export interface CatalogQuery {
+  /** What the entries must match beyond text, in the store port's filter language. */
   filter: Record<string, unknown>;
+  /** What text indexes must match, all of it (`SearchableText`, `Title`, `Description`). */
+  text: TextMatch[];
   sort: Record<string, 1 | -1>;
   batch: Batch;
   /** Ranks by relevance for these `SearchableText` terms instead of `sort` (no `sort_on` given). */
@@ -105,6 +108,7 @@ export function buildCatalogQuery(
   if (pathClauses.length === 1) Object.assign(filter, pathClauses[0]);
   else and.push({ $or: pathClauses });
 
+  const text: TextMatch[] = [];
   const seen = new Set<string>();
   for (const key of query.keys()) {
     if (OPTIONS.has(key)) continue;
@@ -118,20 +122,24 @@ export function buildCatalogQuery(
     const index = indexNamed(name);
     if (!index) throw badRequest(`Unknown index "${clip(name)}"`, [{ field: clip(key), message: 'no such index' }]);
     if (index.kind === 'path') continue;
+    if (index.kind === 'text') {
+      const values = query.getAll(name).concat(query.getAll(`${name}.query`));
+      text.push(...values.map((value) => ({ field: index.field, terms: parseTextQuery(value) })));
+      continue;
+    }
     and.push(...indexClauses(name, index, query));
   }
   const site = options.site;
   if (site?.typesNotSearched.length) and.push({ portal_type: { $nin: [...site.typesNotSearched] } });
   if (and.length) filter.$and = and;
 
-  const result: CatalogQuery = { filter, sort: readSort(query, site), batch: readBatch(query) };
+  const result: CatalogQuery = { filter, text, sort: readSort(query, site), batch: readBatch(query) };
   const limit = readSortLimit(query);
   if (limit !== undefined) result.limit = limit;
   // Relevance when no order is asked for (nor set by the site's search settings).
   const ranked = query.getAll('sort_on').length === 0 && (!site || site.sortOn === 'relevance');
-  const text = query.getAll('SearchableText').concat(query.getAll('SearchableText.query'));
-  if (ranked && text.length) {
-    const terms = text.flatMap(parseTextQuery);
+  if (ranked) {
+    const terms = text.filter((match) => match.field === 'words').flatMap((match) => match.terms);
     if (terms.length) result.rank = terms;
   }
   return result;
@@ -153,17 +161,6 @@ function readSortLimit(query: QueryParams): number | undefined {
 function indexClauses(name: string, index: IndexDef, query: QueryParams): Record<string, unknown>[] {
   const values = query.getAll(name).concat(query.getAll(`${name}.query`));
   const { field } = index;
-  if (index.kind === 'text') {
-    const clauses: Record<string, unknown>[] = [];
-    for (const text of values) {
-      const terms = parseTextQuery(text);
-      if (terms.length === 0) clauses.push({ _id: { $in: [] } });
-      for (const term of terms) {
-        clauses.push({ [field]: term.prefix ? { $regex: `^${escapeRegExp(term.word)}` } : term.word });
-      }
-    }
-    return clauses;
-  }
   const parse = (value: string) => parseValue(name, index, value);
   const parsed = values.map(parse);
   const range = query.get(`${name}.range`);

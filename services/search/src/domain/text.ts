@@ -28,6 +28,18 @@ export interface TextTerm {
   prefix: boolean;
 }
 
+/** The word lists of an entry that text indexes search: everything, the title's, the description's. */
+export type TextField = 'words' | 'title_words' | 'description_words';
+
+/**
+ * A text index's condition: entries whose `field` holds every term (no terms: nothing matches). Kept apart from
+ * the query's filter, so that each catalog engine renders it its own way (word lists or a text search engine).
+ */
+export interface TextMatch {
+  field: TextField;
+  terms: TextTerm[];
+}
+
 /** Parses a query like `news report*`; boolean operators are read as plain words dropped from the query. */
 export function parseTextQuery(query: string): TextTerm[] {
   const terms: TextTerm[] = [];

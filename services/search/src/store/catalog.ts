@@ -1,4 +1,5 @@
-import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Logger } from '@cms/shared';
+import { PostgresStore, storeAdapterOf } from '@cms/shared/adapters';
 import { pathParents, depthOf, REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
 import {
   COMMENT_TYPE,
@@ -8,35 +9,36 @@ import {
   type CommentHost,
 } from '../domain/comment-entry';
 import type { CatalogQuery } from '../domain/search-query';
-import { escapeRegExp, type TextTerm } from '../domain/text';
-
-/** What a result needs of an entry: not its words. */
-const RESULT_PROJECTION = { words: 0, path_parents: 0, title_words: 0, description_words: 0 } as const;
-
-/** Within a relevance tier: the path order a search without relevance has. */
-const RELEVANCE_TIE_ORDER: Record<string, 1 | -1> = { path: 1 };
-
-function termClauses(field: string, terms: TextTerm[]): Record<string, unknown>[] {
-  return terms.map((t) => ({ [field]: t.prefix ? { $regex: `^${escapeRegExp(t.word)}` } : t.word }));
-}
-
-function notTermClause(field: string, term: TextTerm): Record<string, unknown> {
-  return { [field]: term.prefix ? { $not: { $regex: `^${escapeRegExp(term.word)}` } } : { $ne: term.word } };
-}
+import { WordListSearch, type CatalogSearch, type SearchPage } from './catalog-search';
+import { PostgresTextSearch } from './postgres-text-search';
 
 /** Entries read for the query builder's vocabularies (a term only beyond them is not offered). */
 const MAX_TERM_ENTRIES = 50_000;
 
+/**
+ * The search catalog: entries kept through the store port on every engine; searched by the engine's own means
+ * (`CatalogSearch`: word lists on the embedded engine and MongoDB, full-text search on PostgreSQL).
+ */
 export class Catalog {
   readonly entries: Collection<CatalogEntry>;
+  private readonly searcher: CatalogSearch;
 
-  constructor(store: DocumentStore) {
+  constructor(store: DocumentStore, log?: Logger) {
     this.entries = store.collection<CatalogEntry>('catalog');
+    const adapter = storeAdapterOf(store);
+    this.searcher =
+      adapter instanceof PostgresStore
+        ? new PostgresTextSearch(adapter, this.entries, log)
+        : new WordListSearch(this.entries);
+  }
+
+  /** How text is searched: `words` (word lists) or `postgres` (PostgreSQL's full-text search). */
+  get textEngine(): CatalogSearch['engine'] {
+    return this.searcher.engine;
   }
 
   async ensureIndexes(): Promise<void> {
     await this.entries.createIndex({ path_parents: 1 });
-    await this.entries.createIndex({ words: 1 });
     await this.entries.createIndex({ path: 1 });
     await this.entries.createIndex({ allowed: 1 });
     // The sorts listings ask for most (newest first, by title): a page is read by walking the index in order
@@ -51,6 +53,7 @@ export class Catalog {
     await this.entries.createIndex({ content_uid: 1 }, { sparse: true });
     // Tombstones only: the purge finds them without a scan.
     await this.entries.createIndex({ deleted: 1 }, { sparse: true });
+    await this.searcher.ensureIndexes();
   }
 
   /** The version the catalog holds for `uid` (REMOVED_VERSION for a tombstone), 0 when none. */
@@ -172,56 +175,8 @@ export class Catalog {
   }
 
   /** One batch of the matches and how many match; with `limit`, only the first `limit` matches count. */
-  async search(query: CatalogQuery, limit = query.limit): Promise<{ items: CatalogEntry[]; total: number }> {
-    const { start } = query.batch;
-    const size = limit === undefined ? query.batch.size : Math.min(query.batch.size, Math.max(0, limit - start));
-    if (query.rank) return this.rankedSearch(query, query.rank, start, size, limit);
-    const [items, count] = await Promise.all([
-      size === 0 ? Promise.resolve([]) : this.page(query.filter, query.sort, start, size),
-      this.entries.countDocuments(query.filter),
-    ]);
-    return { items, total: limit === undefined ? count : Math.min(count, limit) };
-  }
-
-  private page(filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number) {
-    return this.entries.find(filter, { sort, skip, limit, projection: RESULT_PROJECTION });
-  }
-
-  /**
-   * Relevance order without a text engine: the matches whose title holds every term first, then those whose
-   * description does, then the rest (the text alone); within each, by path. Each tier is a store query of its own,
-   * read from where the page starts in it; a tier is counted only when the page begins beyond it, so the first
-   * page of a common word costs what a sorted search does.
-   */
-  private async rankedSearch(
-    query: CatalogQuery,
-    terms: TextTerm[],
-    start: number,
-    size: number,
-    limit: number | undefined,
-  ): Promise<{ items: CatalogEntry[]; total: number }> {
-    const notInTitle = { $or: terms.map((t) => notTermClause('title_words', t)) };
-    const tiers = [
-      { $and: [query.filter, ...termClauses('title_words', terms)] },
-      { $and: [query.filter, notInTitle, ...termClauses('description_words', terms)] },
-      { $and: [query.filter, notInTitle, { $or: terms.map((t) => notTermClause('description_words', t)) }] },
-    ];
-    const pageOfTiers = async () => {
-      const items: CatalogEntry[] = [];
-      let offset = start;
-      for (const tier of tiers) {
-        const wanted = size - items.length;
-        if (wanted <= 0) break;
-        const page = await this.page(tier, RELEVANCE_TIE_ORDER, offset, wanted);
-        items.push(...page);
-        if (page.length === wanted) break;
-        // The tier ends within this page (the next starts at its top), or before it (skip what it holds).
-        offset = page.length > 0 ? 0 : Math.max(0, offset - (await this.entries.countDocuments(tier)));
-      }
-      return items;
-    };
-    const [items, count] = await Promise.all([pageOfTiers(), this.entries.countDocuments(query.filter)]);
-    return { items, total: limit === undefined ? count : Math.min(count, limit) };
+  search(query: CatalogQuery, limit = query.limit): Promise<SearchPage> {
+    return this.searcher.search(query, limit);
   }
 
   /** The path of a live entry, or null. */

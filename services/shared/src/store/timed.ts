@@ -22,7 +22,7 @@ const OPERATIONS = [
  * is on (the embedded engine has no instrumentation of its own); the adapters stay unaware of it.
  */
 export function timedStore(store: DocumentStore, storeName: string): DocumentStore {
-  return {
+  const timed: DocumentStore = {
     kind: store.kind,
     collection<T extends Document = Document>(name: string): Collection<T> {
       return timedCollection(store.collection(name), storeName) as unknown as Collection<T>;
@@ -30,6 +30,19 @@ export function timedStore(store: DocumentStore, storeName: string): DocumentSto
     ping: () => store.ping(),
     close: () => store.close(),
   };
+  ADAPTERS.set(timed, store);
+  return timed;
+}
+
+/** The adapter under each timed store. */
+const ADAPTERS = new WeakMap<DocumentStore, DocumentStore>();
+
+/**
+ * The adapter itself under a store that may be timed: for what a service does with its engine beyond the port
+ * (search's full-text queries on PostgreSQL), which the port's timing does not see.
+ */
+export function storeAdapterOf(store: DocumentStore): DocumentStore {
+  return ADAPTERS.get(store) ?? store;
 }
 
 function timedCollection(inner: Collection, storeName: string): Collection {

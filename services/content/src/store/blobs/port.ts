@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 /**
  * The blob store port: opaque bytes kept outside the document store, under
- * ids the store hands out. Two adapters: files under DATA_DIR (embedded) and
- * GridFS (MongoDB). A blob is written whole or not at all, and never changes.
+ * ids the store hands out. Three adapters: files under DATA_DIR (embedded),
+ * GridFS (MongoDB) and a chunk table (PostgreSQL). A blob is written whole or
+ * not at all, and never changes.
  */
 /** Bytes `start` to `end` of a blob, both included (an HTTP byte range). */
 export interface ByteRange {
@@ -11,7 +12,7 @@ export interface ByteRange {
 }
 
 export interface BlobStore {
-  readonly kind: 'embedded' | 'gridfs';
+  readonly kind: 'embedded' | 'gridfs' | 'postgres';
   /** Stores the bytes under a new id. */
   put(bytes: Buffer): Promise<string>;
   /** The bytes of a blob, or null when there is none with that id. */
