@@ -5,25 +5,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../../test/support/pg-database';
+import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
 import { DuplicateKeyError, type Filter } from '../../src/store/port';
 import { openStore } from '../../src/store/open';
 import { filterToSql, openPostgresStore, PostgresStore, postgresStoreOf } from '../../src/store/postgres';
 
-const database = testDatabaseName('store_postgres');
+let database: TestDatabase;
 let url: string;
 let store: PostgresStore;
 let sequence = 0;
 const fresh = () => `pg_${++sequence}`;
 
 beforeAll(async () => {
-  url = await createTestDatabase(database);
+  database = await createTestDatabase('store_postgres');
+  url = database.url;
   store = await openPostgresStore(url, { schema: 'adapter_test' });
 });
 
 afterAll(async () => {
   await store?.close();
-  await dropTestDatabase(database);
+  await database?.dispose();
 });
 
 describe('filterToSql', () => {
