@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { startSuite, type RunningSuite } from '@cms/embedded';
-import { createTestDatabase, dropTestDatabase } from './pg-database';
+import { createTestDatabase, type TestDatabase } from './postgres';
 
 export const ADMIN = 'Basic ' + Buffer.from('admin:admin').toString('base64');
 
@@ -21,21 +21,21 @@ export interface TestSuite {
 
 /**
  * With E2E_STORE=postgres, the suites run their services on PostgreSQL (the server of PG_URL) instead of the
- * embedded engine: each data folder gets a database of its own (named after it, so a suite restarted on its
- * folder finds its data), dropped with the folder.
+ * embedded engine: each data folder gets a database of its own (kept with the folder, so a suite restarted on
+ * its folder finds its data), dropped with the folder.
  */
 const ON_POSTGRES = process.env.E2E_STORE === 'postgres';
-
-function databaseOf(dataDir: string): string {
-  return basename(dataDir)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_');
-}
+const databases = new Map<string, TestDatabase>();
 
 /** What the services need to run on PostgreSQL: the URL, and the secrets identity requires with a server engine. */
 async function postgresEnv(dataDir: string, env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  let database = databases.get(dataDir);
+  if (!database) {
+    database = await createTestDatabase('e2e');
+    databases.set(dataDir, database);
+  }
   return {
-    STORE_URL: await createTestDatabase(databaseOf(dataDir)),
+    STORE_URL: database.url,
     ADMIN_PASSWORD: 'admin',
     JWT_SECRET: 'e2e-secret-of-the-suites-on-postgresql',
     ...env,
@@ -69,7 +69,8 @@ export async function startTestSuite(
       await suite.stop();
       if (keepData) return;
       rmSync(dataDir, { recursive: true, force: true });
-      if (ON_POSTGRES) await dropTestDatabase(databaseOf(dataDir));
+      await databases.get(dataDir)?.dispose();
+      databases.delete(dataDir);
     },
   };
 }

@@ -4,7 +4,7 @@
  * and where it differs from the word-list search of the other engines (the same queries, side by side).
  */
 import { QueryParams, callerTokens, type DocumentStore } from '@cms/shared';
-import { openStore, storeAdapterOf, type PostgresStore } from '@cms/shared/adapters';
+import { openStore, postgresStoreOf, type PostgresStore } from '@cms/shared/adapters';
 import { depthOf, pathParents, type CatalogEntry } from '../src/domain/catalog-entry';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { normalise, words } from '../src/domain/text';
@@ -119,7 +119,8 @@ describe('catalog on PostgreSQL full-text search', () => {
       dataDir: '/nonexistent',
     });
     try {
-      expect(storeAdapterOf(timed)).not.toBe(timed);
+      expect(postgresStoreOf(timed)).toBeInstanceOf(Object);
+      expect(postgresStoreOf(timed)).not.toBe(timed);
       const onTimed = new Catalog(timed);
       expect(onTimed.textEngine).toBe('postgres');
       expect(await idsOf(onTimed, { SearchableText: 'katze' })).toEqual(['de-cats']);

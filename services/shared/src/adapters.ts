@@ -3,7 +3,6 @@
  * that run a service (`@cms/shared/adapters`), never by the gateway, which needs neither a store nor a bus.
  */
 export * from './store/open';
-export { storeAdapterOf } from './store/timed';
 export * from './store/embedded';
 export * from './store/mongo';
 export * from './store/postgres';

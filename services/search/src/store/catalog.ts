@@ -1,5 +1,5 @@
 import { DuplicateKeyError, type Collection, type DocumentStore, type Logger } from '@cms/shared';
-import { PostgresStore, storeAdapterOf } from '@cms/shared/adapters';
+import { postgresStoreOf } from '@cms/shared/adapters';
 import { pathParents, depthOf, REMOVED_VERSION, type CatalogEntry } from '../domain/catalog-entry';
 import {
   COMMENT_TYPE,
@@ -25,11 +25,8 @@ export class Catalog {
 
   constructor(store: DocumentStore, log?: Logger) {
     this.entries = store.collection<CatalogEntry>('catalog');
-    const adapter = storeAdapterOf(store);
-    this.searcher =
-      adapter instanceof PostgresStore
-        ? new PostgresTextSearch(adapter, this.entries, log)
-        : new WordListSearch(this.entries);
+    const postgres = postgresStoreOf(store);
+    this.searcher = postgres ? new PostgresTextSearch(postgres, this.entries, log) : new WordListSearch(this.entries);
   }
 
   /** How text is searched: `words` (word lists) or `postgres` (PostgreSQL's full-text search). */

@@ -12,7 +12,7 @@ import { MongoClient } from 'mongodb';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import { markHolderCrashed } from './crashed-holder';
 import { openMongoStore } from '../../src/store/mongo';
-import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../../test/support/pg-database';
+import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
 import {
@@ -68,17 +68,16 @@ function mongoAdapter(url: string): Adapter {
 }
 
 function postgresAdapter(): Adapter {
-  const database = testDatabaseName('store_contract');
-  let databaseUrl: string | undefined;
+  let database: TestDatabase | undefined;
   return {
     name: 'postgres',
     async open() {
-      databaseUrl = await createTestDatabase(database);
-      return openPostgresStore(databaseUrl, { schema: 'contract' });
+      database = await createTestDatabase('store_contract');
+      return openPostgresStore(database.url, { schema: 'contract' });
     },
-    openPeer: () => openPostgresStore(databaseUrl!, { schema: 'contract' }),
+    openPeer: () => openPostgresStore(database!.url, { schema: 'contract' }),
     async cleanup() {
-      if (databaseUrl) await dropTestDatabase(database);
+      await database?.dispose();
     },
   };
 }
