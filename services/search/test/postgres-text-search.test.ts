@@ -119,7 +119,7 @@ describe('catalog on PostgreSQL full-text search', () => {
       dataDir: '/nonexistent',
     });
     try {
-      expect(postgresStoreOf(timed)).toBeInstanceOf(Object);
+      expect(postgresStoreOf(timed)).toBeDefined();
       expect(postgresStoreOf(timed)).not.toBe(timed);
       const onTimed = new Catalog(timed);
       expect(onTimed.textEngine).toBe('postgres');
