@@ -1,5 +1,6 @@
 export * from './store/port';
 export * from './store/write-retry';
+export * from './store/private-files';
 export * from './events/port';
 export * from './errors/app-error';
 export * from './logging/logger';

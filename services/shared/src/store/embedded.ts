@@ -29,6 +29,7 @@ import {
   readLog,
 } from './append-log';
 import { fastCount, fastPage, type NedbView } from './embedded-query';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 import {
   type Collection,
   type Document,
@@ -649,6 +650,10 @@ class Engine {
 
   private async load(): Promise<Loaded> {
     const stored = await readLog(this.filename);
+    // A file written by a version before private modes is made owner-only too.
+    await fs.chmod(this.filename, PRIVATE_FILE_MODE).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
     // In memory only: the records are persisted by the log, not by NeDB.
     const db = new Datastore();
     const indexes = indexesOf(db);
@@ -1013,6 +1018,6 @@ class EmbeddedStore implements DocumentStore {
  * documents in memory as they were. One process per data directory.
  */
 export async function openEmbeddedStore(dataDir: string): Promise<DocumentStore> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   return new EmbeddedStore(dataDir);
 }
