@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { serviceKeySetting } from '@cms/shared';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 
 const run = promisify(execFile);
@@ -267,7 +268,8 @@ describe('translations through the gateway', () => {
       ];
       const incremental = await groupsOf(paths);
       const { stdout } = await run(process.execPath, [REBUILD_SCRIPT], {
-        env: { ...process.env, CONTENT_ADDRESS: t.suite.addresses.content },
+        // The key of the services this test process runs.
+        env: { ...process.env, CONTENT_ADDRESS: t.suite.addresses.content, SERVICE_AUTH_KEY: serviceKeySetting() },
       });
       expect(stdout).toMatch(/rebuilt the translation groups: \d+ objects linked/);
       expect(await groupsOf(paths)).toEqual(incremental);

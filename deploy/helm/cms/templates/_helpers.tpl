@@ -85,6 +85,7 @@ imagePullSecrets:
 {{- if not (include "cms.mongoUrl" .) }}{{ $missing = append $missing "mongodb.url (or mongodb.inChart.enabled)" }}{{ end }}
 {{- if not (include "cms.amqpUrl" .) }}{{ $missing = append $missing "rabbitmq.url (or rabbitmq.inChart.enabled)" }}{{ end }}
 {{- if not .Values.auth.jwtSecret }}{{ $missing = append $missing "auth.jwtSecret" }}{{ end }}
+{{- if not .Values.auth.serviceAuthKey }}{{ $missing = append $missing "auth.serviceAuthKey" }}{{ end }}
 {{- if not .Values.auth.adminPassword }}{{ $missing = append $missing "auth.adminPassword" }}{{ end }}
 {{- end }}
 {{- if $missing }}

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger';
 import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
 import { toServiceError } from './errors';
 import { channelOptions } from './loader';
+import { requireServiceProof } from './service-auth';
 
 export const REQUEST_ID_KEY = 'x-request-id';
 /** The HTTP client's address as the gateway saw it (socket peer, or X-Forwarded-For from trusted proxies). */
@@ -134,7 +135,11 @@ export interface RunningGrpcServer {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const { logger } = options;
   const server = new grpc.Server(channelOptions(options.maxMessageBytes));
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  for (const service of options.services) {
+    // No handler runs for a caller without a valid service proof; the health check below stays open.
+    const checked = requireServiceProof(service.definition, service.implementation, logger);
+    server.addService(checked.definition, checked.implementation);
+  }
 
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
