@@ -5,6 +5,7 @@
  * deletes, moves, renames and language changes; a rebuild from the content store gives the same groups.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serviceKeySetting } from '@cms/shared';
@@ -36,6 +37,16 @@ describe('translations through the gateway', () => {
     const entries: [string, unknown][] = [];
     for (const path of paths) entries.push([path, (await translationsOf(path)).items]);
     return Object.fromEntries(entries);
+  }
+
+  /** An object as content's embedded store holds it now (the last record of its collection file). */
+  function storedContent(uid: string): Record<string, unknown> | undefined {
+    const lines = readFileSync(join(t.dataDir, 'content', 'content.db'), 'utf8').split('\n');
+    return lines
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => record._id === uid)
+      .pop();
   }
 
   beforeAll(async () => {
@@ -203,6 +214,22 @@ describe('translations through the gateway', () => {
       expect(
         (await t.request('POST', '/de', { auth, body: { '@type': 'Document', id: 'frei', title: 'Frei' } })).status,
       ).toBe(201);
+    });
+
+    it('a refused POST @translations writes nothing: not even the side the caller may edit', async () => {
+      const auth = 'Basic ' + Buffer.from('carla:secret-carla').toString('base64');
+      await create('/en', { id: 'guarded-link', title: 'Guarded link' });
+      // Published: carla may view it, not edit it; /de/frei is her own.
+      expect((await t.request('POST', '/en/guarded-link/@workflow/publish')).status).toBe(200);
+      const own = (await json(await t.request('GET', '/de/frei'))).UID as string;
+      const refused = await t.request('POST', '/de/frei/@translations', { auth, body: { id: '/en/guarded-link' } });
+      expect(refused.status).toBe(403);
+      // The API shows no translation group of a lone object: the store does.
+      expect(storedContent(own)).not.toHaveProperty('translation_group');
+      expect((await t.request('POST', '/de/frei/@translations', { body: { id: '/en/guarded-link' } })).status).toBe(
+        201,
+      );
+      expect((await translationsOf('/en/guarded-link')).items).toEqual([{ '@id': url('/de/frei'), language: 'de' }]);
     });
 
     it('unlinks a language (translations_delete) on both sides', async () => {
