@@ -232,6 +232,25 @@ describe('translations through the gateway', () => {
       expect((await translationsOf('/en/guarded-link')).items).toEqual([{ '@id': url('/de/frei'), language: 'de' }]);
     });
 
+    it('names no folder the caller may not see as the place of a new translation (translation_locator)', async () => {
+      // A Member who may see /en/folder and what is inside, not its private Spanish translation /es/carpeta.
+      expect((await t.request('POST', '/@users', { body: { username: 'mona', password: 'secret-mona' } })).status).toBe(
+        201,
+      );
+      const auth = 'Basic ' + Buffer.from('mona:secret-mona').toString('base64');
+      const shared = await t.request('POST', '/en/folder/@sharing', {
+        body: { entries: [{ id: 'mona', type: 'user', roles: { Reader: true } }] },
+      });
+      expect(shared.status).toBe(204);
+      expect((await t.request('GET', '/es/carpeta', { auth })).status).toBe(403);
+      const located = await t.request('GET', '/en/folder/inside/@translation-locator?target_language=es', { auth });
+      expect(located.status).toBe(200);
+      expect(await json(located)).toEqual({ '@id': url('/es') });
+      expect(await json(await t.request('GET', '/en/folder/inside/@translation-locator?target_language=es'))).toEqual({
+        '@id': url('/es/carpeta'),
+      });
+    });
+
     it('unlinks a language (translations_delete) on both sides', async () => {
       const response = await t.request('DELETE', '/en/test-document/@translations', { body: { language: 'es' } });
       expect(response.status).toBe(204);
