@@ -39,7 +39,7 @@
 // not sustained (answered < 95% of planned), the part runs again at BENCH_SEARCHABLE_LOW_RATE (default: half the
 // achieved rate, rounded down to 10 writes/s). Targets: write→searchable p50 <= 20 ms, p99 <= 100 ms.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -113,7 +113,12 @@ async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
   for (let i = 0; i < searchReplicas; i++) searchMetricsPorts.push(await freePort());
   const address = Object.fromEntries(SERVICES.map((s, i) => [s, `127.0.0.1:${grpcPorts[i]}`]));
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = { SHUTDOWN_TIMEOUT_MS: '5000', LOG_LEVEL: 'warn', METRICS_PORT: 'off' };
+  const common = {
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    LOG_LEVEL: 'warn',
+    METRICS_PORT: 'off',
+    SERVICE_AUTH_KEY: randomBytes(32).toString('base64url'),
+  };
   if (storeUrl) common.STORE_URL = storeUrl;
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key]) common[key] = process.env[key];
   const envs = {};

@@ -277,7 +277,8 @@ async function checkEntrypoint(runtime, entrypoint, scratch) {
     suite.kill('SIGKILL');
     return fail(`entrypoint embedded: no ${addressesFile} within 60 s:\n${suiteOutput.slice(-2000)}`);
   }
-  const addresses = JSON.parse(readFileSync(addressesFile, 'utf8'));
+  // Beside the addresses, the file holds the key that signs calls to them (`serviceKey`).
+  const { serviceKey: _key, ...addresses } = JSON.parse(readFileSync(addressesFile, 'utf8'));
   for (const [service, target] of Object.entries(addresses)) {
     const serving = await waitFor(() => image(['probe', target]).status === 0, 20_000);
     if (serving) ok(`entrypoint probe ${service} (${target}) → SERVING, exit 0`);

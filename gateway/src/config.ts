@@ -1,4 +1,4 @@
-import { address, commonEnv, grpcTarget } from '@cms/shared';
+import { address, commonEnv, grpcTarget, serviceAuthEnv } from '@cms/shared';
 import { z } from 'zod';
 
 /** `a.example.org, b.example.org:8443` → lower-cased `host[:port]` names; each must be one. */
@@ -35,6 +35,7 @@ const originList = z
 
 export const gatewayConfigSchema = z
   .object({
+    ...serviceAuthEnv,
     LOG_LEVEL: commonEnv.LOG_LEVEL,
     CALL_TIMEOUT_MS: commonEnv.CALL_TIMEOUT_MS,
     MAX_MESSAGE_BYTES: commonEnv.MAX_MESSAGE_BYTES,

@@ -10,7 +10,7 @@
  * waited for the broker would fail the test by its timeout. Runs the built
  * `dist/` entry points (`npm run build` first).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +126,7 @@ describeWithBroker('distributed mode through a broker outage', () => {
     baseUrl = `http://127.0.0.1:${gatewayPort}`;
     const common = {
       ...baseEnv(),
+      SERVICE_AUTH_KEY: randomBytes(32).toString('base64url'),
       AMQP_URL: through.url,
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '5000',

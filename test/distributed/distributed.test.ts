@@ -4,6 +4,9 @@
  * built `dist/` entry points (CI builds first; this file does not). The
  * harness (processes, virtual host, readiness) is test/support/distributed-suite.ts.
  */
+import * as grpc from '@grpc/grpc-js';
+import { protos, SERVICE_PROOF_KEY, signServiceProof } from '@cms/shared';
+import { createHash, randomBytes } from 'node:crypto';
 import { describeWithBroker } from '../support/broker-tests';
 import { DistributedSuite, inParallel, SERVICES, uniqueWord } from '../support/distributed-suite';
 import { pollUntil } from '../support/poll';
@@ -147,6 +150,57 @@ describeWithBroker('distributed mode over RabbitMQ', () => {
       }),
     60_000,
   );
+
+  test('every service process refuses a Handle claiming Manager without a proof under the suite key', () =>
+    suite.withLogs(async () => {
+      const services = {
+        identity: protos().identity.IdentityService,
+        content: protos().content.ContentService,
+        search: protos().search.SearchService,
+        discussion: protos().discussion.DiscussionService,
+        config: protos().config.ConfigService,
+      };
+      const request = {
+        method: 'POST',
+        body: Buffer.from(JSON.stringify({ '@type': 'Document', id: 'forged', title: 'Forged' })),
+        principal: { id: 'intruder', roles: ['Manager'] },
+        public_url: suite.baseUrl,
+      };
+      for (const service of SERVICES) {
+        const Ctor = services[service] as unknown as {
+          new (
+            a: string,
+            c: grpc.ChannelCredentials,
+          ): grpc.Client & {
+            Handle(r: unknown, m: grpc.Metadata, cb: (e: grpc.ServiceError | null) => void): void;
+          };
+          service: grpc.ServiceDefinition;
+        };
+        const client = new Ctor(suite.addresses[service], grpc.credentials.createInsecure());
+        // A proof as the suite makes it, for this very request, but under a key of this test's own.
+        const handle = Ctor.service.Handle!;
+        const bodyDigest = createHash('sha256').update(handle.requestSerialize(request)).digest('base64url');
+        const otherKey = new grpc.Metadata();
+        otherKey.set(
+          SERVICE_PROOF_KEY,
+          signServiceProof(
+            { method: handle.path, requestId: '', clientAddress: '', issuedAt: Date.now(), bodyDigest },
+            randomBytes(32),
+          ),
+        );
+        try {
+          for (const metadata of [new grpc.Metadata(), otherKey]) {
+            const error = await new Promise<grpc.ServiceError | null>((resolve) =>
+              client.Handle(request, metadata, resolve),
+            );
+            expect({ service, code: error?.code }).toEqual({ service, code: grpc.status.UNAUTHENTICATED });
+          }
+        } finally {
+          client.close();
+        }
+      }
+      expect((await suite.http('GET', '/forged')).status).toBe(404);
+    }));
 
   test('reindex.js rebuilds the catalog of the running search service', () =>
     suite.withLogs(async () => {

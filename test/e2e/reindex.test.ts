@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { addressesFileIn, removeAddressesFile, writeAddressesFile } from '../../services/embedded/src/addresses';
+import { serviceKeySetting } from '@cms/shared';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { assertFilesExist, baseEnv, ROOT, runNode } from '../support/processes';
 
@@ -31,7 +32,7 @@ describe('npm run reindex against the embedded mode', () => {
     ((await (await t.request('GET', `/@search?SearchableText=${word}`)).json()) as { items_total: number }).items_total;
 
   it('reaches the search service through DATA_DIR/embedded-addresses.json', async () => {
-    writeAddressesFile(t.dataDir, t.suite.addresses);
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
     expect(addressesFileIn(t.dataDir)).toBe(join(t.dataDir, 'embedded-addresses.json'));
     expect(existsSync(addressesFileIn(t.dataDir))).toBe(true);
     const { code, output } = await reindex();
@@ -43,14 +44,14 @@ describe('npm run reindex against the embedded mode', () => {
   });
 
   it('prefers SEARCH_ADDRESS, and says where it looked when it cannot reach search', async () => {
-    writeAddressesFile(t.dataDir, t.suite.addresses);
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
     const { code, output } = await reindex({ SEARCH_ADDRESS: '127.0.0.1:1' });
     expect(code).toBe(1);
     expect(output).toMatch(/^\[err\] reindex failed: .*\(search service at 127\.0\.0\.1:1, from SEARCH_ADDRESS\)\n$/);
   });
 
   it('removeAddressesFile takes the file away (the embedded mode at stop), and minds no missing file', async () => {
-    writeAddressesFile(t.dataDir, t.suite.addresses);
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
     removeAddressesFile(t.dataDir);
     expect(existsSync(addressesFileIn(t.dataDir))).toBe(false);
     // Removing it twice is fine (a stop after a failed start).

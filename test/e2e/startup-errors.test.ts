@@ -57,8 +57,26 @@ describe('start-up with a bad configuration', () => {
     const result = await run(SEARCH, { DATA_DIR: dataDir });
     expect(result).toEqual({
       code: 1,
-      stderr: ['Invalid configuration: AMQP_URL: required when a service runs as its own process'],
+      stderr: [
+        'Invalid configuration: AMQP_URL: required when a service runs as its own process',
+        'Invalid configuration: SERVICE_AUTH_KEY: required when a service runs as its own process (the key every process of the suite shares)',
+      ],
       stdout: [],
     });
+  });
+
+  it('a gateway or service in its own process needs the key that signs calls between processes', async () => {
+    const withBroker = { DATA_DIR: dataDir, AMQP_URL: 'amqp://127.0.0.1:1' };
+    for (const script of [GATEWAY, SEARCH]) {
+      const result = await run(script, script === GATEWAY ? {} : withBroker);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toEqual([
+        'Invalid configuration: SERVICE_AUTH_KEY: required when a service runs as its own process (the key every process of the suite shares)',
+      ]);
+    }
+    const short = await run(GATEWAY, { SERVICE_AUTH_KEY: 'too-short' });
+    expect(short.stderr).toEqual([
+      'Invalid configuration: SERVICE_AUTH_KEY: String must contain at least 32 character(s)',
+    ]);
   });
 });

@@ -5,8 +5,10 @@
  * deletes, moves, renames and language changes; a rebuild from the content store gives the same groups.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { serviceKeySetting } from '@cms/shared';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 
 const run = promisify(execFile);
@@ -35,6 +37,16 @@ describe('translations through the gateway', () => {
     const entries: [string, unknown][] = [];
     for (const path of paths) entries.push([path, (await translationsOf(path)).items]);
     return Object.fromEntries(entries);
+  }
+
+  /** An object as content's embedded store holds it now (the last record of its collection file). */
+  function storedContent(uid: string): Record<string, unknown> | undefined {
+    const lines = readFileSync(join(t.dataDir, 'content', 'content.db'), 'utf8').split('\n');
+    return lines
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => record._id === uid)
+      .pop();
   }
 
   beforeAll(async () => {
@@ -204,6 +216,41 @@ describe('translations through the gateway', () => {
       ).toBe(201);
     });
 
+    it('a refused POST @translations writes nothing: not even the side the caller may edit', async () => {
+      const auth = 'Basic ' + Buffer.from('carla:secret-carla').toString('base64');
+      await create('/en', { id: 'guarded-link', title: 'Guarded link' });
+      // Published: carla may view it, not edit it; /de/frei is her own.
+      expect((await t.request('POST', '/en/guarded-link/@workflow/publish')).status).toBe(200);
+      const own = (await json(await t.request('GET', '/de/frei'))).UID as string;
+      const refused = await t.request('POST', '/de/frei/@translations', { auth, body: { id: '/en/guarded-link' } });
+      expect(refused.status).toBe(403);
+      // The API shows no translation group of a lone object: the store does.
+      expect(storedContent(own)).not.toHaveProperty('translation_group');
+      expect((await t.request('POST', '/de/frei/@translations', { body: { id: '/en/guarded-link' } })).status).toBe(
+        201,
+      );
+      expect((await translationsOf('/en/guarded-link')).items).toEqual([{ '@id': url('/de/frei'), language: 'de' }]);
+    });
+
+    it('names no folder the caller may not see as the place of a new translation (translation_locator)', async () => {
+      // A Member who may see /en/folder and what is inside, not its private Spanish translation /es/carpeta.
+      expect((await t.request('POST', '/@users', { body: { username: 'mona', password: 'secret-mona' } })).status).toBe(
+        201,
+      );
+      const auth = 'Basic ' + Buffer.from('mona:secret-mona').toString('base64');
+      const shared = await t.request('POST', '/en/folder/@sharing', {
+        body: { entries: [{ id: 'mona', type: 'user', roles: { Reader: true } }] },
+      });
+      expect(shared.status).toBe(204);
+      expect((await t.request('GET', '/es/carpeta', { auth })).status).toBe(403);
+      const located = await t.request('GET', '/en/folder/inside/@translation-locator?target_language=es', { auth });
+      expect(located.status).toBe(200);
+      expect(await json(located)).toEqual({ '@id': url('/es') });
+      expect(await json(await t.request('GET', '/en/folder/inside/@translation-locator?target_language=es'))).toEqual({
+        '@id': url('/es/carpeta'),
+      });
+    });
+
     it('unlinks a language (translations_delete) on both sides', async () => {
       const response = await t.request('DELETE', '/en/test-document/@translations', { body: { language: 'es' } });
       expect(response.status).toBe(204);
@@ -267,7 +314,8 @@ describe('translations through the gateway', () => {
       ];
       const incremental = await groupsOf(paths);
       const { stdout } = await run(process.execPath, [REBUILD_SCRIPT], {
-        env: { ...process.env, CONTENT_ADDRESS: t.suite.addresses.content },
+        // The key of the services this test process runs.
+        env: { ...process.env, CONTENT_ADDRESS: t.suite.addresses.content, SERVICE_AUTH_KEY: serviceKeySetting() },
       });
       expect(stdout).toMatch(/rebuilt the translation groups: \d+ objects linked/);
       expect(await groupsOf(paths)).toEqual(incremental);

@@ -67,6 +67,14 @@ describe('workflow and visibility', () => {
     expect(history.map((h: { action: string | null }) => h.action)).toEqual([null, 'publish']);
   });
 
+  it('shows the history (review comments, actors) only to those who may request or give a review', async () => {
+    const anonymousView = await json(await t.request('GET', '/news/launch/@workflow', anonymous));
+    expect(anonymousView).toMatchObject({ state: { id: 'published' }, history: [], transitions: [] });
+    expect(JSON.stringify(anonymousView)).not.toMatch(/"go"|admin/);
+    const managerView = await json(await t.request('GET', '/news/launch/@workflow'));
+    expect(managerView.history.map((h: { comments: string }) => h.comments)).toContain('go');
+  });
+
   it('refuses unknown and unavailable transitions with 400, anonymous ones with 401, and changes nothing', async () => {
     const again = await t.request('POST', '/news/launch/@workflow/publish');
     expect(again.status).toBe(400);

@@ -337,6 +337,18 @@ describe('working copies', () => {
       expect(await checkOut(original, 'eve')).toMatch(/copy_of_/);
     });
 
+    it('an Editor of the page alone may not check it out: the copy would be added to a folder closed to her', async () => {
+      await admin('POST', '/@users', { username: 'lou', password: 'secret-lou' });
+      const original = await document();
+      await admin('POST', `${original}/@sharing`, { entries: [{ id: 'lou', roles: { Editor: true } }] });
+      expect((await t.request('PATCH', original, { ...as('lou'), body: { title: 'Editable' } })).status).toBe(204);
+      const listed = async () => ((await json(await t.request('GET', '/desk?b_size=1000'))).items as unknown[]).length;
+      const before = await listed();
+      expect((await t.request('POST', `${original}/@workingcopy`, as('lou'))).status).toBe(403);
+      expect(await listed()).toBe(before);
+      expect((await json(await t.request('GET', original))).working_copy).toBeNull();
+    });
+
     it('an editor may check out a published page, which anonymous visitors keep seeing as it was', async () => {
       const original = await document();
       await admin('POST', `${original}/@workflow/publish`);

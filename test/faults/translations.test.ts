@@ -102,7 +102,7 @@ describeWithBroker('faults: translation links when content is SIGKILLed mid-stre
         const rebuilt = await runNode(
           'translations-rebuild',
           REBUILD_SCRIPT,
-          { ...baseEnv(), CONTENT_ADDRESS: suite.addresses.content },
+          { ...baseEnv(), CONTENT_ADDRESS: suite.addresses.content, SERVICE_AUTH_KEY: suite.serviceKey },
           60_000,
         );
         expect(rebuilt.output).toMatch(/rebuilt the translation groups: \d+ objects linked/);

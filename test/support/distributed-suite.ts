@@ -10,7 +10,7 @@
  * (`replicaOf`) shares it, so its services are replicas on one shared store. With `balanced`, the clients of both
  * suites spread their calls over both suites' replicas.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +124,8 @@ export class DistributedSuite {
   storeUrl = '';
   readonly addresses = {} as Record<Service, string>;
   readonly envs = {} as Record<ProcessName, NodeJS.ProcessEnv>;
+  /** The key every process of this suite signs its gRPC calls with (SERVICE_AUTH_KEY). */
+  readonly serviceKey = randomBytes(32).toString('base64url');
   readonly running = {} as Partial<Record<ProcessName, NodeProcess>>;
   readonly proxies = {} as Partial<Record<Service, TcpProxy>>;
   /** Every process started, the killed ones included, for failure messages. */
@@ -177,7 +179,13 @@ export class DistributedSuite {
     SERVICES.forEach((service, i) => (this.addresses[service] = `127.0.0.1:${grpcPorts[i]}`));
     this.baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
-    const common = { ...baseEnv(), LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '5000', ...this.options.env };
+    const common = {
+      ...baseEnv(),
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      SERVICE_AUTH_KEY: this.serviceKey,
+      ...this.options.env,
+    };
     for (const service of SERVICES) {
       this.envs[service] = {
         ...common,
@@ -359,7 +367,7 @@ export class DistributedSuite {
     const result = await runNode(
       'reindex',
       SCRIPTS.reindex,
-      { ...baseEnv(), SEARCH_ADDRESS: this.addresses.search },
+      { ...baseEnv(), SEARCH_ADDRESS: this.addresses.search, SERVICE_AUTH_KEY: this.serviceKey },
       60_000,
     );
     if (result.code !== 0 || !/reindexed \d+ objects/.test(result.output)) {

@@ -274,6 +274,36 @@ describe('content rules: consumer and runner', () => {
     expect(await executions.listNotifications()).toEqual([]);
   });
 
+  it('a content event content does not bear out triggers nothing (forged: no action on a real object)', async () => {
+    const event = published();
+    const payload = event.payload as Extract<DomainEvent, { type: 'content.modified' }>['payload'];
+    const forgeries: DomainEvent[] = [
+      // An object content does not have.
+      { ...event, id: 'forged-1', payload: { ...payload, uid: 'e'.repeat(32) } } as DomainEvent,
+      // A real object said to be in the ruled folder under another name.
+      {
+        ...event,
+        id: 'forged-2',
+        payload: { ...payload, snapshot: snapshot('/x/other', DOC_UID) },
+      } as DomainEvent,
+      // A version content has not reached.
+      { ...event, id: 'forged-3', payload: { ...payload, version: 99 } } as DomainEvent,
+      // Another type than content's.
+      {
+        ...event,
+        id: 'forged-4',
+        payload: { ...payload, snapshot: snapshot('/x/doc', DOC_UID, { portal_type: 'News Item' }) },
+      } as DomainEvent,
+    ];
+    for (const forged of forgeries)
+      expect({ id: forged.id, added: await recordExecutions(forged, deps) }).toEqual({
+        id: forged.id,
+        added: 0,
+      });
+    // What content bears out still triggers the rule.
+    expect(await recordExecutions(published(), deps)).toBe(1);
+  });
+
   it('matches only the assigned folder, and the folders above with bubbles', async () => {
     const here = { _id: 'a', path: '/a/b', rules: [{ id: 'r1', enabled: true, bubbles: false }] };
     const above = {

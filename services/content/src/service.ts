@@ -244,7 +244,7 @@ export async function startContentService({
     translations,
     settings: siteSettings,
   };
-  const identityEvents = await subscribeToIdentity(bus, sharing, logger);
+  const identityEvents = await subscribeToIdentity(bus, sharing, directory, logger);
   // Made on first use: most sites configure no caching proxy, and config may start after content.
   let purgeRegistry: RegistrySettings | undefined;
   const purgeSettings = registryPurgeSettings(

@@ -5,17 +5,24 @@
  * address it wrote to DATA_DIR/embedded-addresses.json (services/embedded/src/addresses.ts); else at
  * 127.0.0.1:50051.
  */
-import { address, callUnary, ConfigError, createClient, loadConfig, protos } from '@cms/shared';
+import {
+  address,
+  callUnary,
+  ConfigError,
+  createClient,
+  loadConfig,
+  protos,
+  serviceAuthEnv,
+  toolTarget,
+  useServiceKeys,
+} from '@cms/shared';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 
-/** Written by the embedded mode while it runs (services/embedded/src/addresses.ts). */
-const EMBEDDED_ADDRESSES_FILE = 'embedded-addresses.json';
 const DEFAULT_CONTENT_ADDRESS = '127.0.0.1:50051';
 
 const schema = z.object({
+  ...serviceAuthEnv,
   CONTENT_ADDRESS: address.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   REBUILD_TIMEOUT_MS: z.coerce
@@ -25,21 +32,16 @@ const schema = z.object({
     .default(30 * 60_000),
 });
 
-/** Where the content service is, and how that was found (for the error message). */
-function contentAddress(config: z.infer<typeof schema>): { address: string; from: string } {
-  if (config.CONTENT_ADDRESS) return { address: config.CONTENT_ADDRESS, from: 'CONTENT_ADDRESS' };
-  const file = join(config.DATA_DIR, EMBEDDED_ADDRESSES_FILE);
-  if (existsSync(file)) {
-    const written = address.safeParse((JSON.parse(readFileSync(file, 'utf8')) as { content?: unknown }).content);
-    if (!written.success) throw new Error(`${file} names no content address`);
-    return { address: written.data, from: `${file}, written by the embedded mode (is \`npm start\` running?)` };
-  }
-  return { address: DEFAULT_CONTENT_ADDRESS, from: 'the default; set CONTENT_ADDRESS' };
-}
-
 async function rebuild(): Promise<void> {
   const config = loadConfig(schema);
-  const content = contentAddress(config);
+  const content = toolTarget(
+    'content',
+    { variable: 'CONTENT_ADDRESS', address: config.CONTENT_ADDRESS },
+    config.DATA_DIR,
+    DEFAULT_CONTENT_ADDRESS,
+  );
+  // The key the services verify: SERVICE_AUTH_KEY, else the embedded mode's own from its addresses file.
+  useServiceKeys({ ...config, SERVICE_AUTH_KEY: config.SERVICE_AUTH_KEY ?? content.serviceKey });
   const client = createClient(protos().content.ContentService, content.address, 4 * 1024 * 1024);
   try {
     const result = await callUnary<{ linked: number }>((md, o, cb) => client.RebuildTranslations({}, md, o, cb), {

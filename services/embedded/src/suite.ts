@@ -10,7 +10,16 @@ import {
 } from '@cms/gateway';
 import { startIdentityService, identityConfigSchema } from '@cms/identity';
 import { SEARCH_CONSUMER_GROUPS, startSearchService, searchConfigSchema } from '@cms/search';
-import { createLogger, loadConfig, type DocumentStore, type RunningService, type ServiceName } from '@cms/shared';
+import {
+  createLogger,
+  loadConfig,
+  makePrivateDirSync,
+  serviceKeySetting,
+  useServiceKeys,
+  type DocumentStore,
+  type RunningService,
+  type ServiceName,
+} from '@cms/shared';
 import { openBus, openServiceStore } from '@cms/shared/adapters';
 import { removeAddressesFile, writeAddressesFile } from './addresses';
 
@@ -57,6 +66,12 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   // GATEWAY_CACHE_BYTES says otherwise.
   const gatewayEnv = { GATEWAY_CACHE_BYTES: String(EMBEDDED_GATEWAY_CACHE_BYTES), ...env };
   const gatewayConfig = loadConfig(gatewayConfigSchema, gatewayEnv);
+  // Every process of the suite signs its calls with one key: SERVICE_AUTH_KEY, else one made for this process
+  // (service-auth.ts), handed to the gateway workers and, through the addresses file, to the tools.
+  useServiceKeys(configs.content);
+  const serviceKey = serviceKeySetting();
+  // The data folder holds secrets: owner-only before any service writes to it.
+  makePrivateDirSync(configs.content.DATA_DIR);
   const logger = createLogger('embedded', gatewayConfig.LOG_LEVEL);
   const loggerFor = (name: string) => createLogger(name, gatewayConfig.LOG_LEVEL);
 
@@ -144,7 +159,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   // The gateway streams file bytes from content's file hop, bound like the rest to a free loopback port.
   const contentFiles = services.get('content')?.httpAddress ?? gatewayConfig.CONTENT_FILES_ADDRESS;
   // So that `npm run reindex` and other one-off commands find the services bound to random loopback ports.
-  writeAddressesFile(configs.search.DATA_DIR, addresses);
+  writeAddressesFile(configs.search.DATA_DIR, addresses, serviceKey);
 
   let stopGateway: () => Promise<void>;
   let port = gatewayConfig.PORT;
@@ -152,7 +167,12 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   if (gatewayConfig.GATEWAY_WORKERS > 0) {
     const workers = forkGatewayWorkers(
       gatewayConfig.GATEWAY_WORKERS,
-      { ...gatewayEnv, ...addressEnv(addresses), CONTENT_FILES_ADDRESS: contentFiles },
+      {
+        ...gatewayEnv,
+        ...addressEnv(addresses),
+        CONTENT_FILES_ADDRESS: contentFiles,
+        SERVICE_AUTH_KEY: serviceKey,
+      },
       logger,
     );
     stopGateway = () => workers.stop();

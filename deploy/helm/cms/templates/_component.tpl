@@ -95,6 +95,10 @@ spec:
             - configMapRef:
                 name: {{ include "cms.fullname" $root }}-settings
           env:
+            # Every gRPC call between the suite's pods is signed and verified with it.
+            - name: SERVICE_AUTH_KEY
+              valueFrom:
+                secretKeyRef: { name: {{ include "cms.secretName" $root }}, key: SERVICE_AUTH_KEY }
             {{- if not $isGateway }}
             {{- include "cms.commonEnv" $root | nindent 12 }}
             {{- end }}

@@ -142,6 +142,7 @@ would render but not work (each refusal is exercised by scripts/check-deploy.mjs
 {{- if not (include "cms.storeUrl" .) }}{{ $missing = append $missing "store.url (or postgresql.inChart.enabled / mongodb.inChart.enabled)" }}{{ end }}
 {{- if not (include "cms.amqpUrl" .) }}{{ $missing = append $missing "rabbitmq.url (or rabbitmq.inChart.enabled)" }}{{ end }}
 {{- if not $v.auth.jwtSecret }}{{ $missing = append $missing "auth.jwtSecret" }}{{ end }}
+{{- if not $v.auth.serviceAuthKey }}{{ $missing = append $missing "auth.serviceAuthKey" }}{{ end }}
 {{- if not $v.auth.adminPassword }}{{ $missing = append $missing "auth.adminPassword" }}{{ end }}
 {{- end }}
 {{- if $missing }}

@@ -44,6 +44,29 @@ export function subscribeRules(bus: EventBus, deps: RulesConsumerDeps): Promise<
   });
 }
 
+/**
+ * Why content does not bear a content event out, or undefined when it does: anyone who can publish could forge
+ * one, and a rule's actions (delete, move, copy...) act on the object it names. A removed object must be gone; any
+ * other must be where the event says, of its type, at its version or later. An object moved away before its event
+ * was handled triggers no rule of the folder it left (its move triggers its own). Fails while content does not
+ * answer, so the event is redelivered.
+ */
+async function unconfirmed(
+  event: DomainEvent,
+  trigger: Trigger,
+  content: RulesConsumerDeps['content'],
+  requestId: string,
+): Promise<string | undefined> {
+  const current = await content.byUid(trigger.uid, requestId);
+  if (event.type === 'content.removed')
+    return current ? 'removal names an object content still has; no rule triggered' : undefined;
+  if (!current) return 'event names an object content does not have; no rule triggered';
+  const version = 'snapshot' in event.payload ? event.payload.version : 0;
+  if (current.path !== trigger.path || current.portal_type !== trigger.portalType || current.version < version)
+    return 'event does not match the object as content has it; no rule triggered';
+  return undefined;
+}
+
 /** How many executions the event added (none for one already handled: a redelivery). */
 export async function recordExecutions(event: DomainEvent, deps: RulesConsumerDeps): Promise<number> {
   const found = triggerOf(event);
@@ -73,6 +96,11 @@ export async function recordExecutions(event: DomainEvent, deps: RulesConsumerDe
       actor: found.actor,
     };
   } else {
+    const refusal = await unconfirmed(event, found.trigger, deps.content, requestId);
+    if (refusal) {
+      deps.log.warn({ requestId, eventId: event.id, eventType: event.type, uid: found.trigger.uid }, refusal);
+      return 0;
+    }
     trigger = found.trigger;
   }
 

@@ -16,7 +16,12 @@ export const translationLocator = endpoint({
       query: locatorQuery,
       handle: async (call, deps) => {
         await deps.translations.requireMultilingual(call.requestId);
-        const url = await deps.translations.locate(call.context, call.query.target_language, call.publicUrl);
+        const url = await deps.translations.locate(
+          call.context,
+          call.query.target_language,
+          call.principal,
+          call.publicUrl,
+        );
         return { status: 200, body: { '@id': url } };
       },
     }),

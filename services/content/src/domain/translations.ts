@@ -265,6 +265,8 @@ export class Translations {
     const group = context.translation_group;
     if (group && target.translation_group === group) return;
     await this.checkLink(context, languageOf(target), target._id);
+    // Both sides are written: a caller who may not edit one of them is refused before either is.
+    for (const doc of [context, target]) this.options.writer.checkPermission(doc, 'Modify portal content', author);
     const linked = group ?? randomUUID();
     await this.setGroup(context, linked, author, requestId);
     await this.setGroup(target, linked, author, requestId);
@@ -355,16 +357,24 @@ export class Translations {
 
   /**
    * `@translation-locator`: where a new translation of `context` into `language` goes — the translation of its
-   * parent in that language if there is one, else that language's root folder (400 when there is none).
+   * parent in that language if there is one the caller may see (a private one's path is not theirs to learn),
+   * else that language's root folder (400 when there is none).
    */
-  async locate(context: ContentDoc, language: string, publicUrl: string): Promise<string> {
+  async locate(
+    context: ContentDoc,
+    language: string,
+    principal: Principal__Output | null,
+    publicUrl: string,
+  ): Promise<string> {
     const { repo, index } = this.options;
     await this.options.drained();
     const parent = context.parent_uid ? await repo.byUid(context.parent_uid) : null;
     if (parent?.translation_group && parent.portal_type !== LANGUAGE_ROOT_TYPE) {
       const member = (await index.group(parent.translation_group)).find((m) => m.language === language);
       const translated = member ? await repo.byUid(member._id) : null;
-      if (translated?.path && translated.translation_group === parent.translation_group) {
+      const tokens = callerTokens(principal);
+      const visible = (translated?.allowed ?? []).some((token) => tokens.includes(token));
+      if (translated?.path && translated.translation_group === parent.translation_group && visible) {
         return urlOf(publicUrl, translated.path);
       }
     }

@@ -30,6 +30,9 @@ export interface TransitionInput {
   include_children?: boolean;
 }
 
+/** The guard of the workflow's `review_history` variable. */
+const HISTORY_READERS = ['Request review', 'Review portal content'] as const;
+
 /** `@workflow`: the state of an object, its history, and the transitions the caller may take. */
 export class WorkflowCommands {
   constructor(
@@ -48,7 +51,11 @@ export class WorkflowCommands {
     const state = workflowState(doc.review_state);
     return {
       '@id': self,
-      history: (doc.workflow_history ?? []).map((entry) => serializeEntry(entry, translate)),
+      // As the original's `review_history`: only for those who may request or give a review (review comments and
+      // actors are not every viewer's to read); others get none.
+      history: HISTORY_READERS.some((permission) => hasPermission(principal, permission, accessOf(doc)))
+        ? (doc.workflow_history ?? []).map((entry) => serializeEntry(entry, translate))
+        : [],
       state: { id: state.id, title: translate(state.title) },
       transitions: this.available(doc, principal).map((t) => ({ '@id': `${self}/${t.id}`, title: translate(t.title) })),
     };

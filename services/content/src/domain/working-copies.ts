@@ -92,6 +92,13 @@ export class WorkingCopies implements FollowUp {
     await this.refuseCheckOut(original, caller);
     const parent = original.parent_uid ? await this.repo.byUid(original.parent_uid) : null;
     if (!parent) throw conflict(`"${original.id}" is being moved or removed; try again`);
+    // The copy is added to the folder: a role on the original alone (a local Editor) does not let one put it there.
+    // Who may add to the folder may, and so may who may edit it (an Editor there, as the original platform allows).
+    try {
+      this.writer.checkPermission(parent, 'Modify portal content', caller);
+    } catch {
+      this.writer.checkPermission(parent, 'Add portal content', caller);
+    }
     const uid = randomUUID().replace(/-/g, '');
     // The copy's own blobs, made first so that the check-out's record names them (an undone check-out frees them).
     const fields = await this.duplicateFields(original);
@@ -349,7 +356,7 @@ export class WorkingCopies implements FollowUp {
       };
       Object.assign(copy, accessFields(copy, parent));
       const event = addedEvent(copy, caller.requestId);
-      // The check-out was the write allowed: the caller needs no right to add to the folder.
+      // The caller's right to put it in the folder was checked before the check-out.
       if (await this.writer.insert({ kind: 'copy', doc: copy, events: [event], container: parent }, SYSTEM_WRITE)) {
         return copy;
       }

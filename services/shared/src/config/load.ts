@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceAuthEnv } from '../grpc/service-auth';
 
 /**
  * Reads a process's configuration from the environment through one schema;
@@ -53,6 +54,7 @@ export function storeEngineOf(config: { STORE_URL?: string; MONGO_URL?: string }
 
 /** Variables every service process shares. */
 export const commonEnv = {
+  ...serviceAuthEnv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Embedded store location; ignored when STORE_URL (or MONGO_URL) is set. */
   DATA_DIR: z.string().min(1).default('./data'),

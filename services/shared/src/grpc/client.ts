@@ -5,6 +5,7 @@ import { grpcClientDuration, grpcMethodLabels, secondsSince } from '../metrics/m
 import { fromServiceError } from './errors';
 import { clientChannelOptions } from './loader';
 import { CLIENT_ADDRESS_KEY, REQUEST_ID_KEY } from './server';
+import { serviceProofInterceptor } from './service-auth';
 
 export interface CallOptions {
   requestId: string;
@@ -73,7 +74,8 @@ export function createClient<C>(Ctor: ClientConstructor<C>, address: string, max
   // grpc-js takes the interceptors off the options before making the channel, so it is still shared (see below).
   return new Ctor(address, grpc.credentials.createInsecure(), {
     ...clientChannelOptions(maxMessageBytes),
-    interceptors: [timingInterceptor],
+    // Every call carries this process's service proof (service-auth.ts).
+    interceptors: [timingInterceptor, serviceProofInterceptor],
   });
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger';
 import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
 import { toServiceError } from './errors';
 import { serverChannelOptions } from './loader';
+import { requireServiceProof } from './service-auth';
 
 export const REQUEST_ID_KEY = 'x-request-id';
 /**
@@ -155,7 +156,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const server = new grpc.Server(
     serverChannelOptions(options.maxMessageBytes, options.connectionAge?.maxAgeMs ?? 0, options.connectionAge?.graceMs),
   );
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  for (const service of options.services) {
+    // No handler runs for a caller without a valid service proof; the health check below stays open.
+    const checked = requireServiceProof(service.definition, service.implementation, logger);
+    server.addService(checked.definition, checked.implementation);
+  }
 
   const health = new HealthImplementation({ '': 'NOT_SERVING', [LIVENESS_SERVICE]: 'SERVING' });
   health.addToServer(server);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '../config/load';
+import { requireServiceKey, useServiceKeys } from '../grpc/service-auth';
 import type { ServiceName } from '../http/endpoint';
 import { createLogger } from '../logging/logger';
 import type { ConsumerGroup } from '../events/topology';
@@ -35,8 +36,10 @@ export function runStandalone<C extends CommonConfig>(
             path: ['AMQP_URL'],
             message: 'required when a service runs as its own process',
           });
+        requireServiceKey(c, ctx);
       }),
     );
+    useServiceKeys(config);
     logger.level = config.LOG_LEVEL;
     const metrics = await startMetricsPort(metricsPortSettings(), logger);
     const store = await openServiceStore(service, config, logger);

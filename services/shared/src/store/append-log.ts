@@ -21,6 +21,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Document } from './port';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 /** An index as NeDB records it in the file (`$$indexCreated`). */
 export interface IndexDefinition {
@@ -267,7 +268,7 @@ export class AppendLog {
   }
 
   private async appendBytes(bytes: Buffer): Promise<void> {
-    const handle = await fs.open(this.filename, 'a');
+    const handle = await fs.open(this.filename, 'a', PRIVATE_FILE_MODE);
     try {
       await handle.write(bytes);
       await handle.datasync();
@@ -294,7 +295,7 @@ export class AppendLog {
       let handle: fs.FileHandle | undefined;
       try {
         const snapshot = await this.options.snapshot();
-        handle = await fs.open(tmp, 'w');
+        handle = await fs.open(tmp, 'w', PRIVATE_FILE_MODE);
         const written = await writeSnapshot(handle, snapshot);
         const file = handle;
         await new Promise<void>((resolve, reject) => {
@@ -337,7 +338,7 @@ export class AppendLog {
     // Not the background compaction's file: one abandoned after a failure may still be writing to it.
     const tmp = `${this.filename}~~`;
     const snapshot = await this.options.snapshot();
-    const handle = await fs.open(tmp, 'w');
+    const handle = await fs.open(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       const written = await writeSnapshot(handle, snapshot);
       await handle.datasync();

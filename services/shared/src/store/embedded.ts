@@ -31,6 +31,7 @@ import {
 import type { Logger } from '../logging/logger';
 import { fastCount, fastPage, type NedbView } from './embedded-query';
 import { lockFolder, type FolderLock } from './folder-lock';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 import {
   type Collection,
   type Document,
@@ -530,6 +531,10 @@ class Engine {
 
   private async load(): Promise<Loaded> {
     const stored = await readLog(this.filename);
+    // A file written by a version before private modes is made owner-only too.
+    await fs.chmod(this.filename, PRIVATE_FILE_MODE).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
     // In memory only: the records are persisted by the log, not by NeDB.
     const db = new Datastore();
     const indexes = indexesOf(db);
@@ -900,7 +905,7 @@ class EmbeddedStore implements DocumentStore {
  * (./folder-lock.ts), and throws FolderInUseError while a live process holds it.
  */
 export async function openEmbeddedStore(dataDir: string, logger?: Logger): Promise<DocumentStore> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const lock = await lockFolder(dataDir, (previous, reason) =>
     logger?.warn({ folder: dataDir, previous, reason }, 'took over the lock of a data folder whose holder is gone'),
   );

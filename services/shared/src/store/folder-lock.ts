@@ -19,6 +19,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 export const LOCK_FILE = 'LOCK';
 const REFRESH_INTERVAL_MS = 5_000;
@@ -127,7 +128,7 @@ function readHolder(file: string): LockHolder | undefined {
 async function createLockFile(file: string, holder: LockHolder): Promise<boolean> {
   let handle: FileHandle;
   try {
-    handle = await fs.open(file, 'wx');
+    handle = await fs.open(file, 'wx', PRIVATE_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

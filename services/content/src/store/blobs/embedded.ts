@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@cms/shared';
 import { isBlobId, type BlobStore, type ByteRange } from './port';
 
 /** Temporary files older than this at start are left over from a crash (younger ones may be another writer's). */
@@ -46,7 +47,7 @@ class EmbeddedBlobStore implements BlobStore {
   async put(bytes: Buffer): Promise<string> {
     const id = randomUUID().replace(/-/g, '');
     const temp = path.join(this.tempDir, `${id}.${randomBytes(4).toString('hex')}.tmp`);
-    const handle = await fs.open(temp, 'wx');
+    const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(bytes);
       await handle.sync();
@@ -58,7 +59,7 @@ class EmbeddedBlobStore implements BlobStore {
     await handle.close();
     const target = this.fileOf(id);
     try {
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       await fs.rename(temp, target);
     } catch (err) {
       await fs.rm(temp, { force: true });
@@ -139,7 +140,8 @@ class EmbeddedBlobStore implements BlobStore {
 /** Opens (creating it if needed) the blob folder `dir`. */
 export async function openEmbeddedBlobStore(dir: string): Promise<BlobStore> {
   const store = new EmbeddedBlobStore(path.resolve(dir));
-  await fs.mkdir(path.join(dir, 'tmp'), { recursive: true });
+  await makePrivateDir(dir);
+  await makePrivateDir(path.join(dir, 'tmp'));
   await store.sweepTemporaryFiles();
   return store;
 }
