@@ -9,10 +9,10 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import pg from 'pg';
 import { openEmbeddedStore } from '../../src/store/embedded';
 import { markHolderCrashed } from './crashed-holder';
 import { openMongoStore } from '../../src/store/mongo';
+import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../../test/support/pg-database';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
 import {
@@ -30,8 +30,6 @@ interface Adapter {
   openPeer?(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
 }
-
-const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-contract-'));
@@ -69,41 +67,23 @@ function mongoAdapter(url: string): Adapter {
   };
 }
 
-/** The URL of another database on the same server. */
-function pgDatabaseUrl(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onPgServer(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function postgresAdapter(url: string): Adapter {
-  const database = `store_contract_${process.pid}_${Date.now()}`;
-  let created = false;
+function postgresAdapter(): Adapter {
+  const database = testDatabaseName('store_contract');
+  let databaseUrl: string | undefined;
   return {
     name: 'postgres',
     async open() {
-      await onPgServer(url, `CREATE DATABASE ${database}`);
-      created = true;
-      return openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' });
+      databaseUrl = await createTestDatabase(database);
+      return openPostgresStore(databaseUrl, { schema: 'contract' });
     },
-    openPeer: () => openPostgresStore(pgDatabaseUrl(url, database), { schema: 'contract' }),
+    openPeer: () => openPostgresStore(databaseUrl!, { schema: 'contract' }),
     async cleanup() {
-      if (created) await onPgServer(url, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      if (databaseUrl) await dropTestDatabase(database);
     },
   };
 }
 
-const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter(PG_URL)];
+const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter()];
 if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
@@ -228,6 +208,19 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await c.insertOne({ _id: 'given', n: 1 })).toEqual({ insertedId: 'given' });
       await expect(c.insertOne({ _id: 'given', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
       expect(await c.find({})).toEqual([{ _id: 'given', n: 1 }]);
+    });
+
+    it('stores and finds strings with any character, U+0000 included', async () => {
+      const c = fresh();
+      const odd = { _id: 'n\u0000\uE000', s: 'a\u0000b', e: '\uE000\uE0000', slash: 'x\\u0000', list: ['\u0000'] };
+      await c.insertOne(odd);
+      await c.insertOne({ _id: 'plain', s: 'ab' });
+      expect(await c.findOne({ s: 'a\u0000b' })).toEqual(odd);
+      expect(await c.findOne({ _id: odd._id })).toEqual(odd);
+      expect(ids(await c.find({ list: '\u0000' }))).toEqual([odd._id]);
+      expect(ids(await c.find({ slash: 'x\\u0000', e: { $in: ['\uE000\uE0000'] } }))).toEqual([odd._id]);
+      await c.updateOne({ _id: odd._id }, { $set: { t: '\u0000' } });
+      expect(await c.countDocuments({ t: '\u0000', s: { $ne: 'ab' } })).toBe(1);
     });
 
     it('never shares objects with the stored documents', async () => {
@@ -659,6 +652,20 @@ describe.each(adapters)('$name store', (adapter) => {
         Array.from({ length: 60 }, (_, i) => i + 1),
       );
       expect(await peer.collection(name).findOne({ _id: 'total' })).toEqual({ _id: 'total', n: 60 });
+    });
+
+    it('applies every one of racing updateMany calls over the same documents', async () => {
+      const name = fresh().name;
+      for (let i = 0; i < 15; i += 1) await store.collection(name).insertOne({ _id: `m${i}`, group: 'a', n: 0 });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          client(i)
+            .collection(name)
+            .updateMany({ group: 'a' }, { $inc: { n: 1 } }),
+        ),
+      );
+      expect(results.map((result) => result.modifiedCount)).toEqual(Array.from({ length: 10 }, () => 15));
+      expect(await store.collection(name).countDocuments({ n: 10 })).toBe(15);
     });
 
     it('lets exactly one of racing conditional writes win', async () => {

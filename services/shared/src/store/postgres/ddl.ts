@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { IndexOptions } from '../port';
+import { fieldValue } from './filter-sql';
 
 /** A double-quoted SQL identifier. */
 export function quoteIdentifier(name: string): string {
@@ -76,8 +77,8 @@ function indexName(collection: string, spec: string): string {
  * The indexes serving `createIndex(keys, options)` on `table`:
  * - unique: a btree on the field's value, missing counted as null like MongoDB (so two documents without the
  *   field collide), or, sparse, only over documents that have the field;
- * - otherwise one GIN (jsonb_path_ops) index on the whole document, which serves the adapter's `@?` path
- *   predicates for every field, arrays included, and a btree on the fields' values for range scans by others.
+ * - otherwise a GIN (jsonb_path_ops) index on the value of each key's top-level field, `(doc -> 'field')`, which
+ *   serves the adapter's equality and `$in` tests on that field and below it, arrays included.
  */
 export function indexPlans(
   collection: string,
@@ -95,16 +96,13 @@ export function indexPlans(
       : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(${valueAt(field)}, 'null'::jsonb))`;
     return [{ name, sql, fields }];
   }
-  const gin = indexName(collection, 'doc_gin');
-  const spec = fields.map((field) => `${field}_${keys[field]}`).join('_');
-  const btree = options.name ?? indexName(collection, spec);
-  const columns = fields.map((field) => `${valueAt(field)}${keys[field] === -1 ? ' DESC' : ''}`).join(', ');
-  return [
-    {
-      name: gin,
-      sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(gin)} ON ${table} USING gin (doc jsonb_path_ops)`,
+  const topFields = [...new Set(fields.map((field) => field.split('.')[0]))];
+  return topFields.map((top) => {
+    const name = indexName(collection, `${top}_gin`);
+    return {
+      name,
+      sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} USING gin ((${fieldValue('doc', top)}) jsonb_path_ops)`,
       fields,
-    },
-    { name: btree, sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(btree)} ON ${table} (${columns})`, fields },
-  ];
+    };
+  });
 }

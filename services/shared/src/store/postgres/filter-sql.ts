@@ -1,10 +1,11 @@
 /**
  * Port filters (MongoDB's query language) as SQL over a jsonb column, where the translation is exact.
  *
- * Field conditions become SQL/JSON path predicates (`doc @? '$."a"."b" ? (@ == "x")'`): in lax mode a path
- * steps into arrays and a filter tests each element, which is MongoDB's array unwrapping, and comparisons
- * between different types are unknown (false), which is MongoDB's "ranges only within a type". `@?` is served
- * by a GIN (jsonb_path_ops) index on the column. What has no exact translation (positional paths, `$elemMatch`,
+ * Field conditions become SQL/JSON path predicates on the value of their first field
+ * (`doc -> 'a' @? '$."b" ? (@ == "x")'`): in lax mode a path steps into arrays and a filter tests each element,
+ * which is MongoDB's array unwrapping, and comparisons between different types are unknown (false), which is
+ * MongoDB's "ranges only within a type". `@?` with `==` is served by a GIN (jsonb_path_ops) index on
+ * `(doc -> 'a')`, the one the adapter's createIndex makes. What has no exact translation (positional paths, `$elemMatch`,
  * regular expressions beyond a plain subset, equality with documents...) is left to the caller, which evaluates
  * it with mingo.
  */
@@ -12,6 +13,7 @@ import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
 import { isPlainObject } from '../port-rules';
 import type { Filter } from '../port';
+import { escapeJson, escapeText } from './nul-escape';
 
 export interface FilterSqlOptions {
   /** The jsonb column (or expression) holding the documents, e.g. `doc` or `t.doc`. */
@@ -51,7 +53,7 @@ function scalarOf(value: unknown): Scalar | undefined {
 
 /** A jsonpath literal: JSON's string and number syntax is jsonpath's. */
 function literal(value: Scalar): string {
-  return JSON.stringify(value);
+  return escapeJson(JSON.stringify(value));
 }
 
 function pathSegments(field: string): string[] {
@@ -67,6 +69,7 @@ function pathSegments(field: string): string[] {
 const PORTABLE_REGEX = /^(?:[\w \-^$.*+?|()[\]/:,;@#%&=~'"!<>]|\\[^\w])*$/;
 
 function regexCondition(source: string, flags: string): string {
+  // (PORTABLE_REGEX admits neither U+0000 nor the character that escapes it, ./nul-escape.ts.)
   if (!PORTABLE_REGEX.test(source) || source.includes('(?') || /[^gi]/.test(flags)) untranslatable();
   return `@ like_regex ${JSON.stringify(source)}${flags.includes('i') ? ' flag "i"' : ''}`;
 }
@@ -83,8 +86,11 @@ class Translator {
 
   /** Whether some value at the path satisfies the jsonpath filter condition. */
   private pathHas(segments: string[], condition?: string): string {
-    const path = `$${segments.map((segment) => `.${JSON.stringify(segment)}`).join('')}`;
-    return `(${this.options.column} @? ${this.param(condition ? `${path} ? (${condition})` : path)}::jsonpath)`;
+    // From the value of the first field (NULL when missing), so that an expression index on it serves the test.
+    const [first, ...rest] = segments;
+    const path = `$${rest.map((segment) => `.${escapeJson(JSON.stringify(segment))}`).join('')}`;
+    const jsonPath = this.param(condition ? `${path} ? (${condition})` : path);
+    return `((${fieldValue(this.options.column, first)}) @? ${jsonPath}::jsonpath)`;
   }
 
   filter(filter: Filter): string {
@@ -98,7 +104,7 @@ class Translator {
       const parts = value.map((sub) => this.filter(sub));
       if (key === '$and') return and(parts);
       const any = `(${parts.join(' OR ')})`;
-      return key === '$or' ? any : `(NOT ${any})`;
+      return key === '$or' ? any : not(any);
     }
     if (key.startsWith('$')) untranslatable();
     return this.field(key, value);
@@ -118,14 +124,14 @@ class Translator {
   /** Conditions on `_id` that the primary key answers. */
   private idCondition(condition: unknown): string | undefined {
     const id = this.options.idColumn;
-    if (typeof condition === 'string') return `(${id} = ${this.param(condition)})`;
+    if (typeof condition === 'string') return `(${id} = ${this.param(escapeText(condition))})`;
     if (!isOperatorObject(condition) || Object.keys(condition).length !== 1) return undefined;
     const [[op, arg]] = Object.entries(condition);
     const strings = Array.isArray(arg) && arg.every((item) => typeof item === 'string');
-    if (op === '$eq' && typeof arg === 'string') return `(${id} = ${this.param(arg)})`;
-    if (op === '$ne' && typeof arg === 'string') return `(${id} <> ${this.param(arg)})`;
-    if (op === '$in' && strings) return `(${id} = ANY(${this.param(arg)}::text[]))`;
-    if (op === '$nin' && strings) return `(NOT ${id} = ANY(${this.param(arg)}::text[]))`;
+    if (op === '$eq' && typeof arg === 'string') return `(${id} = ${this.param(escapeText(arg))})`;
+    if (op === '$ne' && typeof arg === 'string') return `(${id} <> ${this.param(escapeText(arg))})`;
+    if (op === '$in' && strings) return `(${id} = ANY(${this.param(arg.map(escapeText))}::text[]))`;
+    if (op === '$nin' && strings) return `(NOT ${id} = ANY(${this.param(arg.map(escapeText))}::text[]))`;
     return undefined;
   }
 
@@ -133,7 +139,7 @@ class Translator {
     const scalar = scalarOf(value);
     if (scalar === null) {
       // MongoDB: `{ a: null }` matches a null value and a missing field.
-      return `(NOT ${this.pathHas(segments)} OR ${this.pathHas(segments, '@ == null')})`;
+      return `(${not(this.pathHas(segments))} OR ${this.pathHas(segments, '@ == null')})`;
     }
     if (scalar !== undefined) return this.pathHas(segments, `@ == ${literal(scalar)}`);
     if (Array.isArray(value) && segments.length === 1) return this.equalsArray(segments[0], value);
@@ -146,7 +152,7 @@ class Translator {
     const items = value.map(scalarOf);
     if (items.some((item) => item === undefined)) untranslatable();
     const column = this.options.column;
-    const json = this.param(JSON.stringify(items));
+    const json = this.param(escapeJson(JSON.stringify(items)));
     const key = this.param(field);
     return (
       `(${column} -> ${key} = ${json}::jsonb OR EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN ` +
@@ -170,7 +176,7 @@ class Translator {
       case '$eq':
         return this.equals(segments, arg);
       case '$ne':
-        return `(NOT ${this.equals(segments, arg)})`;
+        return not(this.equals(segments, arg));
       case '$gt':
       case '$gte':
       case '$lt':
@@ -186,11 +192,11 @@ class Translator {
         const any = arg.length
           ? `(${arg.map((item) => (types.isRegExp(item) ? this.regex(segments, item) : this.equals(segments, item))).join(' OR ')})`
           : 'FALSE';
-        return op === '$in' ? any : `(NOT ${any})`;
+        return op === '$in' ? any : not(any);
       }
       case '$exists': {
         const exists = this.pathHas(segments);
-        return arg ? exists : `(NOT ${exists})`;
+        return arg ? exists : not(exists);
       }
       case '$regex': {
         if (types.isRegExp(arg)) {
@@ -211,9 +217,9 @@ class Translator {
         return `(CASE WHEN jsonb_typeof(${value}) = 'array' THEN jsonb_array_length(${value}) = ${this.param(arg)}::int ELSE FALSE END)`;
       }
       case '$not': {
-        if (types.isRegExp(arg)) return `(NOT ${this.regex(segments, arg)})`;
+        if (types.isRegExp(arg)) return not(this.regex(segments, arg));
         if (!isOperatorObject(arg)) return untranslatable();
-        return `(NOT ${this.operators(segments, arg)})`;
+        return not(this.operators(segments, arg));
       }
       default:
         return untranslatable();
@@ -225,6 +231,19 @@ class Translator {
   }
 }
 
+/**
+ * Negation in SQL's three-valued logic: a test on a missing field is NULL (false in WHERE), and NOT NULL would
+ * be NULL too, where MongoDB's negation is true.
+ */
+function not(condition: string): string {
+  return `(NOT COALESCE(${condition}, FALSE))`;
+}
+
+/** `column -> 'field'`: the value of a top-level field, as written in the adapter's expression indexes. */
+export function fieldValue(column: string, field: string): string {
+  return `${column} -> '${field.replace(/'/g, "''")}'`;
+}
+
 function and(parts: string[]): string {
   if (parts.length === 0) return 'TRUE';
   return parts.length === 1 ? parts[0] : `(${parts.join(' AND ')})`;
@@ -233,6 +252,8 @@ function and(parts: string[]): string {
 /**
  * The filter as a boolean SQL expression over the jsonb `column`, with its parameters numbered from
  * `firstParam`; null when some part of it cannot be translated exactly (the caller then evaluates it otherwise).
+ * The expression is true for the matches and false or NULL for the rest (as a WHERE condition it is exact; to
+ * negate it, use `NOT COALESCE(expression, FALSE)`).
  */
 export function filterToSql(filter: Filter, options: FilterSqlOptions): SqlCondition | null {
   const translator = new Translator(options);
