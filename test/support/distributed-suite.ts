@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AMQP_URL, deleteBrokerObjects, isolatedVhost } from './broker';
 import { pollUntil } from './poll';
-import { createTestDatabase, type TestDatabase } from './postgres';
+import { createTestDatabase, dropTestDatabase, testDatabaseName } from './pg-database';
 import { assertFilesExist, baseEnv, freePorts, NodeProcess, ROOT, runNode, startNode, type Exit } from './processes';
 import { TcpProxy, type TcpProxyOptions } from './tcp-proxy';
 
@@ -131,7 +131,8 @@ export class DistributedSuite {
   /** Every process started, the killed ones included, for failure messages. */
   private readonly started: NodeProcess[] = [];
   private vhost: { url: string; dispose(): void } | undefined;
-  private database: TestDatabase | undefined;
+  /** The PostgreSQL database this suite made (a replica suite's is its primary's). */
+  private database: string | undefined;
 
   private constructor(private readonly options: DistributedSuiteOptions) {
     this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
@@ -159,8 +160,8 @@ export class DistributedSuite {
       this.amqpUrl = this.vhost.url;
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
       if (this.options.store === 'postgres') {
-        this.database = await createTestDatabase(this.options.name);
-        this.storeUrl = this.database.url;
+        this.database = testDatabaseName(`cms_${this.options.name}`);
+        this.storeUrl = await createTestDatabase(this.database);
       }
     }
 
@@ -420,9 +421,11 @@ export class DistributedSuite {
     await Promise.all(Object.values(this.running).map((child) => child.stop(STOP_TIMEOUT_MS)));
     await Promise.all(this.allProxies().map((proxy) => proxy.close()));
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
-    await this.database
-      ?.dispose()
-      .catch((error: unknown) => console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`));
+    if (this.database) {
+      await dropTestDatabase(this.database).catch((error: unknown) =>
+        console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`),
+      );
+    }
     if (this.amqpUrl && !this.options.replicaOf) {
       // Best effort: the next run deletes them before it starts anyway.
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS).catch((error: unknown) =>
