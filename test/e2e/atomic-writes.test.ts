@@ -106,6 +106,6 @@ describe('a PATCH that fails changes nothing', () => {
     expect(body.items.map((item: { '@id': string }) => item['@id'].split('/').pop())).toEqual(['other', 'file', 'doc']);
     expect((await t.request('GET', '/f')).status).toBe(404);
     expect((await t.request('GET', '/g/file')).status).toBe(200);
-    expect((await json(await t.request('GET', '/g/@aliases'))).items).toEqual([{ path: '/f' }]);
+    expect((await json(await t.request('GET', '/g/@aliases'))).items.map((i: any) => i.path)).toEqual(['/f']);
   });
 });

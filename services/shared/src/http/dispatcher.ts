@@ -26,6 +26,7 @@ import {
 } from './endpoint';
 import { queryInput } from './params';
 import { QueryParams } from './query';
+import { isMultipart, readUpload } from './upload';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -140,10 +141,16 @@ async function dispatch<Context, Deps>(
     );
   }
   const query = operation.query ? validate(operation.query, queryInput(queryParams), 'query') : undefined;
-  const body = operation.body
-    ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
-    : undefined;
-  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams);
+  const contentType = request.headers['content-type'];
+  const upload =
+    operation.upload && isMultipart(contentType)
+      ? await readUpload(request.body, contentType, operation.upload)
+      : undefined;
+  const body =
+    operation.body && !upload
+      ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
+      : undefined;
+  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams, upload);
   return operation.handle(call, deps);
 }
 
