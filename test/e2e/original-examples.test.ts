@@ -23,6 +23,82 @@ function examples(suite: () => TestSuite) {
       body: form,
     });
 
+  /** A request whose redirect is not followed. */
+  const unfollowed = (method: string, path: string, body?: unknown) =>
+    fetch(t().url(path), {
+      method,
+      redirect: 'manual',
+      headers: {
+        Authorization: 'Basic ' + Buffer.from('admin:admin').toString('base64'),
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  describe('moved content (addendum §8)', () => {
+    beforeAll(async () => {
+      const created = [
+        await t().request('POST', '/', { body: { '@type': 'Folder', id: 'old-folder', title: 'Folder' } }),
+        await t().request('POST', '/old-folder', { body: { '@type': 'Document', id: 'child', title: 'Child' } }),
+        await t().request('POST', '/old-folder', {
+          body: {
+            '@type': 'File',
+            id: 'notes',
+            title: 'Notes',
+            file: { data: Buffer.from('notes').toString('base64'), encoding: 'base64', filename: 'notes.txt' },
+          },
+        }),
+        await t().request('POST', '/', { body: { '@type': 'Document', id: 'old-page', title: 'Page' } }),
+      ];
+      expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      expect((await t().request('PATCH', '/old-folder', { body: { id: 'new-folder' } })).status).toBe(204);
+      expect((await t().request('PATCH', '/old-page', { body: { id: 'new-page' } })).status).toBe(204);
+    });
+
+    it('a GET of the old path answers 302 to the new one, with the rest of the path and the query', async () => {
+      const page = await unfollowed('GET', '/old-page');
+      expect(page.status).toBe(302);
+      expect(page.headers.get('location')).toBe(t().suite.publicUrl + '/new-page');
+      const below = await unfollowed('GET', '/old-folder/child/@history?b_size=5&x=a%20b');
+      expect(below.status).toBe(302);
+      expect(below.headers.get('location')).toBe(t().suite.publicUrl + '/new-folder/child/@history?b_size=5&x=a+b');
+      // Through another service (discussion asks content for the context).
+      const comments = await unfollowed('GET', '/old-page/@comments');
+      expect(comments.status).toBe(302);
+      expect(comments.headers.get('location')).toBe(t().suite.publicUrl + '/new-page/@comments');
+      const file = await unfollowed('GET', '/old-folder/notes/@@download/file');
+      expect(file.status).toBe(302);
+      expect(file.headers.get('location')).toBe(t().suite.publicUrl + '/new-folder/notes/@@download/file');
+      // Followed, it reaches the object.
+      const location = new URL((await unfollowed('GET', '/old-folder/child')).headers.get('location')!);
+      expect((await json(await unfollowed('GET', location.pathname)))['@id']).toMatch(/\/new-folder\/child$/);
+    });
+
+    it('any other method answers 307, and the write is not made at the old path', async () => {
+      const patched = await unfollowed('PATCH', '/old-page', { title: 'Changed' });
+      expect(patched.status).toBe(307);
+      expect(patched.headers.get('location')).toBe(t().suite.publicUrl + '/new-page');
+      expect((await json(await t().request('GET', '/new-page'))).title).toBe('Page');
+      const transition = await unfollowed('POST', '/old-folder/child/@workflow/publish');
+      expect(transition.status).toBe(307);
+      expect(transition.headers.get('location')).toBe(t().suite.publicUrl + '/new-folder/child/@workflow/publish');
+    });
+
+    it('a manual alias redirects too; a path that never was is still 404', async () => {
+      expect((await t().request('POST', '/new-page/@aliases', { body: { items: [{ path: '/promo' }] } })).status).toBe(
+        204,
+      );
+      const promo = await unfollowed('GET', '/promo');
+      expect(promo.status).toBe(302);
+      expect(promo.headers.get('location')).toBe(t().suite.publicUrl + '/new-page');
+      const missing = await unfollowed('GET', '/new-folder/never-was');
+      expect(missing.status).toBe(404);
+      expect((await json(missing)).context).toBe(t().suite.publicUrl + '/new-folder');
+      expect(JSON.stringify(await json(await unfollowed('GET', '/nothing/here')))).not.toMatch(/moved/);
+    });
+  });
+
   describe('@aliases', () => {
     beforeAll(async () => {
       const page = { '@type': 'Document', id: 'front-page', title: 'Front page' };
@@ -66,14 +142,14 @@ function examples(suite: () => TestSuite) {
     });
 
     it('a CSV file uploaded to the site root adds its aliases', async () => {
-      const csv = 'old path,new path,datetime,manual\r\n/old-page,/front-page,2022/01/01 00:00:00 GMT+0,True\r\n';
+      const csv = 'old path,new path,datetime,manual\r\n/old-home,/front-page,2022/01/01 00:00:00 GMT+0,True\r\n';
       const response = await upload('/@aliases', csvUpload(csv));
       expect(response.status).toBe(204);
       const listed = await json(await t().request('GET', '/front-page/@aliases'));
       expect(listed.items).toContainEqual({
         datetime: '2022-01-01T00:00:00.000Z',
         manual: true,
-        path: '/old-page',
+        path: '/old-home',
         'redirect-to': '/front-page',
       });
     });

@@ -22,6 +22,7 @@ export * from './identifiers/original-identifiers';
 export * from './grpc/content-contexts';
 export * from './http/query';
 export * from './http/upload';
+export * from './http/moved';
 export * from './config/load';
 export * from './events/envelope';
 export * from './permissions/model';

@@ -26,6 +26,7 @@ import {
 } from './endpoint';
 import { queryInput } from './params';
 import { QueryParams } from './query';
+import { redirectOfMoved } from './moved';
 import { isMultipart, readUpload } from './upload';
 
 const EMPTY = Buffer.alloc(0);
@@ -125,7 +126,21 @@ async function dispatch<Context, Deps>(
   if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
     throw notFound(`Resource not found: @${request.endpoint} exists at the site root only, not at ${clip(path)}`);
   }
-  const { context, scope } = await contexts.resolve(path, requestId, request.public_url);
+  let resolved: Awaited<ReturnType<ContextResolver<Context>['resolve']>>;
+  try {
+    resolved = await contexts.resolve(path, requestId, request.public_url);
+  } catch (error) {
+    const rest = [`@${request.endpoint}`, ...request.sub_path];
+    const moved = redirectOfMoved(error, {
+      method: request.method,
+      publicUrl: request.public_url,
+      rest: request.endpoint ? rest : [],
+      query: request.query,
+    });
+    if (moved) return moved;
+    throw error;
+  }
+  const { context, scope } = resolved;
   const { operation } = compiled;
   requirePermission(request.principal, 'View', scope);
   if (operation.permission && operation.permission !== 'View') {
