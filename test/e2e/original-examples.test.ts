@@ -99,6 +99,56 @@ function examples(suite: () => TestSuite) {
     });
   });
 
+  describe('@users as CSV', () => {
+    const users = [
+      'username,email,fullname,description,roles,home_page,password',
+      'jdoe,jdoe@example.com,John Doe,Software developer from Berlin,"Member, Contributor",https://jdoe.dev,pass1234',
+      'asmith,asmith@example.com,Alice Smith,Frontend engineer,Member,https://alice.design,alicePwd!',
+      'bwayne,bwayne@example.com,Bruce Wayne,Tech entrepreneur,,https://wayneenterprises.com,batman42',
+    ].join('\n');
+
+    it('a CSV file uploaded to @users creates every user in it', async () => {
+      const response = await upload('/@users', csvUpload(users));
+      expect(response.status).toBe(201);
+      const body = await json(response);
+      expect(body.items_total).toBe(3);
+      expect(body.items.map((u: any) => [u.id, u.fullname, u.roles])).toEqual([
+        ['jdoe', 'John Doe', ['Contributor', 'Member']],
+        ['asmith', 'Alice Smith', ['Member']],
+        ['bwayne', 'Bruce Wayne', ['Member']],
+      ]);
+      expect(body.items[0]).toMatchObject({ email: 'jdoe@example.com', home_page: 'https://jdoe.dev' });
+      const login = await t().request('GET', '/@users/jdoe', {
+        auth: 'Basic ' + Buffer.from('jdoe:pass1234').toString('base64'),
+      });
+      expect(login.status).toBe(200);
+    });
+
+    it('a bad CSV file is 400 naming its line, and creates no one', async () => {
+      const bad = 'username,email,password\nfirst-one,first@example.com,secret-1\nsecond,not-an-email,secret-2\n';
+      const response = await upload('/@users', csvUpload(bad));
+      expect(response.status).toBe(400);
+      expect((await json(response)).message).toMatch(/line 3/);
+      const taken = 'username,password\nnew-one,secret-1\njdoe,secret-2\n';
+      const again = await upload('/@users', csvUpload(taken));
+      expect(again.status).toBe(400);
+      expect((await json(again)).message).toMatch(/line 3.*already exists/);
+      expect((await t().request('GET', '/@users/first-one')).status).toBe(404);
+      expect((await t().request('GET', '/@users/new-one')).status).toBe(404);
+    });
+
+    it('`Accept: text/csv` answers the CSV export of the users', async () => {
+      const response = await t().request('GET', '/@users', { headers: { Accept: 'text/csv' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename=users.csv');
+      const lines = (await response.text()).split('\r\n');
+      expect(lines[0]).toBe('id,username,fullname,email,roles,groups');
+      expect(lines).toContain('admin,admin,,,Manager,AuthenticatedUsers');
+      expect(lines).toContain('jdoe,jdoe,John Doe,jdoe@example.com,"Contributor, Member",AuthenticatedUsers');
+    });
+  });
+
   describe('@aliases', () => {
     beforeAll(async () => {
       const page = { '@type': 'Document', id: 'front-page', title: 'Front page' };
