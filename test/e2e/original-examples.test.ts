@@ -99,6 +99,34 @@ function examples(suite: () => TestSuite) {
     });
   });
 
+  it('`@registry?q=` takes the original prefix (Products.CMFPlone, plone.) through the identifier aliases', async () => {
+    const listed = await json(await t().request('GET', '/@registry?q=Products.CMFPlone'));
+    expect(listed.items_total).toBe(4);
+    expect(listed.items.map((i: any) => i.name.replace(/^(cms|Products\.CMFPlone)\./, ''))).toEqual([
+      'i18nl10n.override_dateformat.Enabled',
+      'i18nl10n.override_dateformat.date_format_long',
+      'i18nl10n.override_dateformat.date_format_short',
+      'i18nl10n.override_dateformat.time_format',
+    ]);
+    expect((await json(await t().request('GET', '/@registry?q=plone.site_title'))).items_total).toBe(1);
+    expect((await json(await t().request('GET', '/@registry?q=cms.site_title'))).items_total).toBe(1);
+    const value = await t().request('GET', '/@registry/Products.CMFPlone.i18nl10n.override_dateformat.time_format');
+    expect(await json(value)).toBe('%H:%M');
+  });
+
+  it('the `language` field of a type schema defaults to the site’s language', async () => {
+    const schema = async () => (await json(await t().request('GET', '/@types/Document'))).properties.language;
+    expect((await schema()).default).toBe('en');
+    const set = (language: string) =>
+      t().request('PATCH', '/@registry', { body: { 'plone.default_language': language } });
+    expect((await set('de')).status).toBe(204);
+    try {
+      expect((await schema()).default).toBe('de');
+    } finally {
+      expect((await set('en')).status).toBe(204);
+    }
+  });
+
   describe('@users as CSV', () => {
     const users = [
       'username,email,fullname,description,roles,home_page,password',
