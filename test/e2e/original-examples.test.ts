@@ -114,6 +114,32 @@ function examples(suite: () => TestSuite) {
     expect(await json(value)).toBe('%H:%M');
   });
 
+  it('a Collection’s `?fullobjects` gives its items as full objects, as `@search` does', async () => {
+    const made = [
+      await t().request('POST', '/', { body: { '@type': 'Folder', id: 'shelf', title: 'Shelf' } }),
+      await t().request('POST', '/shelf', { body: { '@type': 'Document', id: 'book', title: 'Book' } }),
+      await t().request('POST', '/', {
+        body: {
+          '@type': 'Collection',
+          id: 'books',
+          title: 'Books',
+          query: [
+            { i: 'portal_type', o: 'plone.app.querystring.operation.selection.any', v: ['Document'] },
+            { i: 'path', o: 'plone.app.querystring.operation.string.absolutePath', v: '/shelf' },
+          ],
+        },
+      }),
+    ];
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+    const summaries = await json(await t().request('GET', '/books'));
+    expect(summaries.items).toEqual([expect.not.objectContaining({ UID: expect.anything() })]);
+    const full = await json(await t().request('GET', '/books?fullobjects'));
+    expect(full.items_total).toBe(1);
+    const book = await json(await t().request('GET', '/shelf/book'));
+    expect(full.items[0]).toEqual(book);
+    expect((await json(await t().request('GET', '/books?fullobjects=0'))).items).toEqual(summaries.items);
+  });
+
   it('the `language` field of a type schema defaults to the site’s language', async () => {
     const schema = async () => (await json(await t().request('GET', '/@types/Document'))).properties.language;
     expect((await schema()).default).toBe('en');
@@ -244,6 +270,24 @@ function examples(suite: () => TestSuite) {
       expect((await upload('/@aliases', csvUpload('x', { type: 'image/png' }))).status).toBe(400);
       const paths = (await json(await t().request('GET', '/@aliases'))).items.map((i: any) => i.path);
       expect(paths).not.toContain('/fine-one');
+    });
+  });
+
+  // Last: it switches the site to multilingual.
+  describe('a multilingual site', () => {
+    beforeAll(async () => {
+      const response = await t().request('PATCH', '/@controlpanels/language', {
+        body: { available_languages: ['en', 'de'] },
+      });
+      expect(response.status).toBe(204);
+    });
+
+    it('lists no `translations` component on the site root, as the original does; its content does', async () => {
+      const root = await json(await t().request('GET', '/'));
+      expect(Object.keys(root['@components'])).not.toContain('translations');
+      expect((await t().request('GET', '/?expand=translations')).status).toBe(400);
+      const page = await json(await t().request('GET', '/en'));
+      expect(Object.keys(page['@components'])).toContain('translations');
     });
   });
 }

@@ -29,7 +29,7 @@ import { typeList } from '../domain/components/type-list';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
 import type { SiteSettingsSource } from '../domain/site-settings';
-import type { TypeRegistry } from '../domain/types';
+import { SITE_ROOT_TYPE, type TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 
 /** Components every content response names in `@components`; `?expand=` embeds them. */
@@ -134,7 +134,8 @@ export function componentExpander(deps: ComponentDeps): Components {
   return {
     async componentsOf(ctx, doc) {
       // A write has committed by the time its body is rendered: a bad `expand` must not turn it into an error.
-      const multilingual = (await deps.translations?.multilingual()) ?? false;
+      // The site root has no translations (its languages are its language root folders), as in the original.
+      const multilingual = doc.portal_type !== SITE_ROOT_TYPE && ((await deps.translations?.multilingual()) ?? false);
       if (ctx.method !== 'GET' || renderingRoot.has(ctx)) return linksOf(ctx, doc, multilingual);
       const wanted = expandedNames(ctx, multilingual);
       const components = linksOf(ctx, doc, multilingual);
@@ -188,7 +189,7 @@ function expandedNames(ctx: ExpansionRequest, multilingual: boolean): ComponentN
       field: 'expand',
       message:
         name === 'translations'
-          ? 'translations are only available when the site is multilingual'
+          ? 'translations are only available on the content of a multilingual site'
           : `unknown component "${clip(name, 50)}"; known: ${COMPONENT_NAMES.join(', ')}`,
     }));
     const named = unknown.slice(0, 10).map((n) => `"${clip(n, 50)}"`);
