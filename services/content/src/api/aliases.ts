@@ -8,6 +8,7 @@ import {
   badRequest,
   batchingLinks,
   batchParams,
+  unlessEmpty,
   csvText,
   csvValues,
   param,
@@ -88,17 +89,14 @@ const removeBody = z
   })
   .strict();
 
-/** A filter sent empty (`start=`, as Volto's URL management panel does) is no filter. */
-const filter = <T extends z.ZodTypeAny>(schema: T) =>
-  z.preprocess((v) => (Array.isArray(v) && v.every((s) => String(s).trim() === '') ? undefined : v), schema.optional());
-
+// Filters sent empty (`start=`, as Volto's URL management panel does) are no filters.
 const listQuery = z.object({
-  q: filter(param.string()),
+  q: unlessEmpty(param.string()),
   // The original platform's other name of `q`.
-  query: filter(param.string()),
-  manual: filter(param.boolean()),
-  start: filter(param.string().pipe(isoTime)),
-  end: filter(param.string().pipe(isoTime)),
+  query: unlessEmpty(param.string()),
+  manual: unlessEmpty(param.boolean()),
+  start: unlessEmpty(param.string().pipe(isoTime)),
+  end: unlessEmpty(param.string().pipe(isoTime)),
   // The original platform's `datetime` filter and the component's options are taken and ignored.
   datetime: param.string().optional(),
   ...batchParams,

@@ -4,6 +4,7 @@ import {
   clip,
   param,
   queryInput,
+  unlessEmpty,
   urlOf,
   validationError,
   type FieldError,
@@ -210,29 +211,21 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** A query option where an empty value means "not given", as clients send cleared fields. */
-function option<T extends z.ZodTypeAny>(schema: T) {
-  return z.preprocess(
-    (values) => (Array.isArray(values) && values.every((v) => v === '') ? undefined : values),
-    schema.optional(),
-  );
-}
-
 /** The options of the components, as `expand.<component>.<option>` parameters. */
 const optionsQuery = z.object({
   // Levels of the navigation tree, 1 (the top level) by default.
-  'expand.navigation.depth': option(param.int({ min: 1, max: MAX_NAVIGATION_DEPTH })),
+  'expand.navigation.depth': unlessEmpty(param.int({ min: 1, max: MAX_NAVIGATION_DEPTH })),
   // The settings of the reference's navigation portlet.
-  'expand.contextnavigation.name': option(param.string()),
-  'expand.contextnavigation.root_path': option(param.string()),
-  'expand.contextnavigation.includeTop': option(param.boolean()),
-  'expand.contextnavigation.currentFolderOnly': option(param.boolean()),
-  'expand.contextnavigation.topLevel': option(param.int({ min: 0, max: 100 })),
-  'expand.contextnavigation.bottomLevel': option(param.int({ min: -1, max: MAX_TREE_LEVELS })),
+  'expand.contextnavigation.name': unlessEmpty(param.string()),
+  'expand.contextnavigation.root_path': unlessEmpty(param.string()),
+  'expand.contextnavigation.includeTop': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.currentFolderOnly': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.topLevel': unlessEmpty(param.int({ min: 0, max: 100 })),
+  'expand.contextnavigation.bottomLevel': unlessEmpty(param.int({ min: -1, max: MAX_TREE_LEVELS })),
   // Accepted, and change nothing: items carry neither icons nor thumbnails.
-  'expand.contextnavigation.no_icons': option(param.boolean()),
-  'expand.contextnavigation.no_thumbs': option(param.boolean()),
-  'expand.contextnavigation.thumb_scale': option(param.string()),
+  'expand.contextnavigation.no_icons': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.no_thumbs': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.thumb_scale': unlessEmpty(param.string()),
 });
 
 type ComponentOptions = z.infer<typeof optionsQuery>;

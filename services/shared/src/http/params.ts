@@ -58,6 +58,14 @@ export function flagValue(value: unknown): boolean {
   return !['0', 'false', 'False', 'no', 'off'].includes(String(value));
 }
 
+/** A query option where an empty value means "not given", as clients send cleared fields (`start=`). */
+export function unlessEmpty<T extends z.ZodTypeAny>(schema: T) {
+  return z.preprocess(
+    (values) => (Array.isArray(values) && values.every((v) => String(v).trim() === '') ? undefined : values),
+    schema.optional(),
+  );
+}
+
 /** The object an operation's query schema validates: key → every value sent. */
 export function queryInput(query: QueryParams): Record<string, string[]> {
   const input: Record<string, string[]> = Object.create(null);
