@@ -140,6 +140,62 @@ function examples(suite: () => TestSuite) {
     expect((await json(await t().request('GET', '/books?fullobjects=0'))).items).toEqual(summaries.items);
   });
 
+  describe('@relations, @addons, @upgrade, @userschema in the shapes of the original’s recorded examples', () => {
+    const keys = (value: object) => Object.keys(value).sort();
+
+    it('@relations: the listing by source, the statistics, one relation with its field’s settings', async () => {
+      for (const id of ['rel-source', 'rel-target']) {
+        expect((await t().request('POST', '/', { body: { '@type': 'Document', id, title: id } })).status).toBe(201);
+      }
+      const relation = { relation: 'relatedItems', source: '/rel-source', target: '/rel-target' };
+      expect((await t().request('POST', '/@relations', { body: { items: [relation] } })).status).toBe(204);
+      const bySource = await json(await t().request('GET', '/@relations?source=/rel-source'));
+      expect(keys(bySource)).toEqual(['@id', 'relations']);
+      expect(keys(bySource.relations.relatedItems)).toEqual(['items', 'items_total']);
+      const [item] = bySource.relations.relatedItems.items;
+      const summary = ['@id', '@type', 'UID', 'description', 'review_state', 'title', 'type_title'];
+      expect([keys(item), keys(item.source), keys(item.target)]).toEqual([['source', 'target'], summary, summary]);
+      const stats = await json(await t().request('GET', '/@relations'));
+      expect(keys(stats)).toEqual(['@id', 'broken', 'stats']);
+      expect(stats.stats.relatedItems).toBeGreaterThanOrEqual(1);
+      const named = await json(await t().request('GET', '/@relations?relation=relatedItems'));
+      expect(keys(named.relations.relatedItems)).toEqual([
+        'items',
+        'items_total',
+        'readonly',
+        'staticCatalogVocabularyQuery',
+      ]);
+    });
+
+    it('@addons lists add-ons as the original does (this service has none to install)', async () => {
+      const addons = await json(await t().request('GET', '/@addons'));
+      expect(keys(addons)).toEqual(['@id', 'items', 'items_total']);
+    });
+
+    it('@upgrade: the steps and versions, and a dry run’s report', async () => {
+      const status = await json(await t().request('GET', '/@upgrade'));
+      expect(keys(status)).toEqual(['@id', 'upgrade_steps', 'versions']);
+      expect(keys(status.versions)).toEqual(['fs', 'instance']);
+      const dry = await json(await t().request('POST', '/@upgrade', { body: { dry_run: true } }));
+      expect(keys(dry)).toEqual(['@id', 'dry_run', 'report', 'upgraded', 'versions']);
+    });
+
+    it('@userschema: the fields and their words as the original’s forms show them', async () => {
+      const schema = await json(await t().request('GET', '/@userschema'));
+      expect(keys(schema)).toEqual(['fieldsets', 'properties', 'required', 'type']);
+      expect(schema.properties.fullname).toEqual({
+        description: 'Enter full name, for example, John Smith.',
+        factory: 'Text line (String)',
+        title: 'Full Name',
+        type: 'string',
+      });
+      const registration = await json(await t().request('GET', '/@userschema/registration'));
+      expect(registration.properties.username.description).toMatch(
+        /^Enter a user name, usually something like 'jsmith'\./,
+      );
+    });
+  });
+
   it('the `language` field of a type schema defaults to the site’s language', async () => {
     const schema = async () => (await json(await t().request('GET', '/@types/Document'))).properties.language;
     expect((await schema()).default).toBe('en');
