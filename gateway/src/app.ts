@@ -29,8 +29,11 @@ import { requestIdFor } from './request-id';
 import { logRequest, requestMetrics, setEndpointLabel } from './request-metrics';
 import { routeFor } from './routes';
 
-/** Request headers passed on to services (lower-case). */
-const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language'] as const;
+/**
+ * Request headers passed on to services (lower-case): `accept` chooses an export's format (CSV), `content-type`
+ * tells a file upload (`multipart/form-data`) from a JSON body.
+ */
+const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language', 'accept', 'content-type'] as const;
 
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */

@@ -24,13 +24,16 @@ describe('@aliases through the gateway', () => {
     });
     expect(added.status).toBe(204);
     const listed = await json(await t.request('GET', '/page/@aliases'));
-    expect(listed.items).toEqual([{ path: '/old-page' }, { path: '/archive/page' }]);
+    expect(listed.items.map((i: any) => i.path)).toEqual(['/old-page', '/archive/page']);
+    expect(listed.items[0]).toMatchObject({ manual: true, 'redirect-to': '/page' });
     expect(listed.items_total).toBe(2);
 
     expect((await t.request('DELETE', '/page/@aliases', { body: { items: [{ path: '/old-page' }] } })).status).toBe(
       204,
     );
-    expect((await json(await t.request('GET', '/page/@aliases'))).items).toEqual([{ path: '/archive/page' }]);
+    expect((await json(await t.request('GET', '/page/@aliases'))).items.map((i: any) => i.path)).toEqual([
+      '/archive/page',
+    ]);
   });
 
   it('refuses a path that is an object, another object’s alias or no site path, and adds none of the batch', async () => {
@@ -40,14 +43,16 @@ describe('@aliases through the gateway', () => {
       expect(response.status).toBe(400);
       expect((await json(response)).type).toBe('BadRequest');
     }
-    expect((await json(await t.request('GET', '/page/@aliases'))).items).not.toContainEqual({ path: '/fine' });
+    expect((await json(await t.request('GET', '/page/@aliases'))).items.map((i: any) => i.path)).not.toContain('/fine');
     const notOwn = await t.request('DELETE', '/page/@aliases', { body: { items: [{ path: '/taken' }] } });
     expect(notOwn.status).toBe(400);
   });
 
   it('a rename leaves the old path as an automatic alias', async () => {
     expect((await t.request('PATCH', '/moved', { body: { id: 'renamed' } })).status).toBe(204);
-    expect((await json(await t.request('GET', '/renamed/@aliases'))).items).toEqual([{ path: '/moved' }]);
+    expect((await json(await t.request('GET', '/renamed/@aliases'))).items).toEqual([
+      expect.objectContaining({ path: '/moved', manual: false, 'redirect-to': '/renamed' }),
+    ]);
   });
 
   it('the site-wide list on the root: every alias with its target, filtered by q and manual, batched', async () => {
@@ -75,7 +80,7 @@ describe('@aliases through the gateway', () => {
       body: { items: [{ path: '/promo', 'redirect-to': '/other', datetime: '2026-01-02T03:04:05Z' }] },
     });
     expect(added.status).toBe(204);
-    expect((await json(await t.request('GET', '/other/@aliases'))).items).toContainEqual({ path: '/promo' });
+    expect((await json(await t.request('GET', '/other/@aliases'))).items.map((i: any) => i.path)).toContain('/promo');
     const listed = await json(await t.request('GET', '/@aliases?q=/promo'));
     expect(listed.items).toEqual([
       { path: '/promo', 'redirect-to': '/other', manual: true, datetime: '2026-01-02T03:04:05.000Z' },
@@ -86,7 +91,9 @@ describe('@aliases through the gateway', () => {
     expect(noTarget.status).toBe(400);
 
     expect((await t.request('DELETE', '/@aliases', { body: { items: [{ path: '/promo' }] } })).status).toBe(204);
-    expect((await json(await t.request('GET', '/other/@aliases'))).items).not.toContainEqual({ path: '/promo' });
+    expect((await json(await t.request('GET', '/other/@aliases'))).items.map((i: any) => i.path)).not.toContain(
+      '/promo',
+    );
   });
 
   it('the site-wide list is for Site Administrators; adding needs Modify on the object', async () => {

@@ -274,7 +274,14 @@ describe('expansion components', () => {
     await ok('POST', '/folder/subfolder2/@move', { source: `${base}/movable` });
     expect(await get('/folder/subfolder2/movable/@aliases')).toEqual({
       '@id': `${base}/folder/subfolder2/movable/@aliases`,
-      items: [{ path: '/movable' }],
+      items: [
+        {
+          datetime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          manual: false,
+          path: '/movable',
+          'redirect-to': '/folder/subfolder2/movable',
+        },
+      ],
       items_total: 1,
     });
   });

@@ -1,4 +1,4 @@
-import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
 
 /** The shape of the tree: ordering in a folder, rename, @copy and @move, subtree deletion — and what search sees. */
 describe('tree operations', () => {
@@ -6,6 +6,11 @@ describe('tree operations', () => {
   const json = async (response: Response) => (await response.json()) as Record<string, any>;
   /** `@id`s and sources are URLs under the public URL. */
   const url = (path: string) => t.suite.publicUrl + path;
+  /** The status and `Location` of a request whose redirect is not followed. */
+  const redirectOf = async (path: string) => {
+    const response = await fetch(t.url(path), { redirect: 'manual', headers: { Authorization: ADMIN } });
+    return [response.status, response.headers.get('location')];
+  };
 
   async function create(container: string, body: Record<string, unknown>): Promise<Record<string, any>> {
     const response = await t.request('POST', container, { body });
@@ -202,8 +207,9 @@ describe('tree operations', () => {
       expect(movedBox.UID).toBe(box.UID);
       expect(movedLetter.UID).toBe(letter.UID);
       expect(movedLetter.parent['@id']).toBe(url('/to/box'));
-      expect((await t.request('GET', '/from/box')).status).toBe(404);
-      expect((await t.request('GET', '/from/box/letter')).status).toBe(404);
+      // The old paths answer redirects to the new ones (addendum §8).
+      expect(await redirectOf('/from/box')).toEqual([302, url('/to/box')]);
+      expect(await redirectOf('/from/box/letter')).toEqual([302, url('/to/box/letter')]);
       expect(await childIds('/from')).toEqual([]);
       expect(await searchPaths('path.query=/to')).toEqual(['/to', '/to/box', '/to/box/letter']);
       expect(await searchPaths('path.query=/from')).toEqual(['/from']);
@@ -233,7 +239,7 @@ describe('tree operations', () => {
       expect(response.status).toBe(200);
       expect((await json(response))['@id']).toBe(url('/to/crate'));
       expect((await t.request('GET', '/to/crate/letter')).status).toBe(200);
-      expect((await t.request('GET', '/to/box/letter')).status).toBe(404);
+      expect(await redirectOf('/to/box/letter')).toEqual([302, url('/to/crate/letter')]);
       expect(await searchPaths('path.query=/to/crate')).toEqual(['/to/crate', '/to/crate/inner', '/to/crate/letter']);
 
       const taken = await t.request('PATCH', '/to/crate', { body: { id: 'copy_of_box' } });

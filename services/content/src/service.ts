@@ -201,6 +201,11 @@ export async function startContentService({
   await appliedRuleActions.ensureIndexes();
   const aliasIndex = new StoreAliasIndex(repo.docs);
   await aliasIndex.ensureIndexes();
+  // Context paths: an object's own, else the alias a move or rename left (answered with a redirect).
+  const contextLookup = {
+    byPath: (path: string) => repo.byPath(path),
+    ownerOf: (path: string) => aliasIndex.ownerOf(path),
+  };
   const migrations = new DataMigrations(new StoreDataVersion(store), [siteRootBlocksMigration(repo, writer)]);
   // The reference index (`@linkintegrity`, `@relations`): content's own, fed by its own consumer group.
   const referenceIndex = new ReferenceIndex(store);
@@ -295,7 +300,7 @@ export async function startContentService({
                 identifiers: identifiersOf(config),
                 endpoints: ENDPOINTS,
                 deps,
-                contexts: contentContexts(repo),
+                contexts: contentContexts(contextLookup),
                 logger,
               }),
               ...contentLookups(repo, logger, deps),
@@ -313,7 +318,7 @@ export async function startContentService({
       {
         name: 'cms.content.v1.ContextService',
         definition: protos().contexts.ContextService.service,
-        implementation: withCurrentTypes(typeSource, contextRpcs(repo, logger, types), logger),
+        implementation: withCurrentTypes(typeSource, contextRpcs(contextLookup, logger, types), logger),
       },
     ],
     healthCheck: async () => {
@@ -331,7 +336,7 @@ export async function startContentService({
   }
 
   // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
-  const fileHop = await startFileHop(config.CONTENT_FILES_HTTP_ADDRESS, deps, contentContexts(repo), logger);
+  const fileHop = await startFileHop(config.CONTENT_FILES_HTTP_ADDRESS, deps, contentContexts(contextLookup), logger);
 
   return {
     address: server.address,

@@ -8,6 +8,7 @@ describe('site settings from registry values', () => {
       [SITE_SETTING_RECORDS.displayedTypes]: ['Folder'],
       [SITE_SETTING_RECORDS.allowedSizes]: ['banner 200:50', 'not a size', 'square 64:64'],
       [SITE_SETTING_RECORDS.lockOnEdit]: false,
+      [SITE_SETTING_RECORDS.defaultLanguage]: 'de',
     });
     expect(settings).toEqual({
       siteTitle: 'Harbour',
@@ -17,6 +18,7 @@ describe('site settings from registry values', () => {
         { name: 'square', width: 64, height: 64 },
       ],
       lockOnEdit: false,
+      defaultLanguage: 'de',
     });
   });
 
@@ -28,6 +30,7 @@ describe('site settings from registry values', () => {
         [SITE_SETTING_RECORDS.displayedTypes]: 'Folder',
         [SITE_SETTING_RECORDS.allowedSizes]: [1, 2],
         [SITE_SETTING_RECORDS.lockOnEdit]: 'no',
+        [SITE_SETTING_RECORDS.defaultLanguage]: 7,
       }),
     ).toEqual(DEFAULT_SITE_SETTINGS);
   });

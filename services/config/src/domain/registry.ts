@@ -1,4 +1,4 @@
-import { badRequest, clip, notFound, type FieldError } from '@cms/shared';
+import { badRequest, clip, notFound, originalName, type FieldError } from '@cms/shared';
 import type { z } from 'zod';
 import { findRecord, RECORDS, type JsonValue, type RecordDefinition } from './records';
 import { RecordChanges } from './changes';
@@ -33,7 +33,8 @@ export class Registry {
 
   /** Records whose name starts with `prefix`, sorted by name, `size` of them from `start`. */
   async list(prefix: string, start: number, size: number): Promise<RecordPage> {
-    const matching = RECORDS.filter((r) => r.name.startsWith(prefix));
+    // The prefix may be written with the original names too (addendum §8): `plone.`, `Products.CMFPlone`.
+    const matching = RECORDS.filter((r) => r.name.startsWith(prefix) || originalName(r.name).startsWith(prefix));
     const page = matching.slice(start, start + size);
     const stored = await this.store.read(page.map((r) => r.name));
     return {

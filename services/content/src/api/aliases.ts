@@ -4,10 +4,22 @@
  * site-wide list (`q`, `manual`, `start`, `end`, batched; Site Administrators), and an item of `POST` may name the
  * object it leads to (`redirect-to`), as the original platform's URL management panel sends.
  */
-import { batchingLinks, batchParams, param, readBatch, requirePermission, urlOf } from '@cms/shared';
+import {
+  badRequest,
+  batchingLinks,
+  batchParams,
+  unlessEmpty,
+  csvText,
+  csvValues,
+  param,
+  parseCsv,
+  readBatch,
+  requirePermission,
+  urlOf,
+} from '@cms/shared';
 import { z } from 'zod';
 import { accessOf } from '../domain/access';
-import { MAX_ALIAS_PATH } from '../domain/aliases';
+import { aliasEntriesOf, aliasListItem, aliasMatches, MAX_ALIAS_PATH, type AliasEntry } from '../domain/aliases';
 import { SITE_ROOT_TYPE } from '../domain/types';
 import { callerOf } from './caller';
 import { endpoint, operation } from './declarations';
@@ -39,6 +51,35 @@ const addBody = z
   })
   .strict();
 
+/** The columns of the original platform's CSV of redirects (its export and its import). */
+const CSV_COLUMNS = ['old path', 'new path', 'datetime', 'manual'] as const;
+/** Largest CSV file of aliases taken (its records are bounded by MAX_ITEMS too). */
+const MAX_CSV_BYTES = 1024 * 1024;
+
+/** A record of an imported CSV: `old path` and `new path` required; `manual` True/False (True when empty). */
+const csvRecord = z
+  .object({
+    'old path': aliasPath,
+    'new path': aliasPath,
+    datetime: z.union([z.literal(''), isoTime]).optional(),
+    manual: z
+      .string()
+      .regex(/^(true|false|)$/i, 'True or False')
+      .optional(),
+  })
+  .transform((r) => ({
+    path: r['old path'],
+    redirectTo: r['new path'],
+    ...(r.datetime ? { datetime: r.datetime } : {}),
+    manual: (r.manual ?? '').toLowerCase() !== 'false',
+  }));
+
+/** An alias as a row of the CSV export: times as the original writes them (`2022/05/05 00:00:00 GMT+0`). */
+function csvRow(entry: AliasEntry): string[] {
+  const time = entry.datetime.slice(0, 19).replace('T', ' ').replace(/-/g, '/');
+  return [entry.path, entry.redirectTo, `${time} GMT+0`, entry.manual ? 'True' : 'False'];
+}
+
 const removeBody = z
   .object({
     items: z
@@ -48,11 +89,14 @@ const removeBody = z
   })
   .strict();
 
+// Filters sent empty (`start=`, as Volto's URL management panel does) are no filters.
 const listQuery = z.object({
-  q: param.string().optional(),
-  manual: param.boolean().optional(),
-  start: param.string().pipe(isoTime).optional(),
-  end: param.string().pipe(isoTime).optional(),
+  q: unlessEmpty(param.string()),
+  // The original platform's other name of `q`.
+  query: unlessEmpty(param.string()),
+  manual: unlessEmpty(param.boolean()),
+  start: unlessEmpty(param.string().pipe(isoTime)),
+  end: unlessEmpty(param.string().pipe(isoTime)),
   // The original platform's `datetime` filter and the component's options are taken and ignored.
   datetime: param.string().optional(),
   ...batchParams,
@@ -64,26 +108,34 @@ export const aliases = endpoint({
   context: 'content',
   operations: {
     GET: operation({
-      summary: "The object's aliases; on the site root, every alias of the site (filtered, batched)",
+      summary:
+        "The object's aliases; on the site root, every alias of the site (filtered, batched), or with " +
+        '`Accept: text/csv` all of them as the CSV file `redirects.csv`',
       permission: 'View',
       query: listQuery,
-      handle: async (call, { expansion, aliases }) => {
-        if (call.context.portal_type !== SITE_ROOT_TYPE) {
-          return { status: 200, body: await expansion.expand('aliases', call, call.context) };
+      handle: async (call, { aliases }) => {
+        const { q, query, manual, start, end } = call.query;
+        const wanted = { q: q ?? query, manual, start, end };
+        const root = call.context.portal_type === SITE_ROOT_TYPE;
+        if (root) requirePermission(call.principal, 'cms.ManagePortal', accessOf(call.context));
+        const all = root
+          ? await aliases.list(wanted)
+          : aliasEntriesOf(call.context).filter((e) => aliasMatches(e, wanted));
+        if (root && call.accepts('text/csv')) {
+          return {
+            status: 200,
+            headers: {
+              'Content-Type': 'text/csv; charset=utf-8',
+              'Content-Disposition': 'attachment; filename=redirects.csv',
+            },
+            raw: Buffer.from(csvText(CSV_COLUMNS, all.map(csvRow))),
+          };
         }
-        requirePermission(call.principal, 'cms.ManagePortal', accessOf(call.context));
-        const { q, manual, start, end } = call.query;
-        const all = await aliases.list({ q, manual, start, end });
         const batch = readBatch(call.queryParams);
-        const url = `${urlOf(call.publicUrl, '/')}/@aliases`;
+        const url = `${urlOf(call.publicUrl, call.contextPath)}/@aliases`;
         const body: Record<string, unknown> = {
           '@id': url,
-          items: all.slice(batch.start, batch.start + batch.size).map((e) => ({
-            datetime: e.datetime,
-            manual: e.manual,
-            path: e.path,
-            'redirect-to': e.redirectTo,
-          })),
+          items: all.slice(batch.start, batch.start + batch.size).map(aliasListItem),
           items_total: all.length,
         };
         const batching = batchingLinks(url, call.request.query, batch, all.length);
@@ -92,11 +144,25 @@ export const aliases = endpoint({
       },
     }),
     POST: operation({
-      summary: 'Adds aliases of the object (an item with `redirect-to`: of the object at that path)',
+      summary:
+        'Adds aliases of the object (an item with `redirect-to`: of the object at that path); on the site root, a ' +
+        'CSV file (`old path,new path,datetime,manual`) sent as `multipart/form-data` in the field `file` adds ' +
+        'each of its lines, or none',
       permission: 'Modify portal content',
       body: addBody,
+      upload: { field: 'file', types: ['text/csv', 'application/csv'], maxBytes: MAX_CSV_BYTES },
       handle: async (call, { aliases }) => {
         const caller = callerOf(call);
+        if (call.upload) {
+          if (call.context.portal_type !== SITE_ROOT_TYPE)
+            throw badRequest('A CSV file of aliases is imported on the site root only');
+          requirePermission(call.principal, 'cms.ManagePortal', accessOf(call.context));
+          const records = parseCsv(call.upload.text, { maxRecords: MAX_ITEMS });
+          const items = csvValues(records, csvRecord);
+          if (!items.length) throw badRequest('The CSV file has no aliases');
+          await aliases.addSiteWide(items, caller, { lines: records.map((r) => r.line) });
+          return { status: 204 };
+        }
         const own = call.body.items.filter((i) => i['redirect-to'] === undefined);
         const elsewhere = call.body.items.flatMap((i) =>
           i['redirect-to'] === undefined ? [] : [{ ...i, redirectTo: i['redirect-to'] }],

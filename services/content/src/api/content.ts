@@ -15,6 +15,8 @@ const readQuery = z.object({
   ...batchParams,
   metadata_fields: param.strings().optional(),
   expand: param.list().optional(),
+  // A Collection's items as full objects (as `@search` gives them), not summaries.
+  fullobjects: param.flag().optional(),
 });
 
 /** The object a new one is a translation of (checked before anything is written), or null. */

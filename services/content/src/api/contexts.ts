@@ -4,6 +4,7 @@
  */
 import {
   clip,
+  movedError,
   notFound,
   unary,
   urlOf,
@@ -17,9 +18,15 @@ import type { TypeRegistry } from '../domain/types';
 
 export interface PathLookup {
   byPath(path: string): Promise<ContentDoc | null>;
+  /** The live object that has `path` among its aliases (a path it had before a move or rename), or null. */
+  ownerOf(path: string): Promise<ContentDoc | null>;
 }
 
-/** The object at a path, or 404 naming the nearest existing ancestor as `context` (as the reference does). */
+/**
+ * The object at a path; else, when the path or one of its ancestors is an alias, the moved context that the
+ * dispatcher answers with a redirect (addendum §8); else 404 naming the nearest existing ancestor as `context` (as
+ * the reference does).
+ */
 export function contentContexts(docs: PathLookup): ContextResolver<ContentDoc> {
   return {
     async resolve(path, _requestId, publicUrl) {
@@ -31,9 +38,19 @@ export function contentContexts(docs: PathLookup): ContextResolver<ContentDoc> {
 }
 
 async function missing(docs: PathLookup, path: string, publicUrl: string) {
-  let ancestor = parentPathOf(path);
-  while (ancestor !== '/' && !(await docs.byPath(ancestor))) ancestor = parentPathOf(ancestor);
-  return notFound(`Resource not found: ${clip(urlOf(publicUrl, path), 300)}`, { context: urlOf(publicUrl, ancestor) });
+  let gone = path;
+  while (gone !== '/') {
+    const owner = await docs.ownerOf(gone);
+    const ancestor = parentPathOf(gone);
+    if (owner?.path) return movedError(path, owner.path + path.slice(gone.length), urlOf(publicUrl, ancestor));
+    if (ancestor === '/' || (await docs.byPath(ancestor))) {
+      return notFound(`Resource not found: ${clip(urlOf(publicUrl, path), 300)}`, {
+        context: urlOf(publicUrl, ancestor),
+      });
+    }
+    gone = ancestor;
+  }
+  return notFound(`Resource not found: ${clip(urlOf(publicUrl, path), 300)}`, { context: urlOf(publicUrl, '/') });
 }
 
 /** `ContextService`: the same resolution for the other services' endpoints. */

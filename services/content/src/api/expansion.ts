@@ -4,6 +4,7 @@ import {
   clip,
   param,
   queryInput,
+  unlessEmpty,
   urlOf,
   validationError,
   type FieldError,
@@ -29,7 +30,7 @@ import { typeList } from '../domain/components/type-list';
 import type { ContentDoc } from '../domain/model';
 import type { ContentRepository } from '../domain/repository';
 import type { SiteSettingsSource } from '../domain/site-settings';
-import type { TypeRegistry } from '../domain/types';
+import { SITE_ROOT_TYPE, type TypeRegistry } from '../domain/types';
 import type { WorkflowCommands } from '../domain/workflow-commands';
 
 /** Components every content response names in `@components`; `?expand=` embeds them. */
@@ -134,7 +135,8 @@ export function componentExpander(deps: ComponentDeps): Components {
   return {
     async componentsOf(ctx, doc) {
       // A write has committed by the time its body is rendered: a bad `expand` must not turn it into an error.
-      const multilingual = (await deps.translations?.multilingual()) ?? false;
+      // The site root has no translations (its languages are its language root folders), as in the original.
+      const multilingual = doc.portal_type !== SITE_ROOT_TYPE && ((await deps.translations?.multilingual()) ?? false);
       if (ctx.method !== 'GET' || renderingRoot.has(ctx)) return linksOf(ctx, doc, multilingual);
       const wanted = expandedNames(ctx, multilingual);
       const components = linksOf(ctx, doc, multilingual);
@@ -188,7 +190,7 @@ function expandedNames(ctx: ExpansionRequest, multilingual: boolean): ComponentN
       field: 'expand',
       message:
         name === 'translations'
-          ? 'translations are only available when the site is multilingual'
+          ? 'translations are only available on the content of a multilingual site'
           : `unknown component "${clip(name, 50)}"; known: ${COMPONENT_NAMES.join(', ')}`,
     }));
     const named = unknown.slice(0, 10).map((n) => `"${clip(n, 50)}"`);
@@ -209,29 +211,21 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** A query option where an empty value means "not given", as clients send cleared fields. */
-function option<T extends z.ZodTypeAny>(schema: T) {
-  return z.preprocess(
-    (values) => (Array.isArray(values) && values.every((v) => v === '') ? undefined : values),
-    schema.optional(),
-  );
-}
-
 /** The options of the components, as `expand.<component>.<option>` parameters. */
 const optionsQuery = z.object({
   // Levels of the navigation tree, 1 (the top level) by default.
-  'expand.navigation.depth': option(param.int({ min: 1, max: MAX_NAVIGATION_DEPTH })),
+  'expand.navigation.depth': unlessEmpty(param.int({ min: 1, max: MAX_NAVIGATION_DEPTH })),
   // The settings of the reference's navigation portlet.
-  'expand.contextnavigation.name': option(param.string()),
-  'expand.contextnavigation.root_path': option(param.string()),
-  'expand.contextnavigation.includeTop': option(param.boolean()),
-  'expand.contextnavigation.currentFolderOnly': option(param.boolean()),
-  'expand.contextnavigation.topLevel': option(param.int({ min: 0, max: 100 })),
-  'expand.contextnavigation.bottomLevel': option(param.int({ min: -1, max: MAX_TREE_LEVELS })),
+  'expand.contextnavigation.name': unlessEmpty(param.string()),
+  'expand.contextnavigation.root_path': unlessEmpty(param.string()),
+  'expand.contextnavigation.includeTop': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.currentFolderOnly': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.topLevel': unlessEmpty(param.int({ min: 0, max: 100 })),
+  'expand.contextnavigation.bottomLevel': unlessEmpty(param.int({ min: -1, max: MAX_TREE_LEVELS })),
   // Accepted, and change nothing: items carry neither icons nor thumbnails.
-  'expand.contextnavigation.no_icons': option(param.boolean()),
-  'expand.contextnavigation.no_thumbs': option(param.boolean()),
-  'expand.contextnavigation.thumb_scale': option(param.string()),
+  'expand.contextnavigation.no_icons': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.no_thumbs': unlessEmpty(param.boolean()),
+  'expand.contextnavigation.thumb_scale': unlessEmpty(param.string()),
 });
 
 type ComponentOptions = z.infer<typeof optionsQuery>;

@@ -16,6 +16,7 @@ import {
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
+  redirectOfMoved,
   requirePermission,
   type ContextResolver,
   type Logger,
@@ -101,7 +102,17 @@ async function answer(
         : await imageSelection(context, params, hop.request_id, deps);
     await serveSelection(req, res, selection, context, deps, log);
   } catch (error) {
-    sendHopError(res, error, hop?.request_id, log);
+    // A file of moved content: the redirect to its new place (the hop carries no query string).
+    const moved =
+      hop &&
+      redirectOfMoved(error, {
+        method: req.method ?? 'GET',
+        publicUrl: hop.public_url,
+        rest: [`@@${hop.endpoint}`, ...hop.sub_path],
+        query: [],
+      });
+    if (moved) res.writeHead(moved.status, moved.headers).end();
+    else sendHopError(res, error, hop?.request_id, log);
   }
 }
 

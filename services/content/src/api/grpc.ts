@@ -1,19 +1,10 @@
-import {
-  EndpointCall,
-  hasPermission,
-  notFound,
-  QueryParams,
-  serverStream,
-  unary,
-  type Logger,
-  type Principal__Output,
-} from '@cms/shared';
+import { hasPermission, notFound, serverStream, unary, type Logger, type Principal__Output } from '@cms/shared';
 import type { ContentServiceHandlers } from '@cms/shared';
 import { accessOf } from '../domain/access';
 import { snapshot } from '../domain/content-commands';
 import type { StoreContentRepository } from '../store/content-repository';
 import type { ContentDeps } from './declarations';
-import { renderContent } from './render';
+import { plainGet, renderContent } from './render';
 
 /** Most UIDs one RenderMany call renders (a search batch is far smaller). */
 const MAX_RENDER_MANY = 1000;
@@ -46,7 +37,10 @@ export function contentLookups(
         docs.map(async (doc) => {
           // The catalog may lag behind a permission change: what the caller may not view now is left out.
           if (!doc || !hasPermission(principal, 'View', accessOf(doc))) return null;
-          const call = renderCall(doc.path ?? '/', principal, request.public_url, ctx.requestId, log);
+          const call = plainGet(
+            { principal, publicUrl: request.public_url, requestId: ctx.requestId, log },
+            doc.path ?? '/',
+          );
           return { uid: doc._id, json: Buffer.from(JSON.stringify(await renderContent(call, doc, deps))) };
         }),
       );
@@ -59,27 +53,4 @@ interface RenderManyInput {
   uids: string[];
   principal?: Principal__Output | null;
   public_url: string;
-}
-
-/** A plain `GET` of the object by `principal`, so that each serialization is what that GET would answer. */
-function renderCall(
-  path: string,
-  principal: Principal__Output | null,
-  publicUrl: string,
-  requestId: string,
-  log: Logger,
-) {
-  const request = {
-    method: 'GET',
-    context_path: path.split('/').filter(Boolean),
-    endpoint: '',
-    sub_path: [],
-    query: [],
-    body: Buffer.alloc(0),
-    principal,
-    public_url: publicUrl,
-    request_id: requestId,
-    headers: {},
-  };
-  return new EndpointCall(request, requestId, log, null, {}, {}, undefined, new QueryParams([]));
 }

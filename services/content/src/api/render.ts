@@ -3,9 +3,12 @@ import {
   batchingLinks,
   callerTokens,
   DEFAULT_BATCH_SIZE,
+  EndpointCall,
   hasPermission,
+  QueryParams,
   urlOf,
-  type EndpointCall,
+  type Logger,
+  type Principal__Output,
   type Translate,
 } from '@cms/shared';
 import { accessOf } from '../domain/access';
@@ -21,6 +24,7 @@ export interface RenderQuery {
   b_start?: number;
   b_size?: number;
   metadata_fields?: string[];
+  fullobjects?: boolean;
 }
 
 type RenderCall = EndpointCall<unknown, unknown, RenderQuery | undefined, unknown>;
@@ -94,7 +98,8 @@ function withTranslatedTypeTitles(body: Record<string, unknown>, translate: Tran
 }
 
 /** A Collection's `items`: its query's results as the caller may see them, asked of search, batched. */
-async function collectionResults(call: RenderCall, doc: ContentDoc, { collections }: ContentDeps) {
+async function collectionResults(call: RenderCall, doc: ContentDoc, deps: ContentDeps) {
+  const { collections } = deps;
   const batch = { start: call.query?.b_start ?? 0, size: call.query?.b_size ?? DEFAULT_BATCH_SIZE };
   const fields = doc.fields ?? {};
   const { items, items_total } = await collections.results({
@@ -110,19 +115,61 @@ async function collectionResults(call: RenderCall, doc: ContentDoc, { collection
   });
   const url = urlOf(call.publicUrl, doc.path ?? '/');
   const body: Record<string, unknown> = {
-    items: items.map((item) => ({
-      '@id': urlOf(call.publicUrl, item.path),
-      '@type': item.portal_type,
-      description: item.description,
-      review_state: item.review_state ?? null,
-      title: item.title,
-      type_title: item.type_title,
-    })),
+    items: call.query?.fullobjects
+      ? await fullObjects(
+          call,
+          items.map((item) => item.path),
+          deps,
+        )
+      : items.map((item) => ({
+          '@id': urlOf(call.publicUrl, item.path),
+          '@type': item.portal_type,
+          description: item.description,
+          review_state: item.review_state ?? null,
+          title: item.title,
+          type_title: item.type_title,
+        })),
     items_total,
   };
   const batching = batchingLinks(url, call.request.query, batch, items_total);
   if (batching) body.batching = batching;
   return body;
+}
+
+/**
+ * The objects at `paths` as a plain GET of each by the caller answers it (a Collection's `fullobjects`); what is
+ * gone or hidden from the caller since the catalog listed it is left out.
+ */
+async function fullObjects(call: RenderCall, paths: string[], deps: ContentDeps) {
+  const docs = await Promise.all(paths.map((path) => deps.repo.byPath(path)));
+  const rendered = await Promise.all(
+    docs.map((doc) =>
+      doc && hasPermission(call.principal, 'View', accessOf(doc))
+        ? renderContent(plainGet(call, doc.path ?? '/'), doc, deps)
+        : null,
+    ),
+  );
+  return rendered.filter((body) => body !== null);
+}
+
+/** A plain `GET` of the object at `path` by `principal`, so that its serialization is what that GET would answer. */
+export function plainGet(
+  from: { principal: Principal__Output | null; publicUrl: string; requestId: string; log: Logger },
+  path: string,
+) {
+  const request = {
+    method: 'GET',
+    context_path: path.split('/').filter(Boolean),
+    endpoint: '',
+    sub_path: [],
+    query: [],
+    body: Buffer.alloc(0),
+    principal: from.principal,
+    public_url: from.publicUrl,
+    request_id: from.requestId,
+    headers: {},
+  };
+  return new EndpointCall(request, from.requestId, from.log, null, {}, {}, undefined, new QueryParams([]));
 }
 
 /** The object's lock as `@lock` and the `lock` member show it, with its holder's name from identity. */

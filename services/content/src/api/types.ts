@@ -77,7 +77,9 @@ export const types = endpoint({
         if (call.params.name !== undefined) return { status: 200, body: member(type, call.params.name, call) };
         return {
           status: 200,
-          body: typeSchema(type, call.publicUrl, call.translator.translate),
+          body: typeSchema(type, call.publicUrl, call.translator.translate, {
+            defaultLanguage: (await deps.settings.current(call.requestId)).defaultLanguage,
+          }),
           headers: { 'Content-Type': SCHEMA_MEDIA_TYPE },
         };
       },

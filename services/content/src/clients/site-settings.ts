@@ -8,6 +8,7 @@ export const SITE_SETTING_RECORDS = {
   displayedTypes: 'cms.displayed_types',
   allowedSizes: 'cms.allowed_sizes',
   lockOnEdit: 'cms.lock_on_ttw_edit',
+  defaultLanguage: 'cms.default_language',
 } as const;
 
 const NAMES = Object.values(SITE_SETTING_RECORDS);
@@ -52,11 +53,13 @@ export function siteSettingsOf(values: Record<string, unknown>): SiteSettings {
   const types = values[SITE_SETTING_RECORDS.displayedTypes];
   const sizes = values[SITE_SETTING_RECORDS.allowedSizes];
   const lockOnEdit = values[SITE_SETTING_RECORDS.lockOnEdit];
+  const language = values[SITE_SETTING_RECORDS.defaultLanguage];
   return {
     siteTitle: typeof title === 'string' && title.trim() ? title : null,
     displayedTypes: stringList(types) ?? DEFAULT_SITE_SETTINGS.displayedTypes,
     scaleSizes: stringList(sizes) ? parseSizes(stringList(sizes)!) : DEFAULT_SITE_SETTINGS.scaleSizes,
     lockOnEdit: typeof lockOnEdit === 'boolean' ? lockOnEdit : DEFAULT_SITE_SETTINGS.lockOnEdit,
+    defaultLanguage: typeof language === 'string' && language ? language : DEFAULT_SITE_SETTINGS.defaultLanguage,
   };
 }
 

@@ -74,6 +74,26 @@ export interface NewAlias {
   manual?: boolean;
 }
 
+/** The object's aliases as entries of a listing (each leads to the object's path). */
+export function aliasEntriesOf(doc: ContentDoc): AliasEntry[] {
+  return aliasInfoOf(doc).map((info) => ({ ...info, redirectTo: doc.path ?? '/' }));
+}
+
+/** An alias as `@aliases` lists it, on an object and on the site root alike (the original platform's members). */
+export function aliasListItem(entry: AliasEntry) {
+  return { datetime: entry.datetime, manual: entry.manual, path: entry.path, 'redirect-to': entry.redirectTo };
+}
+
+/** Whether an alias passes a listing's filters (each one absent passes all). */
+export function aliasMatches(alias: AliasInfo, filter: AliasFilter): boolean {
+  return (
+    (filter.q === undefined || alias.path.startsWith(filter.q)) &&
+    (filter.manual === undefined || alias.manual === filter.manual) &&
+    (filter.start === undefined || alias.datetime >= filter.start) &&
+    (filter.end === undefined || alias.datetime < filter.end)
+  );
+}
+
 export class AliasCommands {
   constructor(
     private readonly index: AliasIndex,
@@ -132,24 +152,36 @@ export class AliasCommands {
     );
   }
 
-  /** Site-wide: adds each alias to the object its `redirectTo` names (400 when there is none; nothing is added). */
-  async addSiteWide(aliases: (NewAlias & { redirectTo: string })[], caller: Caller): Promise<void> {
+  /**
+   * Site-wide: adds each alias to the object its `redirectTo` names (400 when there is none; nothing is added).
+   * With `lines` (a CSV import), a refusal names the line of the file each alias came from.
+   */
+  async addSiteWide(
+    aliases: (NewAlias & { redirectTo: string })[],
+    caller: Caller,
+    { lines }: { lines?: readonly number[] } = {},
+  ): Promise<void> {
     const targets = new Map<string, { doc: ContentDoc; aliases: NewAlias[] }>();
     const errors: FieldError[] = [];
+    const where = (i: number, member: string) => (lines ? `line ${lines[i]}` : `items.${i}.${member}`);
     for (const [i, alias] of aliases.entries()) {
       const targetPath = normalizedAliasPath(alias.redirectTo) ?? (alias.redirectTo.trim() === '/' ? '/' : null);
       const target = targetPath ? await this.index.byPath(targetPath) : null;
       if (!target) {
-        errors.push({ field: `items.${i}.redirect-to`, message: `no object at ${clip(alias.redirectTo)}` });
+        errors.push({ field: where(i, 'redirect-to'), message: `no object at ${clip(alias.redirectTo)}` });
         continue;
       }
       const problem = await this.problemWith(alias.path, target);
-      if (problem) errors.push({ field: `items.${i}.path`, message: problem });
+      if (problem) errors.push({ field: where(i, 'path'), message: problem });
       const entry = targets.get(target._id) ?? { doc: target, aliases: [] };
       entry.aliases.push(alias);
       targets.set(target._id, entry);
     }
-    if (errors.length) throw badRequest(`Aliases not added: ${errors.map((e) => e.message).join('; ')}`, errors);
+    if (errors.length)
+      throw badRequest(
+        `Aliases not added: ${clip(errors.map((e) => `${e.field}: ${e.message}`).join('; '), 1000)}`,
+        errors,
+      );
     for (const { doc, aliases: own } of targets.values()) await this.add(doc, own, caller);
   }
 
@@ -176,14 +208,8 @@ export class AliasCommands {
   async list(filter: AliasFilter): Promise<AliasEntry[]> {
     const docs = await this.index.withAliases();
     return docs
-      .flatMap((doc) => aliasInfoOf(doc).map((info) => ({ ...info, redirectTo: doc.path ?? '/' })))
-      .filter(
-        (e) =>
-          (filter.q === undefined || e.path.startsWith(filter.q)) &&
-          (filter.manual === undefined || e.manual === filter.manual) &&
-          (filter.start === undefined || e.datetime >= filter.start) &&
-          (filter.end === undefined || e.datetime < filter.end),
-      )
+      .flatMap(aliasEntriesOf)
+      .filter((e) => aliasMatches(e, filter))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 

@@ -1,7 +1,7 @@
 /**
  * The site's settings that content applies, read from the registry (owned by the config service) on each request
  * that needs them: the site title the site root shows, the types `@navigation` lists, the image scales
- * (`allowed_sizes`) and whether editors lock what they edit (`lock_on_ttw_edit`).
+ * (`allowed_sizes`), whether editors lock what they edit (`lock_on_ttw_edit`) and the site's language.
  */
 import { DEFAULT_SIZES, type ScaleSize } from './image-scales';
 
@@ -14,6 +14,8 @@ export interface SiteSettings {
   scaleSizes: readonly ScaleSize[];
   /** Whether `POST @lock` takes a lock (the editing panel's `lock_on_ttw_edit`). */
   lockOnEdit: boolean;
+  /** The site's language (`default_language`): the default of a type schema's `language` field. */
+  defaultLanguage: string;
 }
 
 export interface SiteSettingsSource {
@@ -26,4 +28,5 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   displayedTypes: ['Image', 'File', 'Link', 'News Item', 'Folder', 'Document', 'Event'],
   scaleSizes: DEFAULT_SIZES,
   lockOnEdit: true,
+  defaultLanguage: 'en',
 };

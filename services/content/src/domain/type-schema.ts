@@ -56,8 +56,9 @@ export function typeSchema(
   type: ContentType,
   publicUrl: string,
   translate: Translate = UNTRANSLATED.translate,
+  site: SchemaSite = {},
 ): TypeSchema {
-  const site = urlOf(publicUrl, '/');
+  const siteUrl = urlOf(publicUrl, '/');
   const ordered = formOrder(type);
   const builtin = FIELDSETS.flatMap(({ id }) => {
     const fieldset = fieldsetOf(type, id, translate, ordered);
@@ -68,7 +69,7 @@ export function typeSchema(
   const fieldsets = [...builtin, ...added];
   const properties: TypeSchema['properties'] = {};
   for (const field of ordered) {
-    properties[field.name] = translatedProperty(fieldProperty(field, site), field, translate);
+    properties[field.name] = translatedProperty(fieldProperty(field, siteUrl, site), field, translate);
   }
   return {
     fieldsets,
@@ -127,7 +128,16 @@ export function fieldsetOf(
 }
 
 /** The definition of one field (the specification's field definition attributes, plus `behavior`). */
-export function fieldProperty(field: TypeField, site: string): Record<string, unknown> {
+/** What of the site a schema shows: its language, the default of the `language` field (as the original's does). */
+export interface SchemaSite {
+  defaultLanguage?: string;
+}
+
+export function fieldProperty(
+  field: TypeField,
+  site: string,
+  { defaultLanguage }: SchemaSite = {},
+): Record<string, unknown> {
   const info = KIND_INFO[field.kind];
   const vocabulary = field.vocabulary ? { '@id': `${site}/@vocabularies/${field.vocabulary}` } : undefined;
   const property: Record<string, unknown> = {
@@ -199,6 +209,9 @@ export function fieldProperty(field: TypeField, site: string): Record<string, un
       break;
   }
   if (shownDefault(field)) property.default = field.default;
+  // The built-in language field defaults to the site's language, as the original platform's schema shows.
+  if (field.name === 'language' && !field.behavior.startsWith(GENERATED_FIELDSETS) && defaultLanguage)
+    property.default = defaultLanguage;
   return property;
 }
 

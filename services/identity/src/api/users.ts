@@ -2,10 +2,20 @@
  * `@users`: the accounts. Spec, authentication rule 4: a refusal here is 401 with the body `null`, for
  * anonymous and insufficiently privileged callers alike (`denial: 'null'`).
  */
-import { forbidden, param, rolesHere, validationError, type EndpointCall } from '@cms/shared';
+import {
+  badRequest,
+  csvText,
+  csvValues,
+  forbidden,
+  param,
+  parseCsv,
+  rolesHere,
+  validationError,
+  type EndpointCall,
+} from '@cms/shared';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../domain/passwords';
-import { NullDenial, USER_ID } from '../domain/users';
+import { NullDenial, USER_ID, type UserView } from '../domain/users';
 import { userJson } from '../domain/users-serialize';
 import { callerOf, requestUrl } from './calls';
 import { endpoint, operation } from './declarations';
@@ -37,6 +47,47 @@ const newUserBody = z
     sendPasswordReset: z.boolean().optional(),
   })
   .strict();
+
+/** The columns of the original platform's CSV export of users. */
+const CSV_COLUMNS = ['id', 'username', 'fullname', 'email', 'roles', 'groups'] as const;
+/** Most users a CSV export lists, and a CSV import creates (each password is hashed: the import's time grows). */
+const MAX_CSV_USERS = 10_000;
+const MAX_CSV_IMPORT = 500;
+const MAX_CSV_BYTES = 1024 * 1024;
+
+/**
+ * A record of an imported CSV (the original's columns: `username,email,fullname,description,roles,home_page,
+ * password`, and `groups`, `location`): an empty cell is no value, `roles` and `groups` are comma-separated.
+ */
+const csvUser = z
+  .record(z.string(), z.string())
+  .transform((cells) => {
+    const user: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(cells)) {
+      if (value.trim() === '') continue;
+      user[column] =
+        column === 'roles' || column === 'groups'
+          ? value
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean)
+          : value;
+    }
+    return user;
+  })
+  .pipe(newUserBody);
+
+function csvRow(view: UserView): string[] {
+  const { user } = view;
+  return [
+    user._id,
+    user.login,
+    user.fullname,
+    user.email,
+    view.roles.join(', '),
+    view.groups.map((g) => g.id).join(', '),
+  ];
+}
 
 const portraitBody = z
   .object({
@@ -117,12 +168,23 @@ export const users = endpoint({
               body: userJson(view, call.publicUrl, requestUrl(call)),
             };
           }
+          const csv = call.accepts('text/csv');
           const { items } = await users.list(callerOf(call), {
             query: call.query.query,
             search: call.query.search,
             groups: call.query['groups-filter'] ?? [],
-            limit: call.query.limit ?? DEFAULT_LIMIT,
+            limit: csv ? MAX_CSV_USERS : (call.query.limit ?? DEFAULT_LIMIT),
           });
+          if (csv) {
+            return {
+              status: 200,
+              headers: {
+                'Content-Type': 'text/csv; charset=utf-8',
+                'Content-Disposition': 'attachment; filename=users.csv',
+              },
+              raw: Buffer.from(csvText(CSV_COLUMNS, items.map(csvRow))),
+            };
+          }
           // A JSON array, as the specification and its clients (`@plone/client`) expect (addendum §8).
           const url = requestUrl(call);
           return {
@@ -140,9 +202,26 @@ export const users = endpoint({
       guard: (call) => (call.params.id === undefined ? managerOnly(call) : undefined),
       // Two bodies by sub-path: each is validated by its own schema below (users-reset-password.ts for a reset).
       body: z.unknown(),
+      // Or a CSV file of users (the original's bulk creation), one per record: all of them, or none.
+      upload: { field: 'file', types: ['text/csv', 'application/csv'], maxBytes: MAX_CSV_BYTES },
       handle: (call, { users, resets }) =>
         refusing(async () => {
-          if (call.params.id !== undefined) return resetPassword(call, resets);
+          if (call.params.id !== undefined) {
+            if (call.upload) throw badRequest('A password reset takes a JSON body, not a file');
+            return resetPassword(call, resets);
+          }
+          if (call.upload) {
+            const records = parseCsv(call.upload.text, { maxRecords: MAX_CSV_IMPORT });
+            const inputs = csvValues(records, csvUser);
+            if (!inputs.length) throw badRequest('The CSV file has no users');
+            const labels = records.map((r) => `line ${r.line}`);
+            const views = await users.createMany(callerOf(call), inputs, labels);
+            const url = requestUrl(call);
+            return {
+              status: 201,
+              body: { items: views.map((view) => userJson(view, call.publicUrl, url)), items_total: views.length },
+            };
+          }
           const parsed = newUserBody.safeParse(call.body);
           if (!parsed.success) throw validationError(parsed.error);
           const view = await users.create(callerOf(call), () => parsed.data);

@@ -10,7 +10,7 @@ type Property = Record<string, unknown>;
 
 const USER_FIELDS: Record<string, Property> = {
   fullname: {
-    description: 'Enter full name, e.g. John Smith.',
+    description: 'Enter full name, for example, John Smith.',
     factory: 'Text line (String)',
     title: 'Full Name',
     type: 'string',
@@ -79,7 +79,7 @@ const REGISTRATION_FIELDS: Record<string, Property> = {
   email: USER_FIELDS.email!,
   username: {
     description:
-      'Enter a user name, usually something like "jsmith". No spaces or special characters. Usernames and passwords are case sensitive, make sure the caps lock key is not enabled. This is the name used to log in.',
+      "Enter a user name, usually something like 'jsmith'. No spaces or special characters. Usernames and passwords are case sensitive, make sure the caps lock key is not enabled. This is the name used to log in.",
     factory: 'Text line (String)',
     title: 'User Name',
     type: 'string',

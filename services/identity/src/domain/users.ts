@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AppError,
   badRequest,
+  clip,
   conflict,
   rolesHere,
   newEvent,
@@ -93,6 +95,12 @@ export interface UserListQuery {
 const PROFILE_FIELDS = ['email', 'fullname', 'description', 'home_page', 'location'] as const;
 
 /** The `@users` and `@portrait` rules. */
+/** A new user, checked and ready to be written. */
+interface CheckedUser {
+  user: UserDoc;
+  groups: string[];
+}
+
 export class UserCommands {
   private readonly userWrites: WritePath<UserDoc>;
   private readonly groupWrites: WritePath<GroupDoc>;
@@ -138,8 +146,55 @@ export class UserCommands {
 
   async create(caller: UserCaller, input: () => NewUser): Promise<UserView> {
     requireManager(caller);
-    const data = input();
     const emailLogin = await this.settings.useEmailAsLogin(caller.requestId);
+    const checked = await this.checked(input(), emailLogin);
+    await this.insert(checked);
+    return (await this.views([checked.user]))[0];
+  }
+
+  /**
+   * Several users at once (a CSV import): every one is checked first, each id once and free; a refusal names the
+   * entry (`labels[i]`, e.g. its line) and nothing is created. Should a write fail midway, the users already
+   * created are taken back.
+   */
+  async createMany(caller: UserCaller, inputs: NewUser[], labels: readonly string[]): Promise<UserView[]> {
+    requireManager(caller);
+    const emailLogin = await this.settings.useEmailAsLogin(caller.requestId);
+    const errors: FieldError[] = [];
+    const all: CheckedUser[] = [];
+    for (const [i, data] of inputs.entries()) {
+      try {
+        all.push(await this.checked(data, emailLogin));
+      } catch (error) {
+        if (!(error instanceof AppError) || !['BadRequest', 'Conflict'].includes(error.type)) throw error;
+        errors.push({ field: labels[i], message: error.message });
+      }
+    }
+    const ids = all.map((c) => c.user._id);
+    const existing = new Set((await this.users.byIds(ids)).map((u) => u._id));
+    for (const [i, id] of ids.entries()) {
+      if (existing.has(id)) errors.push({ field: labels[i], message: `a user "${id}" already exists` });
+      else if (ids.indexOf(id) !== i) errors.push({ field: labels[i], message: `the user "${id}" is given twice` });
+    }
+    if (errors.length) {
+      const text = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+      throw badRequest(`Users not created, none of them: ${clip(text, 1000)}`, errors);
+    }
+    const created: string[] = [];
+    try {
+      for (const checked of all) {
+        await this.insert(checked);
+        created.push(checked.user._id);
+      }
+    } catch (error) {
+      for (const id of created) await this.removeUser(id, []).catch(() => undefined);
+      throw error;
+    }
+    return this.views(all.map((c) => c.user));
+  }
+
+  /** A new user's record and the groups it joins, every rule checked; nothing is written. */
+  private async checked(data: NewUser, emailLogin: boolean): Promise<CheckedUser> {
     const errors: FieldError[] = [];
     let id = data.username ?? '';
     if (emailLogin) {
@@ -185,15 +240,19 @@ export class UserCommands {
       token_generation: newTokenGeneration(),
       version: 1,
     };
-    if (!(await this.userWrites.insert(user))) throw conflict(`A user "${id}" already exists`);
+    return { user, groups: groups.map((g) => g._id) };
+  }
+
+  /** Writes a checked user and its memberships; a user who could not join every group is taken back. */
+  private async insert({ user, groups }: CheckedUser): Promise<void> {
+    if (!(await this.userWrites.insert(user))) throw conflict(`A user "${user._id}" already exists`);
     try {
-      for (const group of groups) await this.join(group._id, id);
+      for (const group of groups) await this.join(group, user._id);
     } catch (error) {
-      // A user who could not join every group asked for is taken back: a failed request creates nothing.
-      await this.removeUser(id, []).catch(() => undefined);
+      // A failed request creates nothing.
+      await this.removeUser(user._id, []).catch(() => undefined);
       throw error;
     }
-    return (await this.views([user]))[0];
   }
 
   /** Everything is checked before the first write; a new portrait is stored beside the user's record, or not at all. */

@@ -7,6 +7,7 @@ import {
   batchingLinks,
   clip,
   DEFAULT_BATCH_SIZE,
+  flagValue,
   param,
   urlOf,
   validationError,
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { requestedColumns } from '../domain/metadata';
 import { endpoint, operation, type SearchDeps } from './declarations';
 import { DEFAULT_LIMIT, queryBuilderSearch } from './query-builder';
-import { flag, resultItems } from './results';
+import { resultItems } from './results';
 
 /** A count: a number or a numeric string (addendum §7); an empty string or null (a cleared form field) is none. */
 const count = z.preprocess(
@@ -80,7 +81,7 @@ async function answer(call: EndpointCall<ContentContext, unknown, unknown, unkno
     items: await resultItems(
       items,
       {
-        fullobjects: flag(input.fullobjects),
+        fullobjects: flagValue(input.fullobjects),
         columns,
         principal: call.principal,
         publicUrl: call.publicUrl,

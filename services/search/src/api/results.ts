@@ -26,10 +26,3 @@ export async function resultItems(entries: CatalogEntry[], form: ItemsForm, cont
     return full ? [full] : [];
   });
 }
-
-/** `fullobjects` as clients send it: present (`?fullobjects`), `1`, `true`; absent, `0` or `false` is off. */
-export function flag(value: unknown): boolean {
-  if (value === undefined || value === null || value === false) return false;
-  if (value === true) return true;
-  return !['0', 'false', 'False', 'no', 'off'].includes(String(value));
-}

@@ -2,11 +2,11 @@
  * `@search`. Before answering it waits (bounded) until every event published so far has been applied, so a
  * search right after a write sees it (addendum §6, read-your-writes).
  */
-import { batchingLinks, callerTokens, urlOf } from '@cms/shared';
+import { batchingLinks, callerTokens, flagValue, urlOf } from '@cms/shared';
 import { requestedColumns } from '../domain/metadata';
 import { buildCatalogQuery } from '../domain/search-query';
 import { endpoint, operation } from './declarations';
-import { flag, resultItems } from './results';
+import { resultItems } from './results';
 
 export const search = endpoint({
   name: 'search',
@@ -17,12 +17,13 @@ export const search = endpoint({
       summary: 'Catalog search below the context; parameters are catalog indexes and options',
       permission: 'View',
       handle: async (call, { catalog, events, readYourWritesTimeoutMs, content, siteSearch }) => {
-        const useSite = flag(call.queryParams.get('use_site_search_settings'));
+        const useSite = flagValue(call.queryParams.get('use_site_search_settings'));
         const site = useSite ? await siteSearch.current(call.requestId) : undefined;
         // Index names are open-ended: the catalog query reads the parameters as sent, and validates them.
         const query = buildCatalogQuery(call.queryParams, call.contextPath, callerTokens(call.principal), { site });
         const columns = requestedColumns(call.queryParams.getList('metadata_fields'));
-        const fullobjects = call.queryParams.has('fullobjects') && flag(call.queryParams.get('fullobjects') || true);
+        const fullobjects =
+          call.queryParams.has('fullobjects') && flagValue(call.queryParams.get('fullobjects') || true);
         if (!(await events.waitUntilDrained(readYourWritesTimeoutMs))) {
           call.log.warn('catalog behind the content events; answering with what it has');
         }

@@ -26,6 +26,8 @@ import {
 } from './endpoint';
 import { queryInput } from './params';
 import { QueryParams } from './query';
+import { redirectOfMoved } from './moved';
+import { isMultipart, readUpload } from './upload';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -124,7 +126,21 @@ async function dispatch<Context, Deps>(
   if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
     throw notFound(`Resource not found: @${request.endpoint} exists at the site root only, not at ${clip(path)}`);
   }
-  const { context, scope } = await contexts.resolve(path, requestId, request.public_url);
+  let resolved: Awaited<ReturnType<ContextResolver<Context>['resolve']>>;
+  try {
+    resolved = await contexts.resolve(path, requestId, request.public_url);
+  } catch (error) {
+    const rest = [`@${request.endpoint}`, ...request.sub_path];
+    const moved = redirectOfMoved(error, {
+      method: request.method,
+      publicUrl: request.public_url,
+      rest: request.endpoint ? rest : [],
+      query: request.query,
+    });
+    if (moved) return moved;
+    throw error;
+  }
+  const { context, scope } = resolved;
   const { operation } = compiled;
   requirePermission(request.principal, 'View', scope);
   if (operation.permission && operation.permission !== 'View') {
@@ -140,10 +156,16 @@ async function dispatch<Context, Deps>(
     );
   }
   const query = operation.query ? validate(operation.query, queryInput(queryParams), 'query') : undefined;
-  const body = operation.body
-    ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
-    : undefined;
-  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams);
+  const contentType = request.headers['content-type'];
+  const upload =
+    operation.upload && isMultipart(contentType)
+      ? await readUpload(request.body, contentType, operation.upload)
+      : undefined;
+  const body =
+    operation.body && !upload
+      ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
+      : undefined;
+  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams, upload);
   return operation.handle(call, deps);
 }
 

@@ -13,6 +13,7 @@ import { translatorForRequest, type Translator } from '../i18n/messages';
 import type { Logger } from '../logging/logger';
 import type { Permission } from '../permissions/model';
 import { QueryParams } from './query';
+import { accepts, type Upload, type UploadRule } from './upload';
 
 export type ServiceName = 'content' | 'identity' | 'search' | 'discussion' | 'config';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -55,6 +56,8 @@ export class EndpointCall<Context = unknown, Params = Record<string, string>, Qu
     readonly body: Body,
     /** Every query parameter as sent, for endpoints whose parameters are open-ended (catalog indexes). */
     readonly queryParams: QueryParams,
+    /** The file of a `multipart/form-data` request to an operation that declares `upload` (then `body` is unset). */
+    readonly upload?: Upload,
   ) {}
 
   get log(): Logger {
@@ -80,6 +83,11 @@ export class EndpointCall<Context = unknown, Params = Record<string, string>, Qu
 
   header(name: string): string | undefined {
     return this.request.headers[name];
+  }
+
+  /** Whether the request's `Accept` names this media type (e.g. `text/csv` for an export). */
+  accepts(type: string): boolean {
+    return accepts(this.header('accept'), type);
   }
 
   /** The platform's own words in the language the request's `Accept-Language` asks for (English by default). */
@@ -111,6 +119,11 @@ export interface Operation<Context, Deps, Params, Query, Body> {
   query?: z.ZodType<Query, z.ZodTypeDef, unknown>;
   /** The JSON body; an empty body is `{}` (addendum §7). */
   body?: z.ZodType<Body, z.ZodTypeDef, unknown>;
+  /**
+   * A file this operation also takes as `multipart/form-data` instead of the JSON body (`call.upload`; `call.body`
+   * is then unset): the form field, its media types and its largest size.
+   */
+  upload?: UploadRule;
   /** Short description for the API's documentation. */
   summary?: string;
   handle(call: EndpointCall<Context, Params, Query, Body>, deps: Deps): Promise<HttpResult>;

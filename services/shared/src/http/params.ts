@@ -38,6 +38,8 @@ export const param = {
         .transform(Number)
         .pipe(z.number().int().min(min).max(max)),
     ),
+  /** A switch that is on by being present (`?fullobjects`), unless its value says off (`0`, `false`). */
+  flag: () => single.transform((v) => flagValue(v || true)),
   /** The boolean spellings of query strings (the reference takes `True`/`true`/`on`/`1`). */
   boolean: () =>
     single.transform((v, ctx) => {
@@ -48,6 +50,21 @@ export const param = {
       return z.NEVER;
     }),
 };
+
+/** A switch as clients send it: present (`?fullobjects`), `1`, `true`; absent, `0` or `false` is off. */
+export function flagValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (value === true) return true;
+  return !['0', 'false', 'False', 'no', 'off'].includes(String(value));
+}
+
+/** A query option where an empty value means "not given", as clients send cleared fields (`start=`). */
+export function unlessEmpty<T extends z.ZodTypeAny>(schema: T) {
+  return z.preprocess(
+    (values) => (Array.isArray(values) && values.every((v) => String(v).trim() === '') ? undefined : values),
+    schema.optional(),
+  );
+}
 
 /** The object an operation's query schema validates: key → every value sent. */
 export function queryInput(query: QueryParams): Record<string, string[]> {

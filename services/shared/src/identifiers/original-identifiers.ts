@@ -41,6 +41,11 @@ const invert = (table: Readonly<Record<string, string>>) =>
 const EXACT_NEUTRAL: Readonly<Record<string, string>> = { ...invert(EXACT_ORIGINAL), ...EXTRA_NEUTRAL };
 const BEHAVIOR_NEUTRAL: Readonly<Record<string, string>> = invert(BEHAVIOR_ORIGINAL);
 
+/** Neutral prefixes whose original is not `plone.`: the date formats are `Products.CMFPlone.i18nl10n.*` there. */
+const PREFIX_ORIGINAL: readonly (readonly [neutral: string, original: string])[] = [
+  ['cms.i18nl10n.', 'Products.CMFPlone.i18nl10n.'],
+];
+
 /** A dotted name with the neutral prefix (`cms.site_title`, `cms.app.vocabularies.Keywords`). */
 const NEUTRAL_DOTTED = /^cms\.[A-Za-z_][\w]*(\.[\w]+)*$/;
 const ORIGINAL_DOTTED = /^plone\.[A-Za-z_][\w]*(\.[\w]+)*$/;
@@ -52,6 +57,8 @@ const own = (table: Readonly<Record<string, string>>, key: string) =>
 export function originalName(name: string): string {
   const exact = own(EXACT_ORIGINAL, name);
   if (exact !== undefined) return exact;
+  const prefixed = PREFIX_ORIGINAL.find(([neutral]) => name.startsWith(neutral));
+  if (prefixed && NEUTRAL_DOTTED.test(name)) return prefixed[1] + name.slice(prefixed[0].length);
   return NEUTRAL_DOTTED.test(name) ? `plone.${name.slice('cms.'.length)}` : name;
 }
 
@@ -59,6 +66,8 @@ export function originalName(name: string): string {
 export function neutralName(name: string): string {
   const exact = own(EXACT_NEUTRAL, name) ?? own(BEHAVIOR_NEUTRAL, name);
   if (exact !== undefined && exact !== 'cms') return exact;
+  const prefixed = PREFIX_ORIGINAL.find(([, original]) => name.startsWith(original));
+  if (prefixed && /^[\w.]+$/.test(name)) return prefixed[0] + name.slice(prefixed[1].length);
   return ORIGINAL_DOTTED.test(name) ? `cms.${name.slice('plone.'.length)}` : name;
 }
 

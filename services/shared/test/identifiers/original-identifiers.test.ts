@@ -115,3 +115,15 @@ describe('original identifiers', () => {
     });
   });
 });
+
+describe('the date format records’ original prefix', () => {
+  it('is Products.CMFPlone, both ways', () => {
+    expect(originalName('cms.i18nl10n.override_dateformat.Enabled')).toBe(
+      'Products.CMFPlone.i18nl10n.override_dateformat.Enabled',
+    );
+    expect(neutralName('Products.CMFPlone.i18nl10n.override_dateformat.Enabled')).toBe(
+      'cms.i18nl10n.override_dateformat.Enabled',
+    );
+    expect(originalName('cms.site_title')).toBe('plone.site_title');
+  });
+});

@@ -1,11 +1,11 @@
+import { aliasEntriesOf, aliasListItem } from '../aliases';
 import type { ComponentScope } from './scope';
 
-/** `@aliases`: the site-relative paths the object had before it was moved or renamed. */
+/**
+ * `@aliases`: the site-relative paths the object had before it was moved or renamed, each with when and how it was
+ * made and where it leads, as the site-wide list and the original platform show them.
+ */
 export function aliases(scope: ComponentScope) {
-  const paths = scope.doc.aliases ?? [];
-  return {
-    '@id': `${scope.url(scope.doc)}/@aliases`,
-    items: paths.map((path) => ({ path })),
-    items_total: paths.length,
-  };
+  const items = aliasEntriesOf(scope.doc).map(aliasListItem);
+  return { '@id': `${scope.url(scope.doc)}/@aliases`, items, items_total: items.length };
 }
