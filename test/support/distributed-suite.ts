@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_AMQP_URL, deleteBrokerObjects, isolatedVhost } from './broker';
 import { pollUntil } from './poll';
-import { createTestDatabase, dropTestDatabase, testDatabaseName } from './pg-database';
+import { createTestDatabase, type TestDatabase } from './postgres';
 import { assertFilesExist, baseEnv, freePorts, NodeProcess, ROOT, runNode, startNode, type Exit } from './processes';
 import { TcpProxy, type TcpProxyOptions } from './tcp-proxy';
 
@@ -132,7 +132,7 @@ export class DistributedSuite {
   private readonly started: NodeProcess[] = [];
   private vhost: { url: string; dispose(): void } | undefined;
   /** The PostgreSQL database this suite made (a replica suite's is its primary's). */
-  private database: string | undefined;
+  private database: TestDatabase | undefined;
 
   private constructor(private readonly options: DistributedSuiteOptions) {
     this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
@@ -160,8 +160,8 @@ export class DistributedSuite {
       this.amqpUrl = this.vhost.url;
       await deleteBrokerObjects(this.amqpUrl, BROKER_OBJECTS);
       if (this.options.store === 'postgres') {
-        this.database = testDatabaseName(`cms_${this.options.name}`);
-        this.storeUrl = await createTestDatabase(this.database);
+        this.database = await createTestDatabase(this.options.name);
+        this.storeUrl = this.database.url;
       }
     }
 
@@ -422,9 +422,9 @@ export class DistributedSuite {
     await Promise.all(this.allProxies().map((proxy) => proxy.close()));
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.database) {
-      await dropTestDatabase(this.database).catch((error: unknown) =>
-        console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`),
-      );
+      await this.database
+        .dispose()
+        .catch((error: unknown) => console.warn(`Could not drop the test's PostgreSQL database: ${String(error)}`));
     }
     if (this.amqpUrl && !this.options.replicaOf) {
       // Best effort: the next run deletes them before it starts anyway.

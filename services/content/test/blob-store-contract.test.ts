@@ -15,7 +15,7 @@ import { openBlobStoreAt } from '../src/store/blobs/open';
 import { pollUntil } from '../../../test/support/poll';
 import { isBlobId, type BlobStore } from '../src/store/blobs/port';
 import { BLOB_CHUNK_BYTES, openPostgresBlobStore, PostgresBlobStore } from '../src/store/blobs/postgres';
-import { createTestDatabase, dropTestDatabase, testDatabaseName } from '../../../test/support/pg-database';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/postgres';
 
 interface Adapter {
   name: string;
@@ -55,13 +55,16 @@ function gridFsAdapter(url: string): Adapter {
 }
 
 function postgresAdapter(): Adapter {
-  const database = testDatabaseName('blob_contract');
+  let database: TestDatabase | undefined;
   return {
     name: 'postgres',
     async open() {
-      return openPostgresBlobStore(await createTestDatabase(database), { schema: 'cms_content' });
+      database = await createTestDatabase('blob_contract');
+      return openPostgresBlobStore(database.url, { schema: 'cms_content' });
     },
-    cleanup: () => dropTestDatabase(database),
+    cleanup: async () => {
+      await database?.dispose();
+    },
   };
 }
 
@@ -208,13 +211,14 @@ describe('embedded blob store on disk', () => {
 });
 
 describe('PostgreSQL blob store', () => {
-  const database = testDatabaseName('blob_pg');
+  let database: TestDatabase;
   let url: string;
   let store: PostgresBlobStore;
   let probe: pg.Client;
 
   beforeAll(async () => {
-    url = await createTestDatabase(database);
+    database = await createTestDatabase('blob_pg');
+    url = database.url;
     // Small chunks, so that a few bytes make many rows.
     store = await openPostgresBlobStore(url, { schema: 'cms_content', chunkBytes: 16 });
     probe = new pg.Client({ connectionString: url });
@@ -223,7 +227,7 @@ describe('PostgreSQL blob store', () => {
   afterAll(async () => {
     await probe.end();
     await store.close();
-    await dropTestDatabase(database);
+    await database.dispose();
   });
 
   const rowsOf = async (table: 'blobs_files' | 'blobs_chunks') =>

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DocumentStore } from '@cms/shared';
 import { openEmbeddedStore, openPostgresStore } from '@cms/shared/adapters';
-import { PG_URL } from '../../../../test/support/pg-database';
+import { PG_URL } from '../../../../test/support/postgres';
 
 export { PG_URL };
 
