@@ -2,6 +2,9 @@ import { secondsSince, storeOperationDuration } from '../metrics/metrics';
 import { inSpan } from '../tracing/spans';
 import type { Collection, Document, DocumentStore } from './port';
 
+/** Where a timed store keeps the adapter it wraps. */
+const ADAPTER = Symbol('store adapter');
+
 /** The port's operations, each timed under its own name. */
 const OPERATIONS = [
   'find',
@@ -22,7 +25,8 @@ const OPERATIONS = [
  * is on (the embedded engine has no instrumentation of its own); the adapters stay unaware of it.
  */
 export function timedStore(store: DocumentStore, storeName: string): DocumentStore {
-  const timed: DocumentStore = {
+  const timed: DocumentStore & { [ADAPTER]: DocumentStore } = {
+    [ADAPTER]: store,
     kind: store.kind,
     collection<T extends Document = Document>(name: string): Collection<T> {
       return timedCollection(store.collection(name), storeName) as unknown as Collection<T>;
@@ -30,19 +34,15 @@ export function timedStore(store: DocumentStore, storeName: string): DocumentSto
     ping: () => store.ping(),
     close: () => store.close(),
   };
-  ADAPTERS.set(timed, store);
   return timed;
 }
 
-/** The adapter under each timed store. */
-const ADAPTERS = new WeakMap<DocumentStore, DocumentStore>();
-
 /**
- * The adapter itself under a store that may be timed: for what a service does with its engine beyond the port
- * (search's full-text queries on PostgreSQL), which the port's timing does not see.
+ * The adapter behind a store, timed or not: for code that uses an engine's own features beside the port (e.g. the
+ * search catalog on PostgreSQL's full-text search), given the store a service was opened with.
  */
-export function storeAdapterOf(store: DocumentStore): DocumentStore {
-  return ADAPTERS.get(store) ?? store;
+export function adapterOf(store: DocumentStore): DocumentStore {
+  return (store as Partial<Record<typeof ADAPTER, DocumentStore>>)[ADAPTER] ?? store;
 }
 
 function timedCollection(inner: Collection, storeName: string): Collection {

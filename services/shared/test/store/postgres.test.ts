@@ -2,9 +2,13 @@
  * What the PostgreSQL adapter promises beyond the store contract (contract.test.ts): which filters run in SQL,
  * that its indexes serve them, its table layout and DDL under concurrent processes, its pool settings.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
 import { DuplicateKeyError, type Filter } from '../../src/store/port';
-import { filterToSql, openPostgresStore, type PostgresStore } from '../../src/store/postgres';
+import { openStore } from '../../src/store/open';
+import { filterToSql, openPostgresStore, PostgresStore, postgresStoreOf } from '../../src/store/postgres';
 
 let database: TestDatabase;
 let url: string;
@@ -174,5 +178,31 @@ describe('connections', () => {
     const other = await openPostgresStore(url, { schema: 'adapter_test' });
     await other.close();
     await expect(other.ping()).rejects.toThrow();
+  });
+});
+
+describe('postgresStoreOf', () => {
+  it('finds the adapter behind a service store, and nothing behind another engine', async () => {
+    const opened = await openStore({
+      engine: { engine: 'postgres', url },
+      dataDir: '/nonexistent',
+      dbName: 'adapter_test',
+    });
+    try {
+      const adapter = postgresStoreOf(opened);
+      expect(adapter).toBeInstanceOf(PostgresStore);
+      expect(adapter!.schema).toBe('adapter_test');
+      expect(opened.kind).toBe('postgres');
+    } finally {
+      await opened.close();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'store-postgres-'));
+    const embedded = await openStore({ dataDir: dir });
+    try {
+      expect(postgresStoreOf(embedded)).toBeUndefined();
+    } finally {
+      await embedded.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

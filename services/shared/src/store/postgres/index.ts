@@ -1,2 +1,2 @@
-export { openPostgresStore, PostgresStore, type PostgresStoreOptions } from './store';
+export { openPostgresStore, PostgresStore, postgresStoreOf, type PostgresStoreOptions } from './store';
 export { filterToSql, type FilterSqlOptions, type SqlCondition } from './filter-sql';

@@ -25,6 +25,7 @@ import {
   type UpdateResult,
 } from '../port';
 import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../port-rules';
+import { adapterOf } from '../timed';
 import { createSchemaSql, createTableSql, indexPlans, quoteIdentifier, runDdl } from './ddl';
 import { splitFilter } from './filter-sql';
 import { escapeJson, escapeText, unescapeJson } from './nul-escape';
@@ -472,4 +473,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw err;
   }
   return new PostgresStore(pool, options.schema);
+}
+
+/** The PostgreSQL adapter behind `store` (timed or not), or undefined when the store runs on another engine. */
+export function postgresStoreOf(store: DocumentStore): PostgresStore | undefined {
+  const adapter = adapterOf(store);
+  return adapter instanceof PostgresStore ? adapter : undefined;
 }
