@@ -1,0 +1,81 @@
+import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+
+/**
+ * What an editor meets in a day of work in Volto (issue 26): each block is one defect the original platform does
+ * not have, checked through the gateway as Volto calls it.
+ */
+
+const basic = (user: string) => 'Basic ' + Buffer.from(`${user}:secret-${user}`).toString('base64');
+const json = async (response: Response) => (await response.json()) as Record<string, any>;
+
+describe("an editor's day", () => {
+  let t: TestSuite;
+
+  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await t.request(method, path, { body });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  }
+
+  beforeAll(async () => {
+    t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
+    for (const username of ['colleague', 'author']) {
+      await admin('POST', '/@users', { username, password: `secret-${username}`, fullname: username });
+    }
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  describe('published content (addendum §8: simple_publication_workflow)', () => {
+    it('a colleague given "Can edit" through Sharing locks and edits a published page, and sees it may', async () => {
+      await admin('POST', '/', { '@type': 'Document', id: 'news-page', title: 'News page' });
+      await admin('POST', '/news-page/@workflow/publish');
+      const colleague = { auth: basic('colleague') };
+      expect((await t.request('PATCH', '/news-page', { ...colleague, body: { title: 'Not yet' } })).status).toBe(403);
+
+      await admin('POST', '/news-page/@sharing', {
+        entries: [{ id: 'colleague', type: 'user', roles: { Editor: true } }],
+      });
+      const actions = await json(await t.request('GET', '/news-page/@actions', colleague));
+      expect(actions.object.map((a: { id: string }) => a.id)).toContain('edit');
+      const lock = await t.request('POST', '/news-page/@lock', colleague);
+      expect(lock.status).toBe(200);
+      const token = (await json(lock)).token as string;
+      const edited = await t.request('PATCH', '/news-page', {
+        ...colleague,
+        headers: { 'Lock-Token': token },
+        body: { title: 'Edited by a colleague' },
+      });
+      expect(edited.status).toBe(204);
+      expect((await t.request('DELETE', '/news-page/@lock', colleague)).status).toBe(200);
+      const page = await json(await t.request('GET', '/news-page', { auth: null }));
+      expect(page).toMatchObject({ title: 'Edited by a colleague', review_state: 'published' });
+    });
+
+    it('the owner keeps editing what was published, and a Reader given nothing more still cannot', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
+      await admin('POST', '/desk/@sharing', {
+        entries: [
+          { id: 'author', type: 'user', roles: { Contributor: true } },
+          { id: 'colleague', type: 'user', roles: { Reader: true } },
+        ],
+      });
+      const created = await t.request('POST', '/desk', {
+        auth: basic('author'),
+        body: { '@type': 'Document', id: 'mine', title: 'Mine' },
+      });
+      expect(created.status).toBe(201);
+      await admin('POST', '/desk/mine/@workflow/publish');
+      expect(
+        (await t.request('PATCH', '/desk/mine', { auth: basic('author'), body: { description: 'still mine' } })).status,
+      ).toBe(204);
+      expect(
+        (await t.request('PATCH', '/desk/mine', { auth: basic('colleague'), body: { description: 'not mine' } }))
+          .status,
+      ).toBe(403);
+      expect((await json(await t.request('GET', '/desk/mine'))).description).toBe('still mine');
+    });
+  });
+});
