@@ -78,4 +78,21 @@ describe("an editor's day", () => {
       expect((await json(await t.request('GET', '/desk/mine'))).description).toBe('still mine');
     });
   });
+
+  describe('type schemas', () => {
+    it('the blocks fields carry the json widget that the history diff draws them with', async () => {
+      const schema = await json(await t.request('GET', '/@types/Document'));
+      expect(schema.properties.blocks).toMatchObject({ factory: 'JSONField', type: 'dict', widget: 'json' });
+      expect(schema.properties.blocks_layout).toMatchObject({ factory: 'JSONField', type: 'dict', widget: 'json' });
+    });
+
+    it('every fieldset has a description, the first and one added through @types too', async () => {
+      await admin('POST', '/@types/News%20Item', { factory: 'fieldset', title: 'Extras' });
+      for (const type of ['Document', 'News%20Item', 'Folder']) {
+        const schema = await json(await t.request('GET', `/@types/${type}`));
+        expect(schema.fieldsets.length).toBeGreaterThan(1);
+        for (const fieldset of schema.fieldsets) expect(typeof fieldset.description).toBe('string');
+      }
+    });
+  });
 });
