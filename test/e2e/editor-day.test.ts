@@ -95,4 +95,47 @@ describe("an editor's day", () => {
       }
     });
   });
+
+  describe('Site Setup', () => {
+    it('@system has the REST API version Volto reads to open the User Group Membership panel', async () => {
+      const system = await json(await t.request('GET', '/@system'));
+      // Volto: parseFloat(plone_restapi_version.slice(0, 4)) >= 8.24
+      expect(parseFloat(String(system.plone_restapi_version).slice(0, 4))).toBeGreaterThanOrEqual(8.24);
+    });
+
+    it('lists Discussion, and every listed panel opens as a form (Volto hides only markup and content-rules)', async () => {
+      const panels = (await json(await t.request('GET', '/@controlpanels'))) as { '@id': string; title: string }[];
+      const ids = panels.map((p) => p['@id'].split('/').pop()!);
+      expect(ids).toContain('discussion');
+      for (const id of ids.filter((i) => !['markup', 'content-rules'].includes(i))) {
+        const response = await t.request('GET', `/@controlpanels/${id}`);
+        expect([id, response.status]).toEqual([id, 200]);
+        const panel = await json(response);
+        expect(typeof panel.title).toBe('string');
+        expect(panel.data).toEqual(expect.any(Object));
+        const fields = panel.schema.fieldsets.flatMap((f: { fields: string[] }) => f.fields);
+        expect(fields.length).toBeGreaterThan(0);
+        for (const field of fields) expect([id, field, panel.schema.properties[field]?.type]).not.toContain(undefined);
+      }
+    });
+
+    it('the content types panel saved through that form renames types; an unknown type is refused whole', async () => {
+      const panel = await json(await t.request('GET', '/@controlpanels/cms-types'));
+      expect(panel.data).toMatchObject({ Document: 'Page', Folder: 'Folder' });
+      expect(panel.items.map((i: { id: string }) => i.id)).toEqual(Object.keys(panel.data));
+
+      const refused = await t.request('PATCH', '/@controlpanels/cms-types', {
+        body: { ...panel.data, Document: 'Article', NoSuchType: 'x' },
+      });
+      expect(refused.status).toBe(400);
+      expect((await json(await t.request('GET', '/@types/Document'))).title).toBe('Page');
+
+      const saved = await t.request('PATCH', '/@controlpanels/cms-types', {
+        body: { ...panel.data, Document: 'Article' },
+      });
+      expect(saved.status).toBe(204);
+      expect((await json(await t.request('GET', '/@types/Document'))).title).toBe('Article');
+      await admin('PATCH', '/@controlpanels/cms-types', { Document: 'Page' });
+    });
+  });
 });

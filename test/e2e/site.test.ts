@@ -69,6 +69,7 @@ describe('site information through the gateway', () => {
     expect(body).toEqual({
       '@id': `${t.suite.publicUrl}/@system`,
       cms_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      plone_restapi_version: '8.43.0',
       node_version: process.versions.node,
       store: { kind: 'embedded', driver_version: null },
       broker: { kind: 'in-process', driver_version: null },

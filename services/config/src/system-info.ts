@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SystemInfo } from './domain/system';
+import { REST_API_LEVEL, type SystemInfo } from './domain/system';
 
 /** `version` of a package.json, or null when it cannot be read (the package is not installed here). */
 function versionAt(path: string): string | null {
@@ -26,6 +26,7 @@ export function systemInfo(storeKind: 'embedded' | 'mongodb', busKind: 'in-proce
   return {
     // services/config/package.json, from src or dist alike.
     cms_version: versionAt(join(__dirname, '..', 'package.json')) ?? 'unknown',
+    plone_restapi_version: REST_API_LEVEL,
     node_version: process.versions.node,
     store: { kind: storeKind, driver_version: storeKind === 'mongodb' ? driverVersion('mongodb') : null },
     broker: { kind: busKind, driver_version: busKind === 'amqp' ? driverVersion('amqplib') : null },
