@@ -138,4 +138,57 @@ describe("an editor's day", () => {
       await admin('PATCH', '/@controlpanels/cms-types', { Document: 'Page' });
     });
   });
+
+  describe('the listing block', () => {
+    it('offers every addable type as a Type criterion, not only the types in use', async () => {
+      const { indexes } = await json(await t.request('GET', '/@querystring'));
+      const offered = Object.keys(indexes.portal_type.values);
+      for (const type of ['Collection', 'Event', 'File', 'Image', 'Link', 'News Item', 'Document', 'Folder'])
+        expect(offered).toContain(type);
+      expect(offered).not.toContain('Site Root');
+      const terms = await json(await t.request('GET', '/@vocabularies/plone.app.vocabularies.ReallyUserFriendlyTypes'));
+      expect(terms.items.map((term: { token: string }) => term.token)).toEqual(expect.arrayContaining(offered));
+    });
+  });
+});
+
+describe("an editor's day on a multilingual site with the original identifiers", () => {
+  let t: TestSuite;
+
+  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await t.request(method, path, { body });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  }
+
+  beforeAll(async () => {
+    t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500', ORIGINAL_IDENTIFIERS: 'true' });
+    await admin('PATCH', '/@controlpanels/language', { available_languages: ['en', 'de'] });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('breadcrumbs below a language root start at that navigation root', async () => {
+    await admin('POST', '/de', { '@type': 'Folder', id: 'ordner', title: 'Ordner' });
+    await admin('POST', '/de/ordner', { '@type': 'Document', id: 'seite', title: 'Seite' });
+    const base = t.suite.publicUrl;
+    expect(await json(await t.request('GET', '/de/ordner/seite/@breadcrumbs'))).toEqual({
+      '@id': `${base}/de/ordner/seite/@breadcrumbs`,
+      items: [
+        { '@id': `${base}/de/ordner`, title: 'Ordner' },
+        { '@id': `${base}/de/ordner/seite`, title: 'Seite' },
+      ],
+      root: `${base}/de`,
+    });
+    expect((await json(await t.request('GET', '/de/@breadcrumbs'))).items).toEqual([]);
+  });
+
+  it("the Editing panel's help names the original multilingual package", async () => {
+    const panel = await json(await t.request('GET', '/@controlpanels/editing'));
+    const help = panel.schema.properties.subjects_of_navigation_root.description as string;
+    expect(help).toContain('plone.app.multilingual');
+    expect(help).not.toContain('cms.app');
+  });
 });

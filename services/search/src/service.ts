@@ -1,4 +1,5 @@
 import {
+  ConfigTypes,
   identifiersOf,
   createClient,
   protos,
@@ -20,6 +21,7 @@ import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
 import { remoteDiscussionSource } from './clients/discussion-source';
 import { registrySearchSettings } from './clients/search-settings';
+import { configAddableTypes } from './clients/content-types';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
@@ -59,6 +61,17 @@ export async function startSearchService({
         log: logger,
       })),
   );
+  let configTypes: ConfigTypes | undefined;
+  const addableTypes = configAddableTypes(
+    () =>
+      (configTypes ??= new ConfigTypes({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: config.CALL_TIMEOUT_MS,
+        maxMessageBytes: config.MAX_MESSAGE_BYTES,
+        log: logger,
+      })),
+    logger,
+  );
   const clock = () => new Date();
   const tombstones = startTombstoneSweep(catalog, {
     retentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
@@ -87,6 +100,7 @@ export async function startSearchService({
               content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
               snapshots: contentSource,
               siteSearch,
+              addableTypes,
             },
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
@@ -118,6 +132,7 @@ export async function startSearchService({
       content?.close();
       discussion?.close();
       registry?.close();
+      configTypes?.close();
       contexts?.close();
     },
   };
