@@ -1,4 +1,5 @@
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+import { png, upload } from '../support/images';
 
 /**
  * What an editor meets in a day of work in Volto (issue 26): each block is one defect the original platform does
@@ -148,6 +149,92 @@ describe("an editor's day", () => {
       expect(offered).not.toContain('Site Root');
       const terms = await json(await t.request('GET', '/@vocabularies/plone.app.vocabularies.ReallyUserFriendlyTypes'));
       expect(terms.items.map((term: { token: string }) => term.token)).toEqual(expect.arrayContaining(offered));
+    });
+  });
+
+  describe('the API behaviours clients rely on', () => {
+    it('@actions answers only the categories asked for', async () => {
+      const two = await json(await t.request('GET', '/@actions?categories=user&categories:list=object'));
+      expect(Object.keys(two).sort()).toEqual(['object', 'user']);
+      expect(Object.keys(await json(await t.request('GET', '/@actions?categories=nope')))).toEqual([]);
+      expect(Object.keys(await json(await t.request('GET', '/@actions')))).toContain('portal_tabs');
+    });
+
+    it("@site reports the site root's own title", async () => {
+      await admin('PATCH', '/', { title: 'Our intranet' });
+      expect((await json(await t.request('GET', '/@site')))['cms.site_title']).toBe('Our intranet');
+    });
+
+    it('takes a UID at creation from site managers only', async () => {
+      const uid = '0123456789abcdef0123456789abcdef';
+      const byAuthor = await t.request('POST', '/desk', {
+        auth: basic('author'),
+        body: { '@type': 'Document', id: 'with-uid', title: 'With UID', UID: uid },
+      });
+      expect(byAuthor.status).toBe(403);
+      expect((await t.request('GET', '/desk/with-uid')).status).toBe(404);
+      const invalid = await t.request('POST', '/desk', {
+        body: { '@type': 'Document', title: 'Bad', UID: 'x'.repeat(500) },
+      });
+      expect(invalid.status).toBe(400);
+      expect(JSON.stringify(await json(invalid))).not.toContain('x'.repeat(100));
+
+      const created = await t.request('POST', '/desk', {
+        body: { '@type': 'Document', id: 'with-uid', title: 'With UID', UID: uid },
+      });
+      expect(created.status).toBe(201);
+      expect((await json(created)).UID).toBe(uid);
+      expect((await json(await t.request('GET', '/desk/with-uid'))).UID).toBe(uid);
+      const again = await t.request('POST', '/desk', { body: { '@type': 'Document', title: 'Twin', UID: uid } });
+      expect(again.status).toBe(409);
+    });
+
+    it('a folder leaves its items out with include_items=false, and serializes them whole with fullobjects', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'shelf', title: 'Shelf' });
+      await admin('POST', '/shelf', { '@type': 'Folder', id: 'box', title: 'Box' });
+      await admin('POST', '/shelf/box', { '@type': 'Document', id: 'note', title: 'Note' });
+      await admin('POST', '/shelf', { '@type': 'Document', id: 'card', title: 'Card', description: 'A card' });
+
+      const without = await json(await t.request('GET', '/shelf?include_items=false'));
+      expect(without.title).toBe('Shelf');
+      expect(without).not.toHaveProperty('items');
+      expect(without).not.toHaveProperty('items_total');
+
+      const full = await json(await t.request('GET', '/shelf?fullobjects=1'));
+      expect(full.items_total).toBe(2);
+      const [box, card] = full.items;
+      expect(card).toMatchObject({
+        '@id': `${t.suite.publicUrl}/shelf/card`,
+        UID: expect.any(String),
+        created: expect.any(String),
+      });
+      expect(card.description).toBe('A card');
+      // The items' own items are summaries: no deeper serialization.
+      expect(box.items).toEqual([
+        expect.objectContaining({ '@id': `${t.suite.publicUrl}/shelf/box/note`, title: 'Note' }),
+      ]);
+      expect(box.items[0]).not.toHaveProperty('UID');
+      const summaries = await json(await t.request('GET', '/shelf'));
+      expect(summaries.items[1]).not.toHaveProperty('UID');
+    });
+
+    it('a replaced image gets a new download URL; the old one no longer answers', async () => {
+      await admin('POST', '/', {
+        '@type': 'Image',
+        id: 'photo',
+        title: 'Photo',
+        image: upload(png(40, 30), 'a.png', 'image/png'),
+      });
+      const first = (await json(await t.request('GET', '/photo'))).image.download as string;
+      const served = await t.request('GET', new URL(first).pathname);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+
+      await admin('PATCH', '/photo', { image: upload(png(40, 30, 7), 'b.png', 'image/png') });
+      const second = (await json(await t.request('GET', '/photo'))).image.download as string;
+      expect(second).not.toBe(first);
+      expect((await t.request('GET', new URL(second).pathname)).status).toBe(200);
+      expect((await t.request('GET', new URL(first).pathname)).status).toBe(404);
     });
   });
 });

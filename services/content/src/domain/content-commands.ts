@@ -109,8 +109,10 @@ export class ContentCommands {
     type: ContentType,
     values: FieldValues,
     caller: Caller,
+    uid?: string,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
     this.writer.checkPermission(parent, 'Add portal content', caller);
+    if (uid !== undefined) await this.checkUidFree(uid);
     const parentType = this.types.get(parent.portal_type);
     if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
       const reason = parentType.folderish
@@ -123,12 +125,17 @@ export class ContentCommands {
     checkInvariants(type, valuesAfter(null, type, changes));
     const ingested = await this.ingestFiles(type, changes);
     try {
-      return { doc: await this.insert(parent, type, explicitId, changes, ingested, caller), parent };
+      return { doc: await this.insert(parent, type, explicitId, changes, ingested, caller, uid), parent };
     } catch (error) {
       // Nothing refers to the new blobs: the object was not added.
       await this.files.release([...ingested.values()]);
       throw error;
     }
+  }
+
+  /** A UID given at creation must not be any object's yet (409). */
+  private async checkUidFree(uid: string): Promise<void> {
+    if (await this.repo.byUid(uid)) throw conflict('An object with this UID already exists');
   }
 
   /** Inserts the new object under the first free id (or the explicit one, 409 when taken). */
@@ -139,8 +146,9 @@ export class ContentCommands {
     changes: Record<string, unknown>,
     ingested: Map<string, FileValue>,
     caller: Caller,
+    givenUid?: string,
   ): Promise<ContentDoc> {
-    const uid = randomUUID().replace(/-/g, '');
+    const uid = givenUid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
     const position = await this.repo.takeChildPosition(parent._id);
     const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
@@ -176,6 +184,8 @@ export class ContentCommands {
       Object.assign(doc, accessFields(doc, parent));
       const events = [addedEvent(doc, caller.requestId)];
       if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;
+      // A given UID taken meanwhile: no other id would help.
+      if (givenUid !== undefined) await this.checkUidFree(givenUid);
       if (explicitId !== undefined)
         throw conflict(`An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
     }
