@@ -237,6 +237,65 @@ describe("an editor's day", () => {
       expect((await t.request('GET', new URL(first).pathname)).status).toBe(404);
     });
   });
+
+  describe('conditional requests (addendum §8)', () => {
+    it('If-Match on a write: 412 and nothing changed once the object changed, the write when it still matches', async () => {
+      await admin('POST', '/', { '@type': 'Document', id: 'guarded', title: 'Guarded' });
+      const etag = (await t.request('GET', '/guarded')).headers.get('etag') as string;
+      expect(etag).toBeTruthy();
+      const first = await t.request('PATCH', '/guarded', { headers: { 'If-Match': etag }, body: { title: 'First' } });
+      expect(first.status).toBe(204);
+      const stale = await t.request('PATCH', '/guarded', { headers: { 'If-Match': etag }, body: { title: 'Second' } });
+      expect(stale.status).toBe(412);
+      expect((await json(stale)).type).toBe('PreconditionFailed');
+      expect((await json(await t.request('GET', '/guarded'))).title).toBe('First');
+      expect((await t.request('DELETE', '/guarded', { headers: { 'If-Match': `W/${etag}` } })).status).toBe(412);
+      const fresh = (await t.request('GET', '/guarded')).headers.get('etag') as string;
+      expect(
+        (
+          await t.request('PATCH', '/guarded', {
+            headers: { 'If-Match': `"other", ${fresh}` },
+            body: { title: 'Third' },
+          })
+        ).status,
+      ).toBe(204);
+      expect(
+        (await t.request('PATCH', '/guarded', { headers: { 'If-Match': '*' }, body: { title: 'Any' } })).status,
+      ).toBe(204);
+    });
+
+    it('If-Modified-Since never answers 304 once the items shown or the state changed', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'board', title: 'Board' });
+      await admin('POST', '/board/@workflow/publish');
+      const read = await t.request('GET', '/board', { auth: null });
+      const lastModified = read.headers.get('last-modified') as string;
+      const since = { auth: null, headers: { 'If-Modified-Since': lastModified } };
+      expect((await t.request('GET', '/board', since)).status).toBe(304);
+
+      await admin('POST', '/board', { '@type': 'Document', id: 'notice', title: 'Notice' });
+      await admin('POST', '/board/notice/@workflow/publish');
+      const changed = await t.request('GET', '/board', since);
+      expect(changed.status).toBe(200);
+      expect((await json(changed)).items_total).toBe(1);
+      const later = { auth: null, headers: { 'If-Modified-Since': changed.headers.get('last-modified') as string } };
+      expect((await t.request('GET', '/board', later)).status).toBe(304);
+
+      await admin('POST', '/board/@workflow/retract');
+      await admin('POST', '/board/@sharing', {
+        entries: [{ id: 'AuthenticatedUsers', type: 'group', roles: { Reader: true } }],
+      });
+      const asColleague = { auth: basic('colleague') };
+      const before = await t.request('GET', '/board', asColleague);
+      expect(before.status).toBe(200);
+      await admin('POST', '/board/@workflow/publish');
+      const after = await t.request('GET', '/board', {
+        ...asColleague,
+        headers: { 'If-Modified-Since': before.headers.get('last-modified') as string },
+      });
+      expect(after.status).toBe(200);
+      expect((await json(after)).review_state).toBe('published');
+    });
+  });
 });
 
 describe("an editor's day on a multilingual site with the original identifiers", () => {
