@@ -296,6 +296,25 @@ describe("an editor's day", () => {
       expect((await json(after)).review_state).toBe('published');
     });
   });
+
+  describe('working copies', () => {
+    it('a checked-out original refuses edits, its holder’s too, so the check-in cannot silently revert them', async () => {
+      await admin('POST', '/', { '@type': 'Document', id: 'policy', title: 'Policy', description: 'v1' });
+      const checkedOut = await t.request('POST', '/policy/@workingcopy');
+      expect(checkedOut.status).toBe(201);
+      const copy = new URL((await json(checkedOut))['@id']).pathname;
+
+      const edit = await t.request('PATCH', '/policy', { body: { description: 'edited on the original' } });
+      expect(edit.status).toBe(409);
+      expect((await json(await t.request('GET', '/policy'))).description).toBe('v1');
+
+      expect((await t.request('PATCH', copy, { body: { title: 'Policy 2' } })).status).toBe(204);
+      expect((await t.request('PATCH', '/policy/@workingcopy')).status).toBe(204);
+      expect(await json(await t.request('GET', '/policy'))).toMatchObject({ title: 'Policy 2', description: 'v1' });
+      // Checked in: the original takes edits again.
+      expect((await t.request('PATCH', '/policy', { body: { description: 'v2' } })).status).toBe(204);
+    });
+  });
 });
 
 describe("an editor's day on a multilingual site with the original identifiers", () => {

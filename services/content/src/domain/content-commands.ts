@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { liveLock } from './locks';
 import { AppError, badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
@@ -264,6 +265,10 @@ export class ContentCommands {
   ): Change | null {
     const renamed = newId !== undefined && newId !== current.id;
     if (!names.length && !renamed && !order) return null;
+    if (names.length && checkedOut(current, this.now())) {
+      // The check-in writes the copy's fields over these: an edit here would be lost without a word.
+      throw conflict(`"${current.id}" is checked out: edit its working copy, or cancel the check-out first`);
+    }
     if (names.length) checkInvariants(type, valuesAfter(current, type, changes));
     const stamp = this.now().toISOString();
     const set: Partial<ContentDoc> = coreChanges(names, changes);
@@ -434,4 +439,9 @@ function* filenameIds(filename: string, fallback: string): Generator<string> {
   for (const base of idCandidates(idFromTitle(dot > 0 ? filename.slice(0, dot) : filename, fallback))) {
     yield base + suffix;
   }
+}
+
+/** An original with a working copy: the check-out's lock (not stealable) is live on it. */
+function checkedOut(doc: ContentDoc, now: Date): boolean {
+  return !!doc.working_copy && liveLock(doc, now)?.stealable === false;
 }
