@@ -153,6 +153,19 @@ describe("an editor's day", () => {
   });
 
   describe('the API behaviours clients rely on', () => {
+    it('reorders a folder within subset_ids, top and bottom too: the items outside keep their places', async () => {
+      await admin('POST', '/', { '@type': 'Folder', id: 'stack', title: 'Stack' });
+      for (const id of ['a', 'b', 'c', 'd']) await admin('POST', '/stack', { '@type': 'Document', id, title: id });
+      const ids = async () =>
+        (await json(await t.request('GET', '/stack'))).items.map((i: { '@id': string }) => i['@id'].split('/').pop());
+      await admin('PATCH', '/stack', { ordering: { obj_id: 'd', delta: 'top', subset_ids: ['b', 'c', 'd'] } });
+      expect(await ids()).toEqual(['a', 'd', 'b', 'c']);
+      await admin('PATCH', '/stack', { ordering: { obj_id: 'a', delta: 'bottom', subset_ids: ['a', 'b'] } });
+      expect(await ids()).toEqual(['b', 'd', 'a', 'c']);
+      await admin('PATCH', '/stack', { ordering: { obj_id: 'c', delta: -1, subset_ids: ['d', 'c'] } });
+      expect(await ids()).toEqual(['b', 'c', 'a', 'd']);
+    });
+
     it('@actions answers only the categories asked for', async () => {
       const two = await json(await t.request('GET', '/@actions?categories=user&categories:list=object'));
       expect(Object.keys(two).sort()).toEqual(['object', 'user']);
