@@ -21,7 +21,8 @@ import { BodyBudget, readBody, type BodyLimit } from './body';
 import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { fileProxy } from './file-proxy';
-import { sendResponse, type HttpCaching } from './http-caching';
+import { etagsFor, sendResponse, type HttpCaching } from './http-caching';
+import { ifMatchHolds } from './conditional';
 import { openApiDocument } from './openapi';
 import { parsePath } from './path';
 import { publicUrlFor } from './public-origin';
@@ -185,6 +186,35 @@ export function createGatewayApp(
         const request = { route, endpoint: parsed.endpoint, context: parsed.context, principal, publicUrl, requestId };
         await caching.answer(req, res, { ...request, cors: config.CORS_ALLOW_ORIGINS.length > 0 }, fetch);
       } else {
+        const ifMatch = req.headers['if-match'];
+        // `If-Match` on a write to an object: its current representation (as this caller reads it) must be the
+        // one the client names, else 412 and nothing is written (addendum §8).
+        if (ifMatch !== undefined && method !== 'GET' && route.service === 'content' && parsed.endpoint === '') {
+          const current = await backends.handle(
+            route.service,
+            {
+              method: 'GET',
+              context_path: parsed.context,
+              endpoint: '',
+              sub_path: [],
+              query: [],
+              body: Buffer.alloc(0),
+              principal,
+              public_url: publicUrl,
+              request_id: requestId,
+              // Read as the client read it: without what only the write sends.
+              headers: Object.fromEntries(
+                Object.entries(headers).filter(([name]) => name !== 'prefer' && name !== 'lock-token'),
+              ),
+            },
+            requestId,
+            clientAddress,
+          );
+          const tags = current.status === 200 ? etagsFor(req, principal, current.body) : [];
+          if (!ifMatchHolds(ifMatch, tags)) {
+            throw new AppError('PreconditionFailed', 'The object has changed since it was read (If-Match)');
+          }
+        }
         sendResponse(res, await fetch());
       }
     } catch (error) {

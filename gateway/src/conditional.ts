@@ -109,3 +109,44 @@ export function tagsOf(body: Buffer, contentType: string | undefined): string[] 
   }
   return [...tags];
 }
+
+/**
+ * The `Last-Modified` of each representation this gateway answered (by request key): the object's `modified`,
+ * unless the representation changed while `modified` did not (a workflow state, sharing, the items shown), when
+ * it becomes a second later than the date last sent for the earlier one, so `If-Modified-Since` never declares a
+ * changed representation unchanged (addendum §8). Kept for the most recent `maxEntries` keys; a key forgotten (or
+ * answered by another gateway process) falls back to `modified`.
+ */
+export class RepresentationDates {
+  private readonly seen = new Map<string, { etag: string; date: number }>();
+
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The HTTP date to send for this representation (`etag`) of `key`, given the date the answer itself shows. */
+  dateOf(key: string, etag: string, shown: string): string {
+    const base = Math.floor(Date.parse(shown) / 1000) * 1000;
+    const before = this.seen.get(key);
+    let date = base;
+    if (before?.etag === etag) date = before.date;
+    else if (before) date = Math.max(base, before.date + 1000, Math.floor(this.now() / 1000) * 1000);
+    this.seen.delete(key);
+    this.seen.set(key, { etag, date });
+    if (this.seen.size > this.maxEntries) this.seen.delete(this.seen.keys().next().value as string);
+    return new Date(date).toUTCString();
+  }
+}
+
+/**
+ * Whether a write's `If-Match` holds (RFC 9110 §13.1.1): `*` when there is a current representation, else one of
+ * its tags equal (strong comparison: weak tags never match) to one of the current ETags (none: no representation).
+ */
+export function ifMatchHolds(ifMatch: string, current: readonly string[]): boolean {
+  if (ifMatch.trim() === '*') return current.length > 0;
+  return ifMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return !trimmed.startsWith('W/') && current.includes(trimmed);
+  });
+}

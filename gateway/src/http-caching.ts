@@ -7,7 +7,7 @@ import { NEIGHBOURS_HEADER, type HttpResponse__Output, type Principal__Output, t
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
-import { etagOf, lastModifiedOf, notModified, tagsOf } from './conditional';
+import { etagOf, lastModifiedOf, notModified, RepresentationDates, tagsOf } from './conditional';
 import type { CacheGate } from './replica-subscriptions';
 import type { CachedAnswer, CacheScope, ResponseCache } from './http-cache';
 
@@ -49,6 +49,9 @@ export function gatewayCached(endpoint: string): boolean {
 }
 
 export class HttpCaching {
+  /** Dates of the representations answered, so a changed one never looks unmodified. */
+  private readonly dates = new RepresentationDates();
+
   constructor(
     private readonly rules: (requestId: string) => Promise<CacheRules>,
     private readonly cache?: ResponseCache,
@@ -85,14 +88,17 @@ export class HttpCaching {
     const neighbours = takeHeader(response.headers, NEIGHBOURS_HEADER) === '1';
     const contentType = headerIn(response.headers, 'content-type');
     // A service that sets its own validators (files) keeps them; the gateway makes them for the rest.
+    const etag = headerIn(response.headers, 'etag') ?? etagOf(response.body, caller, varyValues);
+    const shown =
+      kind === 'content' && request.endpoint === '' ? lastModifiedOf(response.body, contentType) : undefined;
     const answer: CachedAnswer = {
       status: response.status,
       headers: response.headers,
       body: response.body,
-      etag: headerIn(response.headers, 'etag') ?? etagOf(response.body, caller, varyValues),
+      etag,
       lastModified:
         headerIn(response.headers, 'last-modified') ??
-        (kind === 'content' && request.endpoint === '' ? lastModifiedOf(response.body, contentType) : undefined),
+        (shown && this.dates.dateOf(representationKey(req, request, caller, varyValues), etag, shown)),
       tags: anonymous ? tagsOf(response.body, contentType) : [],
     };
     if (key && scope && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
@@ -220,4 +226,22 @@ function principalKey(principal: Principal__Output): string {
 
 export function contextPath(segments: readonly string[]): string {
   return `/${segments.join('/')}`;
+}
+
+/** What names one representation: the URL as asked, by whom, and the headers it varies by. */
+function representationKey(req: IncomingMessage, request: CachingRequest, caller: string, varyValues: string) {
+  return `${request.publicUrl}\n${req.url ?? ''}\n${caller}\n${varyValues}`;
+}
+
+/**
+ * The ETags a GET of the object would have carried for this caller: with the write's own varying headers, and
+ * without the two a write adds to what its client read with (`Prefer`, `Lock-Token`).
+ */
+export function etagsFor(req: IncomingMessage, principal: Principal__Output | null, body: Buffer): string[] {
+  const caller = principal === null ? '' : principalKey(principal);
+  const asSent = KEY_HEADERS.map((name) => headerOf(req, name)).join('\n');
+  const asRead = KEY_HEADERS.map((name) =>
+    name === 'prefer' || name === 'lock-token' ? '' : headerOf(req, name),
+  ).join('\n');
+  return [...new Set([etagOf(body, caller, asSent), etagOf(body, caller, asRead)])];
 }

@@ -241,16 +241,20 @@ describe('comments', () => {
     await setting('moderation_enabled', true);
     let held: string;
     let rejected: string;
+    let own: string;
     try {
       held = await comment(doc, 'Please approve', 'ann');
       rejected = await comment(doc, 'Spam', 'bob');
-      // A moderator's own comment needs no approval.
-      await comment(doc, 'From the reviewer', 'rev');
+      // A moderator's own comment waits for approval too (addendum §8).
+      own = await comment(doc, 'From the reviewer', 'rev');
     } finally {
       await setting('moderation_enabled', false);
     }
     const ids = async (user: string | null) => (await list(doc, user)).items.map((c: any) => c.comment_id);
-    expect(await ids(null)).toHaveLength(1);
+    expect(await ids(null)).toHaveLength(0);
+    expect((await list(doc, 'rev')).items.find((c: any) => c.comment_id === own)).toMatchObject({
+      review_state: 'pending',
+    });
     expect(await ids('bob')).toEqual([rejected, ...(await ids(null))].sort());
     expect(await ids('ann')).toContain(held);
     const moderator = await list(doc, 'rev');

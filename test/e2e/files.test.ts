@@ -157,7 +157,8 @@ describe('files and images', () => {
       const body = await json(await t.request('GET', '/picture'));
       expect(body.image).toEqual({
         'content-type': 'image/png',
-        download: url('/picture/@@images/image'),
+        // The original's unique URL (a replaced image gets another), as the original platform's `download`.
+        download: expect.stringMatching(new RegExp(`^${url('/picture/@@images/image-')}\\d+-[0-9a-f]{12}\\.png$`)),
         filename: 'p.png',
         height: 13,
         scales: expect.any(Object),
@@ -290,7 +291,7 @@ describe('files and images', () => {
       const body = await json(await t.request('GET', '/news'));
       expect(body.image).toMatchObject({
         'content-type': 'image/gif',
-        download: url('/news/@@images/image'),
+        download: expect.stringMatching(new RegExp(`^${url('/news/@@images/image-1-')}[0-9a-f]{12}\\.gif$`)),
         width: 1,
         height: 1,
         size: GIF.length,

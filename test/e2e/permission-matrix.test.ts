@@ -35,7 +35,7 @@ const VIEW: Record<State, Caller[]> = {
 const MODIFY: Record<State, Caller[]> = {
   private: ['Editor', ...ADMINS],
   pending: ['Reviewer', ...ADMINS],
-  published: ADMINS,
+  published: ['Editor', ...ADMINS],
 };
 const DELETE: Caller[] = ['Editor', ...ADMINS];
 const ADD: Caller[] = ['Contributor', ...ADMINS];

@@ -134,11 +134,15 @@ describe('query builder', () => {
       expect(Object.keys(indexes.Subject.values)).toEqual(expect.arrayContaining(['dessert', 'fruit', 'news']));
     });
 
-    it('offers a caller only the types and tags of what it may view', async () => {
+    it('offers a caller only the tags of what it may view, and every addable type (site settings, not content)', async () => {
       const { indexes } = await json(await t.request('GET', '/@querystring', { auth: null }));
       // Only the published apple pie: its tags, not the private news item's.
       expect(Object.keys(indexes.Subject.values).sort()).toEqual(['dessert', 'fruit']);
-      expect(Object.keys(indexes.portal_type.values)).toEqual(['Document']);
+      const types = await json(await t.request('GET', '/@vocabularies/cms.app.vocabularies.ReallyUserFriendlyTypes'));
+      const addable = types.items
+        .map((term: { token: string }) => term.token)
+        .filter((n: string) => n !== 'Discussion Item');
+      expect(Object.keys(indexes.portal_type.values).sort()).toEqual(addable.sort());
     });
   });
 

@@ -45,7 +45,8 @@ describe('site information through the gateway', () => {
       'cms.default_language': 'en',
       'cms.portal_timezone': 'UTC',
       'cms.site_logo': null,
-      'cms.site_title': 'CMS site',
+      // The site root's own title (SITE_TITLE, `Site` by default), as the original reports it.
+      'cms.site_title': 'Site',
     });
     expect(body['cms.allowed_sizes']).toContain('huge 1600:65536');
     expect(body['cms.allowed_sizes']).toHaveLength(11);
@@ -69,6 +70,7 @@ describe('site information through the gateway', () => {
     expect(body).toEqual({
       '@id': `${t.suite.publicUrl}/@system`,
       cms_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      plone_restapi_version: '8.43.0',
       node_version: process.versions.node,
       store: { kind: 'embedded', driver_version: null },
       broker: { kind: 'in-process', driver_version: null },

@@ -132,6 +132,7 @@ export async function startConfigService({
               foldersAbove: above,
               contentTypes,
               countByType: (names: readonly string[], requestId: string) => content.countByType(names, requestId),
+              rootTitle: async (requestId: string) => (await content.byPath('/', requestId))?.title ?? null,
             },
             // `@content-rules` answers on any folder; the other endpoints at the site root, which needs no call.
             contexts,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreKind } from '@cms/shared';
-import type { SystemInfo } from './domain/system';
+import { REST_API_LEVEL, type SystemInfo } from './domain/system';
 
 /** `version` of a package.json, or null when it cannot be read (the package is not installed here). */
 function versionAt(path: string): string | null {
@@ -31,6 +31,7 @@ export function systemInfo(storeKind: StoreKind, busKind: 'in-process' | 'amqp')
   return {
     // services/config/package.json, from src or dist alike.
     cms_version: versionAt(join(__dirname, '..', 'package.json')) ?? 'unknown',
+    plone_restapi_version: REST_API_LEVEL,
     node_version: process.versions.node,
     store: { kind: storeKind, driver_version: storeDriver ? driverVersion(storeDriver) : null },
     broker: { kind: busKind, driver_version: busKind === 'amqp' ? driverVersion('amqplib') : null },

@@ -24,6 +24,7 @@ describe('type schema', () => {
     ]);
     expect(document.fieldsets[0]).toEqual({
       behavior: 'cms',
+      description: '',
       fields: ['title', 'description', 'text', 'changeNote'],
       id: 'default',
       title: 'Default',

@@ -1,4 +1,5 @@
 import {
+  ConfigTypes,
   identifiersOf,
   createClient,
   protos,
@@ -21,6 +22,7 @@ import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
 import { remoteDiscussionSource } from './clients/discussion-source';
 import { registrySearchSettings } from './clients/search-settings';
+import { configAddableTypes } from './clients/content-types';
 import type { SearchConfig } from './config';
 import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
@@ -60,6 +62,17 @@ export async function startSearchService({
         log: logger,
       })),
   );
+  let configTypes: ConfigTypes | undefined;
+  const addableTypes = configAddableTypes(
+    () =>
+      (configTypes ??= new ConfigTypes({
+        address: config.CONFIG_ADDRESS,
+        timeoutMs: config.CALL_TIMEOUT_MS,
+        maxMessageBytes: config.MAX_MESSAGE_BYTES,
+        log: logger,
+      })),
+    logger,
+  );
   const clock = () => new Date();
   const tombstones = startTombstoneSweep(catalog, {
     retentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
@@ -88,6 +101,7 @@ export async function startSearchService({
               content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
               snapshots: contentSource,
               siteSearch,
+              addableTypes,
             },
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
@@ -120,6 +134,7 @@ export async function startSearchService({
       content?.close();
       discussion?.close();
       registry?.close();
+      configTypes?.close();
       contexts?.close();
     },
   };

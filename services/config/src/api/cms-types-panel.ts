@@ -2,7 +2,7 @@
  * `@controlpanels/cms-types`: the content types (list, create) and one type's settings and behaviors (read,
  * change, remove). Guarded by `cms.schemaeditor.ManageSchemata` besides the panels' own permission.
  */
-import { notFound, requirePermission, type EndpointCall, type HttpResult } from '@cms/shared';
+import { badRequest, clip, notFound, requirePermission, type EndpointCall, type HttpResult } from '@cms/shared';
 import {
   changedType,
   CMS_TYPES_PANEL,
@@ -10,6 +10,8 @@ import {
   newTypeBody,
   typeEntry,
   typePanel,
+  typesListForm,
+  typeTitles,
 } from '../domain/cms-types-panel';
 import { parsed } from '../domain/schema-edits';
 import type { ConfigDeps } from './declarations';
@@ -48,6 +50,7 @@ export async function readTypes(call: PanelCall, typeName: string | undefined, d
       group: 'Content',
       items: types.map((t) => typeEntry(t, counts[t.name] ?? 0, call.publicUrl)),
       title: 'Content Types',
+      ...typesListForm(types, counts),
     },
   };
 }
@@ -78,5 +81,26 @@ export async function changeType(
 export async function removeType(call: PanelCall, typeName: string, deps: ConfigDeps): Promise<HttpResult> {
   requireSchemaManager(call);
   await deps.contentTypes.remove(typeName, deps.countByType, call.requestId);
+  return { status: 204 };
+}
+
+/** The list's form written back: each type named gets that title; all are checked before any changes. */
+export async function retitleTypes(call: PanelCall, body: unknown, deps: ConfigDeps): Promise<HttpResult> {
+  requireSchemaManager(call);
+  const titles = parsed(typeTitles, body, 'content type titles');
+  const types = await deps.contentTypes.list();
+  const known = new Set(types.map((t) => t.name));
+  const unknown = Object.keys(titles).filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw badRequest(`Unknown content types: ${clip(unknown.join(', '))}`, [
+      { field: unknown[0]!, message: 'unknown content type' },
+    ]);
+  }
+  for (const type of types) {
+    const title = titles[type.name];
+    if (title !== undefined && title !== type.title) {
+      await deps.contentTypes.update(type.name, (def) => ({ ...def, title }));
+    }
+  }
   return { status: 204 };
 }

@@ -11,7 +11,7 @@ import {
   updatePanel,
   type PanelDefinition,
 } from '../domain/panels';
-import { changeType, createType, readTypes, removeType, typesPanelPath } from './cms-types-panel';
+import { changeType, createType, readTypes, removeType, retitleTypes, typesPanelPath } from './cms-types-panel';
 import { addRuleOrElement, changeRuleOrElement, readRules, removeRuleOrElement } from './content-rules-panel';
 import { endpoint, operation } from './declarations';
 
@@ -114,7 +114,11 @@ export const controlpanels = endpoint({
       handle: async (call, deps) => {
         const { registry } = deps;
         const types = typesPanelPath(call.params);
-        if (types?.type !== undefined) return changeType(call, types.type, call.body, deps);
+        if (types) {
+          return types.type === undefined
+            ? retitleTypes(call, call.body, deps)
+            : changeType(call, types.type, call.body, deps);
+        }
         if (call.params.rule !== undefined) {
           rulesOnly(call.params.id);
           return changeRuleOrElement(call.params, call.body, deps);

@@ -17,6 +17,8 @@ export interface ConfigDeps {
   /** The content types (the `cms-types` panel), and how many objects each has (content's `CountByType`). */
   contentTypes: ContentTypes;
   countByType: TypeCounter;
+  /** The site root's own title as content holds it (null: no root yet), which `@site` reports. */
+  rootTitle: (requestId: string) => Promise<string | null>;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, ConfigDeps>();

@@ -10,10 +10,12 @@ export const site = endpoint({
     GET: operation({
       summary: 'The site’s features and public settings',
       permission: null, // View of the site root: every visitor's page asks it
-      handle: async (call, { registry }) => ({
-        status: 200,
-        body: { '@id': `${call.publicUrl}/@site`, ...(await siteInfo(registry)) },
-      }),
+      handle: async (call, { registry, rootTitle }) => {
+        const [info, title] = await Promise.all([siteInfo(registry), rootTitle(call.requestId)]);
+        // The root's own title, as the original reports it: a PATCH of the root's title leaves the record as is.
+        if (title !== null) info['cms.site_title'] = title;
+        return { status: 200, body: { '@id': `${call.publicUrl}/@site`, ...info } };
+      },
     }),
   },
 });

@@ -221,3 +221,33 @@ export function changedType(def: ContentTypeDef, body: unknown, known: ReadonlyS
     behaviors,
   };
 }
+
+/**
+ * The list as a form as well, one field per type holding its title: a client that opens every panel with its
+ * generic form (Volto, where the neutral panel id does not lead to its own content types screen) shows the types
+ * and may rename them; each type's own settings stay at `cms-types/<type>`.
+ */
+export function typesListForm(types: readonly ContentTypeDef[], counts: Readonly<Record<string, number>>) {
+  return {
+    data: Object.fromEntries(types.map((t) => [t.name, t.title])),
+    schema: {
+      fieldsets: [{ behavior: 'cms', fields: types.map((t) => t.name), id: 'default', title: 'Default' }],
+      properties: Object.fromEntries(
+        types.map((t) => [
+          t.name,
+          {
+            description: `${t.description ? `${t.description} ` : ''}(${t.name}: ${counts[t.name] ?? 0} objects)`,
+            factory: 'Text line (String)',
+            title: t.name,
+            type: 'string',
+          },
+        ]),
+      ),
+      required: types.map((t) => t.name),
+      type: 'object',
+    },
+  };
+}
+
+/** What that form writes back: type name to title. */
+export const typeTitles = z.record(z.string().min(1).max(200), z.string().trim().min(1).max(200));

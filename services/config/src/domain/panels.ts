@@ -180,12 +180,10 @@ export const PANELS: readonly PanelDefinition[] = [
     ),
   },
   {
-    // The specification lists fourteen panels; the discussion settings are reachable by id as on the
-    // reference platform, and through `@registry`.
+    // Beyond the specification's fourteen, listed as the original's discussion package lists it (Volto's tile).
     id: 'discussion',
     title: 'Discussion',
     group: 'Content',
-    listed: false,
     fields: [
       'globally_enabled',
       'anonymous_comments',

@@ -2,7 +2,16 @@
  * The context itself (no `@` segment): `GET` serializes it, `POST` adds an object inside it, `PATCH` changes
  * it (fields, a new `id`, the order of a folder's items — all or nothing), `DELETE` removes it and its subtree.
  */
-import { NEIGHBOURS_HEADER, badRequest, batchParams, param, urlOf, validationError } from '@cms/shared';
+import {
+  NEIGHBOURS_HEADER,
+  badRequest,
+  batchParams,
+  forbidden,
+  hasPermission,
+  param,
+  urlOf,
+  validationError,
+} from '@cms/shared';
 import { z } from 'zod';
 import { orderingSchema, sortSchema } from '../domain/folder-order';
 import { callerOf } from './caller';
@@ -15,7 +24,9 @@ const readQuery = z.object({
   ...batchParams,
   metadata_fields: param.strings().optional(),
   expand: param.list().optional(),
-  // A Collection's items as full objects (as `@search` gives them), not summaries.
+  // A folder's items: left out with `include_items=false`. A folder's or a Collection's items as full objects (as
+  // `@search` gives them), not summaries, with `fullobjects`.
+  include_items: param.boolean().optional(),
   fullobjects: param.flag().optional(),
 });
 
@@ -33,6 +44,23 @@ async function translationOriginal(
   }
   await deps.translations.requireMultilingual(call.requestId);
   return deps.translations.resolve(reference, call.publicUrl);
+}
+
+/** A UID as the platform makes them: 32 hexadecimal digits. */
+const UID_FORM = /^[0-9a-f]{32}$/;
+
+/**
+ * The `UID` a POST asks the new object to have (migrations keep their objects' UIDs): for those who manage the
+ * site only, as the original allows it; 403 for others, 400 when it is no UID.
+ */
+function requestedUid(given: unknown, principal: Parameters<typeof hasPermission>[0]): string | undefined {
+  if (given === undefined) return undefined;
+  if (!hasPermission(principal, 'cms.ManagePortal'))
+    throw forbidden('Only site managers may set the UID of new content');
+  if (typeof given !== 'string' || !UID_FORM.test(given)) {
+    throw badRequest('UID must be 32 lowercase hexadecimal digits', [{ field: 'UID', message: 'not a UID' }]);
+  }
+  return given;
 }
 
 /** What a POST must name before the rest of its body can be checked against that type's schema. */
@@ -70,14 +98,15 @@ export const content = endpoint({
           throw badRequest(`Content type "${call.body['@type']}": ${reason}`, [{ field: '@type', message: reason }]);
         }
         // Multilingual sites: `translation_of` (or `translationOf`) links the new object to that one.
-        const { translation_of: translationOfField, translationOf, ...fields } = call.body;
+        const { translation_of: translationOfField, translationOf, UID: givenUid, ...fields } = call.body;
+        const uid = requestedUid(givenUid, call.principal);
         const original = await translationOriginal(translationOfField ?? translationOf, call, deps);
         const inherited = fields.language === undefined;
         const language = inherited ? await deps.translations.languageForNew(call.context, call.requestId) : undefined;
         const values = deps.types.createSchema(type).safeParse(language ? { ...fields, language } : fields);
         if (!values.success) throw validationError(values.error);
         if (original) await deps.translations.checkLink(original, values.data.language, undefined, callerOf(call));
-        const { doc, parent } = await deps.commands.create(call.context, type, values.data, callerOf(call));
+        const { doc, parent } = await deps.commands.create(call.context, type, values.data, callerOf(call), uid);
         if (original) await deps.translations.link(original, doc, callerOf(call), call.requestId);
         const url = urlOf(call.publicUrl, doc.path ?? '/');
         return { status: 201, headers: { Location: url }, body: await renderContent(call, doc, deps, parent) };

@@ -103,7 +103,7 @@ export function componentExpander(deps: ComponentDeps): Components {
   function build(name: ComponentName, ctx: ExpansionRequest, scope: ComponentScope): unknown {
     switch (name) {
       case 'actions':
-        return actions(scope);
+        return actions(scope).then((all) => onlyCategories(all, ctx.queryParams.getList('categories')));
       case 'aliases':
         return aliases(scope);
       case 'breadcrumbs':
@@ -234,6 +234,12 @@ function optionsOf(ctx: ExpansionRequest): ComponentOptions {
   const result = optionsQuery.safeParse(queryInput(ctx.queryParams));
   if (!result.success) throw validationError(result.error, 'query');
   return result.data;
+}
+
+/** `@actions?categories=...`: only the categories asked for (all without the parameter; unknown ones are absent). */
+function onlyCategories<T>(all: Record<string, T>, categories: string[]): Record<string, T> {
+  if (categories.length === 0) return all;
+  return Object.fromEntries(Object.entries(all).filter(([category]) => categories.includes(category)));
 }
 
 function navigationDepth(ctx: ExpansionRequest): number {

@@ -4,7 +4,7 @@
  * URL (the one serialized in `scales`), which never changes meaning and so may be cached for good.
  */
 import { notFound } from '@cms/shared';
-import { parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/image-scales';
+import { originalHash, parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/image-scales';
 import type { ContentDoc } from '../domain/model';
 import { endpoint, operation, type ContentDeps } from './declarations';
 import { fileField, selectionResponse, type FileSelection } from './file-response';
@@ -23,6 +23,9 @@ export async function imageSelection(
   const unique = params.field !== undefined ? parseScaleFile(params.field) : null;
   if (unique && params.scale === undefined) {
     const { kind, value } = fileField(doc, '@@images', unique.field, deps);
+    if (kind === 'image' && unique.hash === originalHash(value) && unique.width === (value.width ?? 0)) {
+      return { kind: 'file', value, disposition: 'inline' };
+    }
     const size = kind === 'image' && scalable(value) ? scaleSizes.map((s) => scaledSize(value, s)) : [];
     const match = size.find((s) => s.width === unique.width && scaleHash(value, s.width, s.height) === unique.hash);
     if (!match) throw notFound('No such scale of this image (the image may have changed since)');

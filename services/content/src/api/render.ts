@@ -24,6 +24,7 @@ export interface RenderQuery {
   b_start?: number;
   b_size?: number;
   metadata_fields?: string[];
+  include_items?: boolean;
   fullobjects?: boolean;
 }
 
@@ -47,11 +48,13 @@ export async function renderContentAnswer(
   doc: ContentDoc,
   deps: ContentDeps,
   knownParent?: ContentDoc | null,
+  items: 'as-asked' | 'summaries' = 'as-asked',
 ): Promise<{ body: Record<string, unknown>; neighbours: boolean }> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
+  const includeItems = type.folderish && call.query?.include_items !== false;
   const [listing, neighbours, related, expanded, lock, workingCopy, results, settings] = await Promise.all([
-    type.folderish ? listChildren(call, doc, deps) : null,
+    includeItems ? listChildren(call, doc, deps) : null,
     neighboursOf(call, doc, parent, deps),
     relatedOf(call, doc, deps),
     deps.expansion.componentsOf(call, doc),
@@ -72,6 +75,12 @@ export async function renderContentAnswer(
     linkTargets: await linkTargetsOf(doc.fields ?? {}, type, (uids) => deps.repo.byUids(uids)),
     scaleSizes: settings.scaleSizes,
   });
+  // `fullobjects`: each item of this batch serialized whole, their own items as summaries (no deeper).
+  if (listing && items === 'as-asked' && call.query?.fullobjects === true) {
+    body.items = await Promise.all(
+      listing.items.map(async (child) => (await renderContentAnswer(call, child, deps, doc, 'summaries')).body),
+    );
+  }
   return {
     body: withTranslatedTypeTitles({ '@components': expanded, ...body, ...results }, call.translator.translate),
     neighbours: neighbours !== null,

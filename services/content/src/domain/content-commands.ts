@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { liveLock } from './locks';
 import { AppError, badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
@@ -109,8 +110,10 @@ export class ContentCommands {
     type: ContentType,
     values: FieldValues,
     caller: Caller,
+    uid?: string,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
     this.writer.checkPermission(parent, 'Add portal content', caller);
+    if (uid !== undefined) await this.checkUidFree(uid);
     const parentType = this.types.get(parent.portal_type);
     if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
       const reason = parentType.folderish
@@ -123,12 +126,17 @@ export class ContentCommands {
     checkInvariants(type, valuesAfter(null, type, changes));
     const ingested = await this.ingestFiles(type, changes);
     try {
-      return { doc: await this.insert(parent, type, explicitId, changes, ingested, caller), parent };
+      return { doc: await this.insert(parent, type, explicitId, changes, ingested, caller, uid), parent };
     } catch (error) {
       // Nothing refers to the new blobs: the object was not added.
       await this.files.release([...ingested.values()]);
       throw error;
     }
+  }
+
+  /** A UID given at creation must not be any object's yet (409). */
+  private async checkUidFree(uid: string): Promise<void> {
+    if (await this.repo.byUid(uid)) throw conflict('An object with this UID already exists');
   }
 
   /** Inserts the new object under the first free id (or the explicit one, 409 when taken). */
@@ -139,8 +147,9 @@ export class ContentCommands {
     changes: Record<string, unknown>,
     ingested: Map<string, FileValue>,
     caller: Caller,
+    givenUid?: string,
   ): Promise<ContentDoc> {
-    const uid = randomUUID().replace(/-/g, '');
+    const uid = givenUid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
     const position = await this.repo.takeChildPosition(parent._id);
     const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
@@ -176,6 +185,8 @@ export class ContentCommands {
       Object.assign(doc, accessFields(doc, parent));
       const events = [addedEvent(doc, caller.requestId)];
       if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;
+      // A given UID taken meanwhile: no other id would help.
+      if (givenUid !== undefined) await this.checkUidFree(givenUid);
       if (explicitId !== undefined)
         throw conflict(`An object with id "${id}" already exists in ${urlOf(caller.publicUrl, parent.path ?? '/')}`);
     }
@@ -254,6 +265,10 @@ export class ContentCommands {
   ): Change | null {
     const renamed = newId !== undefined && newId !== current.id;
     if (!names.length && !renamed && !order) return null;
+    if (names.length && checkedOut(current, this.now())) {
+      // The check-in writes the copy's fields over these: an edit here would be lost without a word.
+      throw conflict(`"${current.id}" is checked out: edit its working copy, or cancel the check-out first`);
+    }
     if (names.length) checkInvariants(type, valuesAfter(current, type, changes));
     const stamp = this.now().toISOString();
     const set: Partial<ContentDoc> = coreChanges(names, changes);
@@ -424,4 +439,9 @@ function* filenameIds(filename: string, fallback: string): Generator<string> {
   for (const base of idCandidates(idFromTitle(dot > 0 ? filename.slice(0, dot) : filename, fallback))) {
     yield base + suffix;
   }
+}
+
+/** An original with a working copy: the check-out's lock (not stealable) is live on it. */
+function checkedOut(doc: ContentDoc, now: Date): boolean {
+  return !!doc.working_copy && liveLock(doc, now)?.stealable === false;
 }

@@ -137,9 +137,9 @@ function sorted(children: ContentDoc[], sort: SortInput): ContentDoc[] {
 }
 
 /**
- * Moves `obj_id` by `delta` places: `top`/`bottom` among all children, a
- * number among `subset_ids` (the ids the client saw, in the order it saw
- * them), or among all children when there is no subset.
+ * Moves `obj_id` by `delta` places (a number, or `top`/`bottom`) among
+ * `subset_ids` (the ids the client saw, in the order it saw them), or among
+ * all children when there is no subset.
  */
 function reordered(children: ContentDoc[], ordering: OrderingInput): ContentDoc[] {
   const ids = children.map((c) => c.id);
@@ -166,20 +166,16 @@ function reordered(children: ContentDoc[], ordering: OrderingInput): ContentDoc[
       { field: 'ordering.subset_ids', message: 'not the current order' },
     ]);
   }
-  let order: string[];
-  if (ordering.delta === 'top' || ordering.delta === 'bottom') {
-    order = ids.filter((id) => id !== ordering.obj_id);
-    if (ordering.delta === 'top') order.unshift(ordering.obj_id);
-    else order.push(ordering.obj_id);
-  } else {
-    const within = current.filter((id) => id !== ordering.obj_id);
-    const from = current.indexOf(ordering.obj_id);
-    const to = Math.max(0, Math.min(within.length, from + ordering.delta));
-    within.splice(to, 0, ordering.obj_id);
-    // The subset's slots in the whole list take the subset's new order.
-    let next = 0;
-    order = ids.map((id) => (subset.includes(id) ? within[next++] : id));
-  }
+  // `top` and `bottom` are the largest moves, within the subset as any other (as the original turns them into
+  // a delta of the folder's size): the items outside the subset keep their places.
+  const delta = ordering.delta === 'top' ? -ids.length : ordering.delta === 'bottom' ? ids.length : ordering.delta;
+  const within = current.filter((id) => id !== ordering.obj_id);
+  const from = current.indexOf(ordering.obj_id);
+  const to = Math.max(0, Math.min(within.length, from + delta));
+  within.splice(to, 0, ordering.obj_id);
+  // The subset's slots in the whole list take the subset's new order.
+  let next = 0;
+  const order = ids.map((id) => (subset.includes(id) ? within[next++] : id));
   const byId = new Map(children.map((c) => [c.id, c]));
   return order.map((id) => byId.get(id) as ContentDoc);
 }

@@ -62,9 +62,38 @@ export function scaleFile(field: string, value: FileValue, width: number, height
   return `${field}-${width}-${scaleHash(value, width, height)}.${outputOf(value).ext}`;
 }
 
+/** The extension of an original's unique URL, by its media type; others have none (their URL is the field's). */
+const ORIGINAL_EXT: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/svg+xml': 'svg',
+};
+
+/** Names the original's blob, apart from every scale's hash (a scale as large as the original is another file). */
+export function originalHash(value: FileValue): string {
+  return createHash('sha256').update(`${value.blob_id}:original`).digest('hex').slice(0, 12);
+}
+
+/**
+ * The last segment of the original's unique URL (`<field>-<width>-<hash>.<ext>`, as the original platform's
+ * `download`): a replaced image gets another, so no cache shows the old one. Null for a type without an extension.
+ */
+export function originalFile(field: string, value: FileValue): string | null {
+  const ext = ORIGINAL_EXT[value.content_type];
+  return ext ? `${field}-${value.width ?? 0}-${originalHash(value)}.${ext}` : null;
+}
+
+/** An image's `download`: its unique URL, or the field's where its type has none. */
+export function imageDownload(value: FileValue, imagesUrl: string, field: string): string {
+  const unique = originalFile(field, value);
+  return unique ? `${imagesUrl}/${unique}` : `${imagesUrl}/${field}`;
+}
+
 /** `<field>-<width>-<hash>.<ext>` read back; null for anything else. */
 export function parseScaleFile(segment: string): { field: string; width: number; hash: string } | null {
-  const match = /^(.+)-(\d{1,5})-([0-9a-f]{12})\.(jpeg|png|webp)$/.exec(segment);
+  const match = /^(.+)-(\d{1,5})-([0-9a-f]{12})\.(jpeg|png|webp|gif|svg)$/.exec(segment);
   return match ? { field: match[1], width: Number(match[2]), hash: match[3] } : null;
 }
 

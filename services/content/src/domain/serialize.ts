@@ -3,7 +3,7 @@ import { accessOf } from './access';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
-import { DEFAULT_SIZES, scalesJson, type ScaleSize } from './image-scales';
+import { DEFAULT_SIZES, imageDownload, scalesJson, type ScaleSize } from './image-scales';
 import { servedLinkFields } from './links';
 import type { ContentDoc } from './model';
 import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
@@ -178,6 +178,7 @@ export class ContentSerializer {
         return field.kind === 'image'
           ? {
               ...fileJson(field.kind, stored as FileValue, objectUrl, field.name),
+              download: imageDownload(stored as FileValue, `${objectUrl}/@@images`, field.name),
               scales: scalesJson(
                 stored as FileValue,
                 `${objectUrl}/@@images`,

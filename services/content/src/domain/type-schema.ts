@@ -29,7 +29,7 @@ const DEFAULT_RANK = 50;
 
 export interface SchemaFieldset {
   behavior: string;
-  description?: string;
+  description: string;
   fields: string[];
   id: string;
   title: string;
@@ -117,14 +117,12 @@ export function fieldsetOf(
 ): SchemaFieldset | undefined {
   const fields = ordered.filter((f) => f.fieldset === id).map((f) => f.name);
   const added = (type.fieldsets ?? []).find((f) => f.id === id);
-  if (added) return { behavior: GENERATED_FIELDSETS, description: added.description, fields, id, title: added.title };
+  if (added)
+    return { behavior: GENERATED_FIELDSETS, description: added.description ?? '', fields, id, title: added.title };
   const builtin = FIELDSETS.find((f) => f.id === id);
   if (!builtin) return undefined;
-  const title = translate(builtin.title);
-  // The reference gives every tab but the first an (empty) description.
-  return id === 'default'
-    ? { behavior: 'cms', fields, id, title }
-    : { behavior: 'cms', description: '', fields, id, title };
+  // Every fieldset has a description, the first too (the reference omits it there; clients read it on each).
+  return { behavior: 'cms', description: '', fields, id, title: translate(builtin.title) };
 }
 
 /** The definition of one field (the specification's field definition attributes, plus `behavior`). */

@@ -77,7 +77,8 @@ export class CommentCommands {
     }
     await this.checkRate(caller);
     const at = this.now().toISOString();
-    const state: ReviewState = settings.moderationEnabled && !caller.moderator ? 'pending' : 'published';
+    // With moderation on every new comment waits for approval, a moderator's own too (addendum §8).
+    const state: ReviewState = settings.moderationEnabled ? 'pending' : 'published';
     for (let attempt = 1; ; attempt++) {
       const id = nextCommentId(this.now().getTime());
       const comment: CommentDoc = {

@@ -1,6 +1,7 @@
 import { declarations, type ContentContext, type Subscription } from '@cms/shared';
 import type { FullObjects } from '../clients/content-render';
 import type { ContentSource } from '../clients/content-source';
+import type { AddableTypesSource } from '../clients/content-types';
 import type { SiteSearchSource } from '../clients/search-settings';
 import type { Catalog } from '../store/catalog';
 
@@ -16,6 +17,8 @@ export interface SearchDeps {
   snapshots: ContentSource;
   /** The search control panel's settings (`use_site_search_settings`). */
   siteSearch: SiteSearchSource;
+  /** The types a user may add (config's definitions), which the query builder offers whether in use or not. */
+  addableTypes: AddableTypesSource;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, SearchDeps>();

@@ -11,6 +11,8 @@ export const ERROR_TYPES = {
   NotFound: { http: 404, grpc: 5 /* NOT_FOUND */ },
   MethodNotAllowed: { http: 405, grpc: 12 /* UNIMPLEMENTED */ },
   Conflict: { http: 409, grpc: 6 /* ALREADY_EXISTS */ },
+  /** A write whose `If-Match` no longer matches (the gateway's check). */
+  PreconditionFailed: { http: 412, grpc: 9 /* FAILED_PRECONDITION */ },
   PayloadTooLarge: { http: 413, grpc: 11 /* OUT_OF_RANGE */ },
   /** The next two come from the gateway's HTTP parser only, before there is a request to route. */
   RequestTimeout: { http: 408, grpc: 4 /* DEADLINE_EXCEEDED */ },

@@ -131,7 +131,19 @@ interface Direction {
   type: Rename;
   /** Rewrites identifiers in a URL of the service; undefined: URLs are left as they are. */
   url?: (url: string) => string;
+  /** Rewrites the identifiers a help text of the platform names; undefined: help texts are left as they are. */
+  help?: (text: string) => string;
 }
+
+/** A neutral dotted package name inside running text (`... extension cms.app.multilingual to ...`). */
+const NEUTRAL_DOTTED_IN_TEXT = /\bcms(\.[A-Za-z_]\w*)+/g;
+
+/**
+ * Whether an object is a control panel other than the types panel: the field descriptions in its schema are the
+ * platform's help texts (the types panel's hold what site managers wrote about their types).
+ */
+const isPanelWithHelp = (selfId: string) =>
+  selfId.includes('/@controlpanels/') && !selfId.includes('/@controlpanels/cms-types');
 
 function mapValue(value: Json, rename: Rename): Json {
   if (typeof value === 'string') return rename(value);
@@ -140,33 +152,36 @@ function mapValue(value: Json, rename: Rename): Json {
 }
 
 /** Walks a JSON value and returns a copy with its identifiers renamed; the input is not changed. */
-function walk(value: Json, direction: Direction, behaviorScope: boolean, typeTitle = false): Json {
+function walk(value: Json, direction: Direction, behaviorScope: boolean, typeTitle = false, helpScope = false): Json {
   if (typeof value === 'string') return direction.url ? direction.url(value) : value;
-  if (Array.isArray(value)) return value.map((item) => walk(item, direction, behaviorScope));
+  if (Array.isArray(value)) return value.map((item) => walk(item, direction, behaviorScope, false, helpScope));
   if (value === null || typeof value !== 'object') return value;
   const source = value as Record<string, Json>;
   const selfId = typeof source['@id'] === 'string' ? source['@id'] : '';
   // The per-type form of the types panel: its members and field lists name behaviors (`blocks` among them).
   const behaviors = behaviorScope || /\/@controlpanels\/cms-types\/[^/]+$/.test(selfId);
   const described = 'icon' in source || 'meta_type' in source || selfId.includes('/@controlpanels/');
+  const help = helpScope || isPanelWithHelp(selfId);
   const result: Record<string, Json> = {};
   for (const [key, member] of Object.entries(source)) {
     const renamedKey = behaviors && key in BEHAVIOR_ORIGINAL ? direction.behavior(key) : direction.name(key);
     let renamed: Json;
-    if (USER_CONTENT_ALWAYS.has(key) || (USER_CONTENT.has(key) && !isPlainObject(member))) {
+    if (key === 'description' && help && direction.help && typeof member === 'string') {
+      renamed = direction.help(member);
+    } else if (USER_CONTENT_ALWAYS.has(key) || (USER_CONTENT.has(key) && !isPlainObject(member))) {
       renamed = key === 'title' ? titleOf(member, selfId, typeTitle, direction) : member;
     } else if (TYPE_MEMBERS.has(key)) {
-      renamed = mapValue(member, direction.type) ?? walk(member, direction, behaviors);
+      renamed = mapValue(member, direction.type) ?? walk(member, direction, behaviors, false, help);
     } else if (BEHAVIOR_MEMBERS.has(key) || (behaviors && key === 'fields')) {
-      renamed = mapValue(member, direction.behavior) ?? walk(member, direction, behaviors);
+      renamed = mapValue(member, direction.behavior) ?? walk(member, direction, behaviors, false, help);
     } else if (NAME_MEMBERS.has(key)) {
-      renamed = mapValue(member, direction.name) ?? walk(member, direction, behaviors);
+      renamed = mapValue(member, direction.name) ?? walk(member, direction, behaviors, false, help);
     } else if (key === 'id' && described && typeof member === 'string') {
       renamed = direction.type(direction.name(member));
     } else if (key === 'icon' && typeof member === 'string') {
       renamed = direction.url ? member.replace(/^cms-/, 'plone-') : member.replace(/^plone-/, 'cms-');
     } else {
-      renamed = walk(member, direction, behaviors);
+      renamed = walk(member, direction, behaviors, false, help);
     }
     result[renamedKey] = renamed;
   }
@@ -203,9 +218,10 @@ export function toOriginalIdentifiers(body: Json, publicUrl: string, options: { 
           return `/@${endpoint}/${renamed === decoded ? segment : encodeURIComponent(renamed)}`;
         })
       : value;
+  const help = (text: string) => text.replace(NEUTRAL_DOTTED_IN_TEXT, (name) => originalName(name));
   return walk(
     body,
-    { name: originalName, behavior: originalBehavior, type: originalName, url },
+    { name: originalName, behavior: originalBehavior, type: originalName, url, help },
     false,
     options.typeSchema,
   );

@@ -53,7 +53,8 @@ export const SIMPLE_PUBLICATION_WORKFLOW = {
       permissions: {
         View: EVERYONE,
         'Access contents information': EVERYONE,
-        'Modify portal content': ['Manager', 'Site Administrator'],
+        // As the original: the owner and editors keep editing what they published.
+        'Modify portal content': EDITING,
       },
     },
   } as Record<string, WorkflowState>,

@@ -94,7 +94,8 @@ export const KIND_INFO: Readonly<Record<FieldKind, { factory: string; type: stri
   file: { factory: 'File Upload', type: 'object', widget: 'file' },
   image: { factory: 'Image', type: 'object', widget: 'image' },
   relationlist: { factory: 'Relation List', type: 'array' },
-  json: { factory: 'JSONField', type: 'dict' },
+  // As the original's JSONField: Volto's history diff shows these values through the json widget.
+  json: { factory: 'JSONField', type: 'dict', widget: 'json' },
   querystring: { factory: 'List', type: 'array', widget: 'querystring' },
 };
 
