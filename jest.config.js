@@ -9,7 +9,12 @@ module.exports = {
   transform: { '^.+\\.ts$': swc },
   testMatch: ['<rootDir>/{gateway,services/*,test}/**/*.test.ts'],
   // The fault and fuzz suites have their own commands (jest.faults.config.js, jest.fuzz.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/faults/', '<rootDir>/test/fuzz/'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/(?:.+/)?dist/',
+    '<rootDir>/test/faults/',
+    '<rootDir>/test/fuzz/',
+  ],
   // Tests import workspace packages from source, so they never run stale builds.
   moduleNameMapper: {
     '^@cms/gateway$': '<rootDir>/gateway/src',

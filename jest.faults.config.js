@@ -4,6 +4,6 @@ const base = require('./jest.config.js');
 module.exports = {
   ...base,
   testMatch: ['<rootDir>/test/faults/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/(?:.+/)?dist/'],
   testTimeout: 180000,
 };

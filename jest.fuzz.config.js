@@ -7,6 +7,6 @@ const base = require('./jest.config.js');
 module.exports = {
   ...base,
   testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/(?:.+/)?dist/'],
   testTimeout: 600000,
 };
