@@ -16,8 +16,6 @@ import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
   FOLDER_ID,
-  PUBLIC_URL,
-  ROOT,
   createDatabase,
   fmt,
   loadWithLatencies,
@@ -25,26 +23,13 @@ import {
   machineState,
   quantile,
   seedDocument,
-  startChild,
+  startScriptServer,
   startEmbedded,
   stopAll,
   table,
   tempDir,
-  waitForPortLine,
 } from './lib.mjs';
 import { benchEngines } from './searchable.mjs';
-
-async function startEcho(payloadFile) {
-  const handle = startChild('engines-echo', [join(ROOT, 'bench/servers/echo.mjs')], {
-    ...process.env,
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL,
-    BENCH_PAYLOAD_FILE: payloadFile,
-  });
-  const port = await waitForPortLine(handle);
-  return `http://127.0.0.1:${port}`;
-}
 
 /** One autocannon run: req/s and the latencies of its 2xx answers (ms, fractional, sorted). */
 async function measure(url, options, { connections, duration }) {
@@ -72,7 +57,7 @@ export async function runEngines(settings) {
     }
     const payloadFile = join(tempDir('bench-engines-payload-'), 'document.json');
     writeFileSync(payloadFile, servers[0].payload);
-    const echoUrl = await startEcho(payloadFile);
+    const echoUrl = (await startScriptServer('engines-echo', 'echo.mjs', payloadFile)).baseUrl;
 
     const rounds = Array.from({ length: settings.rounds }, () => ({}));
     const load = { connections: settings.connections, duration: settings.duration };

@@ -438,3 +438,16 @@ export function foreignCores(before, after, cpus) {
   const foreign = after.busy - before.busy - (after.ours - before.ours);
   return Math.max(0, (foreign / (after.total - before.total)) * cpus);
 }
+
+/** One of bench/servers (the ceiling, the echo floor) serving the Document bytes in `payloadFile`, on a free port. */
+export async function startScriptServer(name, script, payloadFile) {
+  const handle = startChild(name, [join(ROOT, 'bench/servers', script)], {
+    ...process.env,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL,
+    BENCH_PAYLOAD_FILE: payloadFile,
+  });
+  const port = await waitForPortLine(handle);
+  return { ...handle, port, baseUrl: `http://127.0.0.1:${port}` };
+}

@@ -56,8 +56,6 @@ import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
   FOLDER_ID,
-  PUBLIC_URL,
-  ROOT,
   benchSettings,
   copyDir,
   cpuSnapshot,
@@ -70,13 +68,12 @@ import {
   median,
   request,
   sleep,
-  startChild,
+  startScriptServer,
   stopAll,
   startEmbedded,
   seedDocument,
   table,
   tempDir,
-  waitForPortLine,
 } from './lib.mjs';
 
 const TARGET = 0.7;
@@ -84,18 +81,6 @@ const TARGET = 0.7;
 const AUTH_TARGET = 0.8;
 /** Cores' worth of CPU taken by other processes above which a run is flagged as contaminated. */
 const NOISY_CORES = 0.25;
-
-async function startScriptServer(name, script, payloadFile) {
-  const handle = startChild(name, [join(ROOT, 'bench/servers', script)], {
-    ...process.env,
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL,
-    BENCH_PAYLOAD_FILE: payloadFile,
-  });
-  const port = await waitForPortLine(handle);
-  return { ...handle, port, baseUrl: `http://127.0.0.1:${port}` };
-}
 
 async function verify(server, payload) {
   const response = await request(server.url, { headers: server.headers });

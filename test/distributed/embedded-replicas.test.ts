@@ -69,7 +69,11 @@ describeWithBroker('replicas of a service on embedded stores', () => {
           description: 'the first search process to be ready',
           intervalMs: 200,
         });
-        expect(consumersOf(suite.amqpUrl, SEARCH_QUEUE)).toBe(1);
+        // Its consumer is registered with the broker a moment after its readiness, at the latest.
+        await pollUntil(() => consumersOf(suite.amqpUrl, SEARCH_QUEUE) === 1 || undefined, TIMEOUT_MS, {
+          description: 'the first search process consuming',
+          intervalMs: 200,
+        });
 
         // A second search process, a folder of its own, the same virtual host.
         const secondAddress = `127.0.0.1:${await freePort()}`;

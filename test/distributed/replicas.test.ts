@@ -458,7 +458,9 @@ describeWithBroker('two replicas of every service and two gateways on one Postgr
         const renamed = `/renamed-${word}`;
         await b.expectHttp(204, 'PATCH', inbox, { id: renamed.slice(1) });
         expect(await listedIds(a, renamed)).toEqual([...added].sort());
-        expect((await a.http('GET', `${inbox}/page-0`)).status).toBe(404);
+        // The old path redirects to the new place (addendum §8): the page is no longer there.
+        const old = await fetch(`${a.baseUrl}${inbox}/page-0`, { redirect: 'manual' });
+        expect([old.status, old.headers.get('location')]).toEqual([302, `${a.baseUrl}${renamed}/page-0`]);
         const expected = added.map((id) => `${renamed}/${id}`).sort();
         for (const through of [a, b]) {
           await pollUntil(

@@ -365,7 +365,9 @@ describe('comments', () => {
     const body = await list(`${doc}-renamed`);
     expect(body['@id']).toBe(`${t.suite.publicUrl}${doc}-renamed/@comments`);
     expect(body.items[0]['@id']).toBe(`${t.suite.publicUrl}${doc}-renamed/@comments/${id}`);
-    expect((await t.request('GET', `${doc}/@comments`)).status).toBe(404);
+    // The old path answers a redirect to the conversation at the new one (addendum §8).
+    const old = await fetch(t.url(`${doc}/@comments`), { redirect: 'manual' });
+    expect([old.status, old.headers.get('location')]).toEqual([302, `${t.suite.publicUrl}${doc}-renamed/@comments`]);
   });
 
   it('answers 404 on the conversation paths of the transcripts that do not exist', async () => {

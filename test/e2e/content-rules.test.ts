@@ -79,7 +79,9 @@ async function publishMovesAndMails(t: TestSuite, mails: Mail[]): Promise<void> 
   await pollUntil(async () => (await t.request('GET', '/y/news')).status === 200, 15_000, {
     description: 'the published page moved to /y',
   });
-  expect((await t.request('GET', '/x/news')).status).toBe(404);
+  // The old path redirects to the page's new place (addendum §8): it is no longer there.
+  const old = await fetch(t.url('/x/news'), { redirect: 'manual' });
+  expect([old.status, old.headers.get('location')]).toEqual([302, `${t.suite.publicUrl}/y/news`]);
   const mail = await pollUntil(() => mails.find((m) => m.to.includes('z@example.org')), 15_000, {
     description: 'the mail to z',
   });

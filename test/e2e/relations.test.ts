@@ -132,9 +132,13 @@ describe('@relations', () => {
   });
 
   it('refuses a relation on a source the caller may not change (403), writing nothing', async () => {
-    await t.request('POST', '/@users', { body: { username: 'editor', password: 'secret-editor', roles: ['Editor'] } });
+    await t.request('POST', '/@users', { body: { username: 'editor', password: 'secret-editor' } });
     const editor = 'Basic ' + Buffer.from('editor:secret-editor').toString('base64');
-    // An Editor may change private pages, not published ones (`document` is published).
+    // An Editor of `document-3` alone (a local role): it may change that page, not `document`.
+    const shared = await t.request('POST', '/document-3/@sharing', {
+      body: { entries: [{ id: 'editor', type: 'user', roles: { Editor: true } }] },
+    });
+    expect(shared.status).toBe(204);
     const response = await t.request('POST', '/@relations', {
       auth: editor,
       body: {

@@ -124,8 +124,8 @@ export class DistributedSuite {
   storeUrl = '';
   readonly addresses = {} as Record<Service, string>;
   readonly envs = {} as Record<ProcessName, NodeJS.ProcessEnv>;
-  /** The key every process of this suite signs its gRPC calls with (SERVICE_AUTH_KEY). */
-  readonly serviceKey = randomBytes(32).toString('base64url');
+  /** SERVICE_AUTH_KEY of every process; a replica suite's is its primary's (their processes call each other). */
+  readonly serviceKey: string;
   readonly running = {} as Partial<Record<ProcessName, NodeProcess>>;
   readonly proxies = {} as Partial<Record<Service, TcpProxy>>;
   /** Every process started, the killed ones included, for failure messages. */
@@ -137,6 +137,7 @@ export class DistributedSuite {
   private constructor(private readonly options: DistributedSuiteOptions) {
     this.adminPassword = options.replicaOf?.adminPassword ?? `test-${randomUUID()}`;
     this.jwtSecret = options.replicaOf?.jwtSecret ?? `test-${randomUUID()}-${randomUUID()}`;
+    this.serviceKey = options.replicaOf?.serviceKey ?? randomBytes(32).toString('base64url');
     this.auth = `Basic ${Buffer.from(`admin:${this.adminPassword}`).toString('base64')}`;
   }
 
