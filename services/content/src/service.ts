@@ -54,6 +54,7 @@ import { languageRootRpcs } from './api/language-roots';
 import { siteLanguages } from './clients/site-languages';
 import { registrySiteSettings } from './clients/site-settings';
 import { siteTitleRpcs } from './api/site-title-rpc';
+import { importRpcs } from './exchange/import-rpc';
 import { SiteTitle } from './domain/site-title';
 import { Translations, withLanguageRootType } from './domain/translations';
 import { StoreTranslationGroups } from './store/translation-groups';
@@ -301,6 +302,7 @@ export async function startContentService({
               ...ruleActionRpcs(deps, appliedRuleActions, logger),
               ...languageRootRpcs(translations, repo, logger),
               ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
+              ...importRpcs(repo, deps, logger),
             },
             logger,
           ),

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  DuplicateKeyError,
+  hasPermission,
+  urlOf,
+  type FieldError,
+  type LocalRoles,
+} from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
 import { addedEvent, modifiedEvent, movedEvent, removedEvent } from './content-events';
@@ -17,7 +26,7 @@ import {
 import { fileValuesOf, storedValue, valuesAfter } from './field-values';
 import type { FileStorage, FileValue } from './files';
 import type { FolderOrdering, OrderInput } from './folder-order';
-import { childPath, parentPathOf, type ContentDoc } from './model';
+import { childPath, parentPathOf, type ContentDoc, type WorkflowEntry } from './model';
 import { withAlias } from './aliases';
 import { storedLinks } from './links';
 import { checkId, idCandidates, idFromTitle } from './naming';
@@ -29,6 +38,20 @@ import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './w
 
 // Look-ups (gRPC) read the snapshot from here.
 export { snapshot } from './snapshot';
+
+/** What an object imported from another site keeps of it (`importObject`). */
+export interface ImportedState {
+  uid: string;
+  id: string;
+  created?: string;
+  modified?: string;
+  creators: string[];
+  /** A state of the type's workflow; null or absent: the initial one. */
+  review_state?: string | null;
+  workflow_history: WorkflowEntry[];
+  local_roles: LocalRoles;
+  block_local_roles: boolean;
+}
 
 /** A PATCH of an object, checked against its type's patch schema (the API layer does that). */
 export interface ContentUpdate {
@@ -110,14 +133,7 @@ export class ContentCommands {
     values: FieldValues,
     caller: Caller,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
-    this.writer.checkPermission(parent, 'Add portal content', caller);
-    const parentType = this.types.get(parent.portal_type);
-    if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
-      const reason = parentType.folderish
-        ? `not addable in a ${parentType.title}`
-        : `a ${parentType.title} is not a folder`;
-      throw badRequest(`Cannot add a ${type.title} here: ${reason}`, [{ field: '@type', message: reason }]);
-    }
+    this.checkAddable(parent, type, caller);
     const explicitId = values.id !== undefined && values.id !== null ? checkId(String(values.id)) : undefined;
     const changes = await this.resolveRelations(type, values, caller);
     checkInvariants(type, valuesAfter(null, type, changes));
@@ -131,7 +147,45 @@ export class ContentCommands {
     }
   }
 
-  /** Inserts the new object under the first free id (or the explicit one, 409 when taken). */
+  /**
+   * Adds an object that comes from another site (`ImportObject`): with its own UID, id, dates, creators, workflow
+   * state and history and local roles, else as `create` does (the same checks, 409 when its id is taken).
+   */
+  async importObject(
+    parent: ContentDoc,
+    type: ContentType,
+    values: FieldValues,
+    imported: ImportedState,
+    caller: Caller,
+  ): Promise<ContentDoc> {
+    this.checkAddable(parent, type, caller);
+    const changes = await this.resolveRelations(type, values, caller);
+    checkInvariants(type, valuesAfter(null, type, changes));
+    const ingested = await this.ingestFiles(type, changes);
+    try {
+      return await this.insert(parent, type, checkId(imported.id), changes, ingested, caller, imported);
+    } catch (error) {
+      await this.files.release([...ingested.values()]);
+      throw error;
+    }
+  }
+
+  /** 401/403 unless the caller may add here; 400 when the parent's type does not take this type. */
+  private checkAddable(parent: ContentDoc, type: ContentType, caller: Caller): void {
+    this.writer.checkPermission(parent, 'Add portal content', caller);
+    const parentType = this.types.get(parent.portal_type);
+    if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
+      const reason = parentType.folderish
+        ? `not addable in a ${parentType.title}`
+        : `a ${parentType.title} is not a folder`;
+      throw badRequest(`Cannot add a ${type.title} here: ${reason}`, [{ field: '@type', message: reason }]);
+    }
+  }
+
+  /**
+   * Inserts the new object under the first free id (or the explicit one, 409 when taken); an imported one keeps
+   * what `imported` gives.
+   */
   private async insert(
     parent: ContentDoc,
     type: ContentType,
@@ -139,13 +193,14 @@ export class ContentCommands {
     changes: Record<string, unknown>,
     ingested: Map<string, FileValue>,
     caller: Caller,
+    imported?: ImportedState,
   ): Promise<ContentDoc> {
-    const uid = randomUUID().replace(/-/g, '');
+    const uid = imported?.uid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
     const position = await this.repo.takeChildPosition(parent._id);
     const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
     for (const id of candidates) {
-      const doc: ContentDoc = {
+      const created: ContentDoc = {
         _id: uid,
         path: childPath(parent.path ?? '/', id),
         id,
@@ -173,6 +228,18 @@ export class ContentCommands {
           ? [{ action: null, actor: caller.principal?.id ?? '', comments: '', review_state: INITIAL_STATE, time: at }]
           : [],
       };
+      const doc: ContentDoc = imported
+        ? {
+            ...created,
+            created: imported.created ?? at,
+            modified: imported.modified ?? at,
+            creators: imported.creators,
+            review_state: type.workflow ? (imported.review_state ?? INITIAL_STATE) : null,
+            workflow_history: type.workflow ? imported.workflow_history : [],
+            local_roles: imported.local_roles,
+            block_local_roles: imported.block_local_roles,
+          }
+        : created;
       Object.assign(doc, accessFields(doc, parent));
       const events = [addedEvent(doc, caller.requestId)];
       if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;

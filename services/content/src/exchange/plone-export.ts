@@ -35,7 +35,8 @@ const date = z
   .refine((value) => !Number.isNaN(Date.parse(value)), 'not a date');
 const principalId = z.string().min(1).max(255);
 
-const localRoles = z.object({
+/** An object's entry in the metadata's `local_roles`. */
+export const localRolesEntrySchema = z.object({
   local_roles: z.record(principalId, z.array(z.string().min(1).max(100))).optional(),
   block: z.union([z.literal(1), z.literal(0), z.boolean()]).optional(),
 });
@@ -50,7 +51,7 @@ export const metadataSchema = z.object({
   local_permissions: z
     .record(uidOrRoot, z.record(z.string(), z.object({ roles: z.array(z.string()), acquire: z.boolean() })))
     .default({}),
-  local_roles: z.record(uidOrRoot, localRoles).default({}),
+  local_roles: z.record(uidOrRoot, localRolesEntrySchema).default({}),
   ordering: z.record(uidOrRoot, z.number().int().nonnegative()).default({}),
 });
 export type ExportMetadata = z.infer<typeof metadataSchema>;

@@ -14,6 +14,8 @@ import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathReq
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from '../../../cms/content/v1/ImportObjectRequest';
+import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from '../../../cms/content/v1/ImportObjectResponse';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from '../../../cms/content/v1/RebuildTranslationsRequest';
 import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from '../../../cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from '../../../cms/content/v1/RenderManyRequest';
@@ -78,6 +80,15 @@ export interface ContentServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  
   RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
   RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
   RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
@@ -130,6 +141,8 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
+  ImportObject: grpc.handleUnaryCall<_cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse>;
+  
   RebuildTranslations: grpc.handleUnaryCall<_cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse>;
   
   RenderMany: grpc.handleUnaryCall<_cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse>;
@@ -149,6 +162,7 @@ export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  ImportObject: MethodDefinition<_cms_content_v1_ImportObjectRequest, _cms_content_v1_ImportObjectResponse, _cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse__Output>
   RebuildTranslations: MethodDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse__Output>
   RenderMany: MethodDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse__Output>
   Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>

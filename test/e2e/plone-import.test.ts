@@ -1,0 +1,119 @@
+/**
+ * `npm run import` (services/content/dist/import.js) loads the sample Plone 6 export (test/fixtures/plone-export)
+ * into the embedded mode through content's ImportObject; run again, it skips what is there.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeAddressesFile } from '../../services/embedded/src/addresses';
+import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+import { assertFilesExist, baseEnv, ROOT } from '../support/processes';
+
+const IMPORT = join(ROOT, 'services', 'content', 'dist', 'import.js');
+const SAMPLE = join(ROOT, 'test', 'fixtures', 'plone-export');
+const TEAM_UID = '1b2c3d4e5f60471829a3b4c5d6e7f809';
+
+function runImport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [IMPORT, ...args],
+      { env: { ...baseEnv(), ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('npm run import of a Plone 6 export', () => {
+  let t: TestSuite;
+  const asAdmin = () => ({ DATA_DIR: t.dataDir, IMPORT_PASSWORD: 'admin' });
+
+  beforeAll(async () => {
+    assertFilesExist([IMPORT], 'Build first: `npm run build` (or `npx tsc -b`).');
+    t = await startTestSuite();
+    writeAddressesFile(t.dataDir, t.suite.addresses);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('answers --help without connecting anywhere', async () => {
+    const { code, stdout } = await runImport(['--help'], {
+      CONTENT_ADDRESS: '127.0.0.1:1',
+      IDENTITY_ADDRESS: '127.0.0.1:1',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: npm run import -- <folder>\n/);
+  });
+
+  it('refuses a user who is neither Manager nor Site Administrator, and writes nothing', async () => {
+    const created = await t.request('POST', '/@users', {
+      body: { username: 'member', email: 'member@example.org', password: 'a-long-password' },
+    });
+    expect(created.status).toBe(201);
+    const { code, stdout } = await runImport([SAMPLE], {
+      ...asAdmin(),
+      IMPORT_USER: 'member',
+      IMPORT_PASSWORD: 'a-long-password',
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain('imported 0 objects, 0 were there already, 12 failed');
+    expect(stdout).toContain('failed /about: Importing needs the Manager or Site Administrator role');
+    expect((await t.request('GET', '/about')).status).toBe(404);
+  });
+
+  it('loads every object with its UID, dates, workflow state, history and files, and says what it left out', async () => {
+    const { code, stdout } = await runImport([SAMPLE], asAdmin());
+    expect(code).toBe(0);
+    // Not a terminal: plain progress lines, the last one at the end.
+    expect(stdout).toMatch(/^import: 1\/12 \/\n/);
+    expect(stdout).toContain('import: 12/12 /willkommen\n');
+    expect(stdout).toContain('imported 11 objects, 0 were there already, 0 failed\n');
+    for (const line of [
+      '1 × exportimport.versions — earlier versions are not imported',
+      '3 × discussions.json comments — not imported yet',
+      '2 × principals.json users — not imported yet',
+      '1 × site root — this site',
+    ])
+      expect(stdout).toContain(line);
+
+    const team = (await (await t.request('GET', '/about/team')).json()) as Record<string, unknown>;
+    expect(team).toMatchObject({
+      UID: TEAM_UID,
+      review_state: 'published',
+      created: '2024-03-02T10:00:00',
+      modified: '2024-03-04T16:30:00',
+      creators: ['admin', 'jane'],
+      subjects: ['team', 'people'],
+    });
+    // The workflow history of the export, with its actor and time (not the import's).
+    const history = (await (await t.request('GET', '/about/team/@history')).json()) as unknown[];
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        type: 'workflow',
+        action: 'publish',
+        time: '2024-03-04T16:30:00Z',
+        actor: expect.objectContaining({ id: 'jane' }),
+      }),
+    );
+    // Published in the export: anonymous may view it; the private event stays private.
+    expect((await t.request('GET', '/news/launch', { auth: null })).status).toBe(200);
+    expect((await t.request('GET', '/news/sprint', { auth: null })).status).toBe(401);
+    const handbook = await t.request('GET', '/about/handbook.txt/@@download/file');
+    expect(Buffer.from(await handbook.arrayBuffer())).toEqual(
+      readFileSync(join(SAMPLE, 'content', '60718293a4b5463de7f8091a2b3c4d5e', 'file', 'handbook.txt')),
+    );
+    const logo = await t.request('GET', '/logo.png/@@images/image');
+    expect(Buffer.from(await logo.arrayBuffer())).toEqual(
+      readFileSync(join(SAMPLE, 'content', '718293a4b5c6474ef8091a2b3c4d5e6f', 'image', 'logo.png')),
+    );
+    const sharing = (await (await t.request('GET', '/about/@sharing')).json()) as { inherit: boolean };
+    expect(sharing.inherit).toBe(false);
+  });
+
+  it('run again, skips what is there by UID (how an import cut short is finished)', async () => {
+    const { code, stdout } = await runImport([SAMPLE], asAdmin());
+    expect(code).toBe(0);
+    expect(stdout).toContain('imported 0 objects, 11 were there already, 0 failed\n');
+  });
+});
