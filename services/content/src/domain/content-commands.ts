@@ -51,6 +51,8 @@ export interface ImportedState {
   workflow_history: WorkflowEntry[];
   local_roles: LocalRoles;
   block_local_roles: boolean;
+  /** Its position among its container's items; absent: after the others. */
+  position?: number;
 }
 
 /** A PATCH of an object, checked against its type's patch schema (the API layer does that). */
@@ -197,7 +199,9 @@ export class ContentCommands {
   ): Promise<ContentDoc> {
     const uid = imported?.uid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
-    const position = await this.repo.takeChildPosition(parent._id);
+    // Taken even for an imported position: the container's next one stays past every imported one.
+    const taken = await this.repo.takeChildPosition(parent._id);
+    const position = imported?.position ?? taken;
     const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
     for (const id of candidates) {
       const created: ContentDoc = {

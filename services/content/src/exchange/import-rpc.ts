@@ -5,7 +5,6 @@
  */
 import {
   badRequest,
-  forbidden,
   notFound,
   SIMPLE_PUBLICATION_WORKFLOW,
   unary,
@@ -17,14 +16,12 @@ import {
 } from '@cms/shared';
 import { z } from 'zod';
 import type { ContentDeps } from '../api/declarations';
+import { requireSiteAdministrator } from './access';
 import type { ImportedState } from '../domain/content-commands';
 import { parentPathOf, type WorkflowEntry } from '../domain/model';
 import type { ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
 import { itemSchema, localRolesEntrySchema, SITE_ROOT_TYPE, type ExportItem } from './plone-export';
-
-/** Global roles that may import (plone.exportimport's `@import` asks for the same). */
-const IMPORTING_ROLES = new Set(['Manager', 'Site Administrator']);
 
 /** Members of data.json that describe the object rather than hold a field value; each is taken or named below. */
 const DESCRIPTIVE = new Set([
@@ -76,9 +73,7 @@ export function importRpcs(
 ): Pick<ContentServiceHandlers, 'ImportObject'> {
   return {
     ImportObject: unary(log, async (request: ImportObjectRequest__Output, ctx) => {
-      const principal = request.principal ?? null;
-      if (!principal?.roles.some((role) => IMPORTING_ROLES.has(role)))
-        throw forbidden('Importing needs the Manager or Site Administrator role');
+      const principal = requireSiteAdministrator(request.principal, 'Importing');
       const item = parseJson(request.item_json, itemSchema, 'item_json');
       const roles = request.local_roles_json.length
         ? parseJson(request.local_roles_json, localRolesEntrySchema, 'local_roles_json')
@@ -101,7 +96,10 @@ export function importRpcs(
       const notCarried: NotCarried[] = [];
       const values = fieldValues(item, type, request.blobs, notCarried);
       const checked = checkedValues(deps.types.createSchema(type), values, notCarried);
-      const imported = importedState(item, type, roles, notCarried);
+      const imported = {
+        ...importedState(item, type, roles, notCarried),
+        ...(request.position >= 0 ? { position: request.position } : {}),
+      };
       const caller = { principal, requestId: ctx.requestId, publicUrl: '' };
       const doc = await deps.commands.importObject(parent, type, checked, imported, caller);
       ctx.log.info({ uid: doc._id, path: doc.path, notCarried: notCarried.length }, 'object imported');

@@ -66,6 +66,7 @@ export async function importSite(exported: PloneExport, target: ImportTarget): P
               item_json: Buffer.from(JSON.stringify(item)),
               local_roles_json: roles ? Buffer.from(JSON.stringify(roles)) : Buffer.alloc(0),
               blobs,
+              position: exported.metadata.ordering[item.UID] ?? -1,
             },
             md,
             o,
@@ -108,7 +109,6 @@ async function countSideFiles(
     Object.keys(metadata.local_permissions).length,
   );
   count('default_page', 'a folder shows its own listing here', Object.keys(metadata.default_page).length);
-  count('ordering', 'items take the order in which they are imported', Object.keys(metadata.ordering).length);
 }
 
 /** The report as printed at the end of `npm run import`. */

@@ -8,6 +8,8 @@ export type { ContentServiceClient, ContentServiceHandlers } from '../generated/
 export type { ImportObjectRequest__Output } from '../generated/cms/content/v1/ImportObjectRequest';
 export type { ImportObjectResponse__Output } from '../generated/cms/content/v1/ImportObjectResponse';
 export type { NotCarried } from '../generated/cms/content/v1/NotCarried';
+export type { ExportedObject, ExportedObject__Output } from '../generated/cms/content/v1/ExportedObject';
+export type { ExportObjectsRequest__Output } from '../generated/cms/content/v1/ExportObjectsRequest';
 export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
 export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';
 export type { SearchServiceClient, SearchServiceHandlers } from '../generated/cms/search/v1/SearchService';

@@ -10,6 +10,8 @@ import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from '../../../cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from '../../../cms/content/v1/EnsureLanguageRootsRequest';
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from '../../../cms/content/v1/EnsureLanguageRootsResponse';
+import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from '../../../cms/content/v1/ExportObjectsRequest';
+import type { ExportedObject as _cms_content_v1_ExportedObject, ExportedObject__Output as _cms_content_v1_ExportedObject__Output } from '../../../cms/content/v1/ExportedObject';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from '../../../cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
@@ -52,6 +54,11 @@ export interface ContentServiceClient extends grpc.Client {
   ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
+  
+  ExportObjects(argument: _cms_content_v1_ExportObjectsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  ExportObjects(argument: _cms_content_v1_ExportObjectsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  exportObjects(argument: _cms_content_v1_ExportObjectsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  exportObjects(argument: _cms_content_v1_ExportObjectsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
   
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
@@ -135,6 +142,8 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   EnsureLanguageRoots: grpc.handleUnaryCall<_cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse>;
   
+  ExportObjects: grpc.handleServerStreamingCall<_cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject>;
+  
   GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot>;
   
   GetByUid: grpc.handleUnaryCall<_cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot>;
@@ -159,6 +168,7 @@ export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
   CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
   EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>
+  ExportObjects: MethodDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportedObject, _cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>

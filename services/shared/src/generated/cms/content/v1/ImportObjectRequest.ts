@@ -8,6 +8,7 @@ export interface ImportObjectRequest {
   'item_json'?: (Buffer | Uint8Array | string);
   'local_roles_json'?: (Buffer | Uint8Array | string);
   'blobs'?: (_cms_content_v1_ImportBlob)[];
+  'position'?: (number);
 }
 
 export interface ImportObjectRequest__Output {
@@ -15,4 +16,5 @@ export interface ImportObjectRequest__Output {
   'item_json': (Buffer);
   'local_roles_json': (Buffer);
   'blobs': (_cms_content_v1_ImportBlob__Output)[];
+  'position': (number);
 }
