@@ -6,6 +6,7 @@
 import {
   callUnary,
   type ContentServiceClient,
+  type HttpResponse__Output,
   type ImportObjectResponse__Output,
   type Principal__Output,
   type Progress,
@@ -13,12 +14,17 @@ import {
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isBlobValue, type PloneExport } from './plone-export';
+import { isBlobValue, SITE_ROOT_FOLDER, type PloneExport } from './plone-export';
+
+/** The prefix of the `@id`s in the answers of the link endpoints, which the import does not read. */
+const IMPORT_PUBLIC_URL = 'http://import.invalid';
 
 export interface ImportReport {
   created: number;
   skipped: number;
   failed: { path: string; reason: string }[];
+  /** Relations, translation links and redirects carried over, by kind. */
+  linked: Map<string, number>;
   /** `what — reason` → how many times. */
   notCarried: Map<string, number>;
 }
@@ -31,13 +37,15 @@ export interface ImportTarget {
 }
 
 export async function importSite(exported: PloneExport, target: ImportTarget): Promise<ImportReport> {
-  const report: ImportReport = { created: 0, skipped: 0, failed: [], notCarried: new Map() };
+  const report: ImportReport = { created: 0, skipped: 0, failed: [], linked: new Map(), notCarried: new Map() };
   const count = (what: string, reason: string, times = 1) => {
     if (times <= 0) return;
     const key = `${what} — ${reason}`;
     report.notCarried.set(key, (report.notCarried.get(key) ?? 0) + times);
   };
   const failedPaths: string[] = [];
+  // UID → path here, for the links between objects imported after the tree (a few bytes per object).
+  const paths = new Map<string, string>();
   const localRoles = exported.metadata.local_roles;
   for await (const { path, item, dataFile, isSiteRoot } of exported.items()) {
     const under = failedPaths.find((failed) => path.startsWith(`${failed}/`));
@@ -74,6 +82,8 @@ export async function importSite(exported: PloneExport, target: ImportTarget): P
           ),
         { requestId: randomUUID(), timeoutMs: target.timeoutMs },
       );
+      paths.set(item.UID, answer.path);
+      if (isSiteRoot) paths.set(SITE_ROOT_FOLDER, '/');
       if (answer.created) report.created += 1;
       else if (!isSiteRoot) report.skipped += 1;
       for (const { what, reason } of answer.not_carried) count(what, reason);
@@ -84,8 +94,79 @@ export async function importSite(exported: PloneExport, target: ImportTarget): P
     target.progress.tick(path);
   }
   target.progress.stop();
+  await importLinks(exported, target, paths, report, count);
   await countSideFiles(exported, count);
   return report;
+}
+
+/**
+ * Relations, translation links and redirects, once every object is there: each through the endpoint a client
+ * would use (`@relations`, `@translations`, `@aliases`), called on content as the gateway calls it, so the same
+ * checks apply. What one refuses is counted with its reason.
+ */
+async function importLinks(
+  exported: PloneExport,
+  target: ImportTarget,
+  paths: Map<string, string>,
+  report: ImportReport,
+  count: (what: string, reason: string) => void,
+): Promise<void> {
+  const send = async (kind: string, path: string, endpoint: string, body: unknown) => {
+    let answer: HttpResponse__Output;
+    try {
+      answer = await callUnary<HttpResponse__Output>(
+        (md, o, cb) =>
+          target.content.Handle(
+            {
+              method: 'POST',
+              context_path: path.split('/').filter(Boolean),
+              endpoint,
+              sub_path: [],
+              query: [],
+              body: Buffer.from(JSON.stringify(body)),
+              principal: target.principal,
+              public_url: IMPORT_PUBLIC_URL,
+              request_id: randomUUID(),
+              headers: {},
+            },
+            md,
+            o,
+            cb,
+          ),
+        { requestId: randomUUID(), timeoutMs: target.timeoutMs },
+      );
+    } catch (error) {
+      // The service answers a refusal as an error of the call.
+      count(kind, `refused here: ${(error as Error).message.slice(0, 200)}`);
+      return false;
+    }
+    if (answer.status < 300) {
+      report.linked.set(kind, (report.linked.get(kind) ?? 0) + 1);
+      return true;
+    }
+    const message = (JSON.parse(answer.body.toString('utf8') || '{}') as { message?: unknown }).message;
+    count(kind, `refused here (${answer.status}): ${String(message ?? '').slice(0, 200)}`);
+    return false;
+  };
+  const missing = (kind: string) => count(kind, 'an object it links was not imported');
+  for (const relation of await exported.relations()) {
+    if (!paths.has(relation.from_uuid) || !paths.has(relation.to_uuid)) {
+      missing('relations.json relations');
+      continue;
+    }
+    const item = { source: relation.from_uuid, target: relation.to_uuid, relation: relation.from_attribute };
+    if (await send('relations.json relations', '/', 'relations', { items: [item] }))
+      count('modified', "of a relation's source: the write that adds the relation dates it now");
+  }
+  for (const group of await exported.translations()) {
+    const canonical = paths.get(group.canonical);
+    for (const uid of Object.values(group.translations)) {
+      if (!canonical || !paths.has(uid)) missing('translations.json translation links');
+      else await send('translations.json translation links', canonical, 'translations', { id: uid });
+    }
+  }
+  for (const [from, to] of Object.entries(await exported.redirects()))
+    await send('redirects.json redirects', to, 'aliases', { items: [{ path: from }] });
 }
 
 /** The parts of the export besides the content tree that this import does not carry yet, counted. */
@@ -99,9 +180,6 @@ async function countSideFiles(
   count('principals.json groups', `${notYet} (@groups)`, groups.length);
   const comments = Object.values(await exported.discussions()).reduce((n, d) => n + d.items.length, 0);
   count('discussions.json comments', 'not imported yet: the discussion service has no import call', comments);
-  count('relations.json relations', 'not imported yet', (await exported.relations()).length);
-  count('translations.json translation groups', 'not imported yet', (await exported.translations()).length);
-  count('redirects.json redirects', 'not imported yet', Object.keys(await exported.redirects()).length);
   const metadata = exported.metadata;
   count(
     'local_permissions',
@@ -117,6 +195,7 @@ export function formatReport(report: ImportReport): string {
     `imported ${report.created} objects, ${report.skipped} were there already, ${report.failed.length} failed`,
   ];
   for (const { path, reason } of report.failed) lines.push(`  failed ${path}: ${reason}`);
+  for (const [kind, times] of report.linked) lines.push(`carried ${times} × ${kind}`);
   if (report.notCarried.size) {
     lines.push('not carried over:');
     for (const [what, times] of [...report.notCarried].sort((a, b) => b[1] - a[1])) lines.push(`  ${times} × ${what}`);
