@@ -57,15 +57,17 @@ describe('npm run import of a Plone 6 export', () => {
       body: { username: 'member', email: 'member@example.org', password: 'a-long-password' },
     });
     expect(created.status).toBe(201);
-    const { code, stdout } = await runImport([SAMPLE], {
+    const { code, stdout, stderr } = await runImport([SAMPLE], {
       ...asAdmin(),
       IMPORT_USER: 'member',
       IMPORT_PASSWORD: 'a-long-password',
     });
-    expect(code).toBe(1);
+    expect({ code, stderr }).toEqual({ code: 1, stderr: '' });
     expect(stdout).toContain('imported 0 objects, 0 were there already, 12 failed');
     expect(stdout).toContain('failed /about: Importing needs the Manager or Site Administrator role');
     expect((await t.request('GET', '/about')).status).toBe(404);
+    expect((await t.request('GET', '/@groups/editors')).status).toBe(404);
+    expect(stdout).toContain('4 × principals.json groups — refused here');
   });
 
   it('loads every object with its UID, dates, workflow state, history and files, and says what it left out', async () => {
@@ -80,7 +82,11 @@ describe('npm run import of a Plone 6 export', () => {
       'carried 2 × redirects.json redirects\n',
       '1 × exportimport.versions — earlier versions are not imported',
       '3 × discussions.json comments — not imported yet',
-      '2 × principals.json users — not imported yet',
+      'carried 1 × principals.json groups\n',
+      'carried 2 × principals.json users\n',
+      // The built-in groups exist here already.
+      '3 × principals.json groups — there already (left as it is)',
+      '2 × password — a Plone password hash cannot be used here',
       '1 × site root — this site',
       // This site has one language: the link between the English and the German page is refused, with why.
       '1 × translations.json translation links — refused here: Translations need a multilingual site',
@@ -128,6 +134,8 @@ describe('npm run import of a Plone 6 export', () => {
     expect(related.relations.relatedItems.items.map((i) => new URL(i.target['@id']).pathname)).toEqual([
       '/news/sprint',
     ]);
+    const jane = (await (await t.request('GET', '/@users/jane')).json()) as { groups: { items: { id: string }[] } };
+    expect(jane.groups.items.map((g) => g.id)).toEqual(expect.arrayContaining(['editors', 'Reviewers']));
     const aliases = (await (await t.request('GET', '/about/@aliases')).json()) as { items: { path: string }[] };
     expect(aliases.items).toEqual([{ path: '/about-us' }]);
   });

@@ -34,6 +34,7 @@ runFolderCommand('import', USAGE, async (folder) => {
   try {
     const report = await importSite(exported, {
       content: session.content,
+      identity: session.identity,
       principal: session.principal,
       timeoutMs: config.timeoutMs,
       progress: progress('import', exported.itemCount),

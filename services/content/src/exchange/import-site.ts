@@ -4,14 +4,16 @@
  * is finished by running it again. Returns what was done and what could not be carried, counted by reason.
  */
 import {
+  AppError,
   callUnary,
   type ContentServiceClient,
+  type IdentityServiceClient,
   type HttpResponse__Output,
   type ImportObjectResponse__Output,
   type Principal__Output,
   type Progress,
 } from '@cms/shared';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isBlobValue, SITE_ROOT_FOLDER, type PloneExport } from './plone-export';
@@ -31,6 +33,7 @@ export interface ImportReport {
 
 export interface ImportTarget {
   content: ContentServiceClient;
+  identity: IdentityServiceClient;
   principal: Principal__Output;
   timeoutMs: number;
   progress: Progress;
@@ -43,6 +46,7 @@ export async function importSite(exported: PloneExport, target: ImportTarget): P
     const key = `${what} — ${reason}`;
     report.notCarried.set(key, (report.notCarried.get(key) ?? 0) + times);
   };
+  await importPrincipals(exported, target, report, count);
   const failedPaths: string[] = [];
   // UID → path here, for the links between objects imported after the tree (a few bytes per object).
   const paths = new Map<string, string>();
@@ -111,43 +115,8 @@ async function importLinks(
   report: ImportReport,
   count: (what: string, reason: string) => void,
 ): Promise<void> {
-  const send = async (kind: string, path: string, endpoint: string, body: unknown) => {
-    let answer: HttpResponse__Output;
-    try {
-      answer = await callUnary<HttpResponse__Output>(
-        (md, o, cb) =>
-          target.content.Handle(
-            {
-              method: 'POST',
-              context_path: path.split('/').filter(Boolean),
-              endpoint,
-              sub_path: [],
-              query: [],
-              body: Buffer.from(JSON.stringify(body)),
-              principal: target.principal,
-              public_url: IMPORT_PUBLIC_URL,
-              request_id: randomUUID(),
-              headers: {},
-            },
-            md,
-            o,
-            cb,
-          ),
-        { requestId: randomUUID(), timeoutMs: target.timeoutMs },
-      );
-    } catch (error) {
-      // The service answers a refusal as an error of the call.
-      count(kind, `refused here: ${(error as Error).message.slice(0, 200)}`);
-      return false;
-    }
-    if (answer.status < 300) {
-      report.linked.set(kind, (report.linked.get(kind) ?? 0) + 1);
-      return true;
-    }
-    const message = (JSON.parse(answer.body.toString('utf8') || '{}') as { message?: unknown }).message;
-    count(kind, `refused here (${answer.status}): ${String(message ?? '').slice(0, 200)}`);
-    return false;
-  };
+  const send = (kind: string, path: string, endpoint: string, body: unknown) =>
+    post(target.content, target, kind, path, endpoint, body, report, count);
   const missing = (kind: string) => count(kind, 'an object it links was not imported');
   for (const relation of await exported.relations()) {
     if (!paths.has(relation.from_uuid) || !paths.has(relation.to_uuid)) {
@@ -169,15 +138,116 @@ async function importLinks(
     await send('redirects.json redirects', to, 'aliases', { items: [{ path: from }] });
 }
 
+/** Something a service's `Handle` takes: content and identity both serve their endpoints through it. */
+type EndpointClient = Pick<ContentServiceClient, 'Handle'> | Pick<IdentityServiceClient, 'Handle'>;
+
+/**
+ * A `POST` to an endpoint, called on the service as the gateway calls it: true when it was taken; a refusal is
+ * counted under `kind` with its reason.
+ */
+async function post(
+  client: EndpointClient,
+  target: ImportTarget,
+  kind: string,
+  path: string,
+  endpoint: string,
+  body: unknown,
+  report: ImportReport,
+  count: (what: string, reason: string) => void,
+): Promise<boolean> {
+  let answer: HttpResponse__Output;
+  try {
+    answer = await callUnary<HttpResponse__Output>(
+      (md, o, cb) =>
+        (client as Pick<ContentServiceClient, 'Handle'>).Handle(
+          {
+            method: 'POST',
+            context_path: path.split('/').filter(Boolean),
+            endpoint,
+            sub_path: [],
+            query: [],
+            body: Buffer.from(JSON.stringify(body)),
+            principal: target.principal,
+            public_url: IMPORT_PUBLIC_URL,
+            request_id: randomUUID(),
+            headers: {},
+          },
+          md,
+          o,
+          cb,
+        ),
+      { requestId: randomUUID(), timeoutMs: target.timeoutMs },
+    );
+  } catch (error) {
+    // The service answers a refusal as an error of the call; a conflict is something there already.
+    if (error instanceof AppError && error.type === 'Conflict') count(kind, 'there already (left as it is)');
+    else count(kind, `refused here: ${(error as Error).message.slice(0, 200)}`);
+    return false;
+  }
+  if (answer.status < 300) {
+    report.linked.set(kind, (report.linked.get(kind) ?? 0) + 1);
+    return true;
+  }
+  count(kind, `refused here (${answer.status}): ${messageOf(answer.body).slice(0, 200)}`);
+  return false;
+}
+
+/** The `message` of an error body (addendum §4), or nothing. */
+function messageOf(body: Buffer): string {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as unknown;
+    const message = parsed && typeof parsed === 'object' ? (parsed as { message?: unknown }).message : undefined;
+    return typeof message === 'string' ? message : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Users and groups, before the tree (local roles name them): through identity's `@groups` and `@users`. Plone's
+ * password hashes cannot be used here: users come without a password and set one by a reset (`@users/<id>/reset-password`).
+ */
+async function importPrincipals(
+  exported: PloneExport,
+  target: ImportTarget,
+  report: ImportReport,
+  count: (what: string, reason: string, times?: number) => void,
+): Promise<void> {
+  const { groups, members } = await exported.principals();
+  const orNull = (text: string | null) => text || null;
+  for (const group of groups) {
+    const body = {
+      groupname: group.groupid,
+      title: orNull(group.title),
+      description: orNull(group.description),
+      email: orNull(group.email),
+      roles: group.roles,
+    };
+    await post(target.identity, target, 'principals.json groups', '/', 'groups', body, report, count);
+  }
+  for (const member of members) {
+    const body = {
+      username: member.username,
+      email: orNull(member.email),
+      fullname: orNull(member.fullname),
+      description: orNull(member.description),
+      home_page: orNull(member.home_page),
+      location: orNull(member.location),
+      roles: member.roles.filter((role) => role !== 'Authenticated'),
+      groups: member.groups,
+      // A password no one knows: a Plone password hash cannot be used here, the user sets a new one by a reset.
+      password: randomBytes(24).toString('base64url'),
+    };
+    if (await post(target.identity, target, 'principals.json users', '/', 'users', body, report, count))
+      count('password', 'a Plone password hash cannot be used here: the user sets a new one by a reset');
+  }
+}
+
 /** The parts of the export besides the content tree that this import does not carry yet, counted. */
 async function countSideFiles(
   exported: PloneExport,
   count: (what: string, reason: string, times?: number) => void,
 ): Promise<void> {
-  const { members, groups } = await exported.principals();
-  const notYet = 'not imported yet: create them through the API';
-  count('principals.json users', `${notYet} (@users); their password hashes cannot be carried`, members.length);
-  count('principals.json groups', `${notYet} (@groups)`, groups.length);
   const comments = Object.values(await exported.discussions()).reduce((n, d) => n + d.items.length, 0);
   count('discussions.json comments', 'not imported yet: the discussion service has no import call', comments);
   const metadata = exported.metadata;

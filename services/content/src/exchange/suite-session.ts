@@ -10,6 +10,7 @@ import {
   protos,
   suiteServiceAddress,
   type ContentServiceClient,
+  type IdentityServiceClient,
   type Principal__Output,
 } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
@@ -56,6 +57,7 @@ export function sessionSchema(prefix: 'IMPORT' | 'EXPORT'): z.ZodType<SessionCon
 
 export interface SuiteSession {
   content: ContentServiceClient;
+  identity: IdentityServiceClient;
   principal: Principal__Output;
   close(): void;
 }
@@ -72,12 +74,19 @@ export async function openSession(config: SessionConfig): Promise<SuiteSession> 
     ).catch((error: Error) => {
       throw new Error(`${error.message} (identity service at ${identityAt.address}, from ${identityAt.from})`);
     });
-    return { content, principal, close: () => content.close() };
+    return {
+      content,
+      identity,
+      principal,
+      close: () => {
+        content.close();
+        identity.close();
+      },
+    };
   } catch (error) {
     content.close();
-    throw error;
-  } finally {
     identity.close();
+    throw error;
   }
 }
 
