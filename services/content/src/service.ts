@@ -55,6 +55,8 @@ import { languageRootRpcs } from './api/language-roots';
 import { siteLanguages } from './clients/site-languages';
 import { registrySiteSettings } from './clients/site-settings';
 import { siteTitleRpcs } from './api/site-title-rpc';
+import { importRpcs } from './exchange/import-rpc';
+import { exportRpcs } from './exchange/export-rpc';
 import { SiteTitle } from './domain/site-title';
 import { Translations, withLanguageRootType } from './domain/translations';
 import { StoreTranslationGroups } from './store/translation-groups';
@@ -307,6 +309,8 @@ export async function startContentService({
               ...ruleActionRpcs(deps, appliedRuleActions, logger),
               ...languageRootRpcs(translations, repo, logger),
               ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
+              ...importRpcs(repo, deps, logger),
+              ...exportRpcs(repo, deps, logger),
             },
             logger,
           ),

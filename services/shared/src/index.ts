@@ -53,3 +53,4 @@ export * from './i18n/accept-language';
 export * from './i18n/messages';
 export * from './types';
 export * from './imaging';
+export * from './runtime/tool-support';

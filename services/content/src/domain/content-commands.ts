@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { liveLock } from './locks';
-import { AppError, badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  DuplicateKeyError,
+  hasPermission,
+  urlOf,
+  type FieldError,
+  type LocalRoles,
+} from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
 import { addedEvent, modifiedEvent, movedEvent, removedEvent } from './content-events';
@@ -18,7 +27,7 @@ import {
 import { fileValuesOf, storedValue, valuesAfter } from './field-values';
 import type { FileStorage, FileValue } from './files';
 import type { FolderOrdering, OrderInput } from './folder-order';
-import { childPath, parentPathOf, type ContentDoc } from './model';
+import { childPath, parentPathOf, type ContentDoc, type WorkflowEntry } from './model';
 import { withAlias } from './aliases';
 import { storedLinks } from './links';
 import { checkId, idCandidates, idFromTitle } from './naming';
@@ -30,6 +39,22 @@ import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './w
 
 // Look-ups (gRPC) read the snapshot from here.
 export { snapshot } from './snapshot';
+
+/** What an object imported from another site keeps of it (`importObject`). */
+export interface ImportedState {
+  uid: string;
+  id: string;
+  created?: string;
+  modified?: string;
+  creators: string[];
+  /** A state of the type's workflow; null or absent: the initial one. */
+  review_state?: string | null;
+  workflow_history: WorkflowEntry[];
+  local_roles: LocalRoles;
+  block_local_roles: boolean;
+  /** Its position among its container's items; absent: after the others. */
+  position?: number;
+}
 
 /** A PATCH of an object, checked against its type's patch schema (the API layer does that). */
 export interface ContentUpdate {
@@ -112,15 +137,8 @@ export class ContentCommands {
     caller: Caller,
     uid?: string,
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
-    this.writer.checkPermission(parent, 'Add portal content', caller);
+    this.checkAddable(parent, type, caller);
     if (uid !== undefined) await this.checkUidFree(uid);
-    const parentType = this.types.get(parent.portal_type);
-    if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
-      const reason = parentType.folderish
-        ? `not addable in a ${parentType.title}`
-        : `a ${parentType.title} is not a folder`;
-      throw badRequest(`Cannot add a ${type.title} here: ${reason}`, [{ field: '@type', message: reason }]);
-    }
     const explicitId = values.id !== undefined && values.id !== null ? checkId(String(values.id)) : undefined;
     const changes = await this.resolveRelations(type, values, caller);
     checkInvariants(type, valuesAfter(null, type, changes));
@@ -139,7 +157,45 @@ export class ContentCommands {
     if (await this.repo.byUid(uid)) throw conflict('An object with this UID already exists');
   }
 
-  /** Inserts the new object under the first free id (or the explicit one, 409 when taken). */
+  /**
+   * Adds an object that comes from another site (`ImportObject`): with its own UID, id, dates, creators, workflow
+   * state and history and local roles, else as `create` does (the same checks, 409 when its id is taken).
+   */
+  async importObject(
+    parent: ContentDoc,
+    type: ContentType,
+    values: FieldValues,
+    imported: ImportedState,
+    caller: Caller,
+  ): Promise<ContentDoc> {
+    this.checkAddable(parent, type, caller);
+    const changes = await this.resolveRelations(type, values, caller);
+    checkInvariants(type, valuesAfter(null, type, changes));
+    const ingested = await this.ingestFiles(type, changes);
+    try {
+      return await this.insert(parent, type, checkId(imported.id), changes, ingested, caller, undefined, imported);
+    } catch (error) {
+      await this.files.release([...ingested.values()]);
+      throw error;
+    }
+  }
+
+  /** 401/403 unless the caller may add here; 400 when the parent's type does not take this type. */
+  private checkAddable(parent: ContentDoc, type: ContentType, caller: Caller): void {
+    this.writer.checkPermission(parent, 'Add portal content', caller);
+    const parentType = this.types.get(parent.portal_type);
+    if (!this.types.allowedIn(parentType).some((allowed) => allowed.name === type.name)) {
+      const reason = parentType.folderish
+        ? `not addable in a ${parentType.title}`
+        : `a ${parentType.title} is not a folder`;
+      throw badRequest(`Cannot add a ${type.title} here: ${reason}`, [{ field: '@type', message: reason }]);
+    }
+  }
+
+  /**
+   * Inserts the new object under the first free id (or the explicit one, 409 when taken); an imported one keeps
+   * what `imported` gives.
+   */
   private async insert(
     parent: ContentDoc,
     type: ContentType,
@@ -148,13 +204,16 @@ export class ContentCommands {
     ingested: Map<string, FileValue>,
     caller: Caller,
     givenUid?: string,
+    imported?: ImportedState,
   ): Promise<ContentDoc> {
-    const uid = givenUid ?? randomUUID().replace(/-/g, '');
+    const uid = imported?.uid ?? givenUid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
-    const position = await this.repo.takeChildPosition(parent._id);
+    // Taken even for an imported position: the container's next one stays past every imported one.
+    const taken = await this.repo.takeChildPosition(parent._id);
+    const position = imported?.position ?? taken;
     const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
     for (const id of candidates) {
-      const doc: ContentDoc = {
+      const created: ContentDoc = {
         _id: uid,
         path: childPath(parent.path ?? '/', id),
         id,
@@ -182,6 +241,18 @@ export class ContentCommands {
           ? [{ action: null, actor: caller.principal?.id ?? '', comments: '', review_state: INITIAL_STATE, time: at }]
           : [],
       };
+      const doc: ContentDoc = imported
+        ? {
+            ...created,
+            created: imported.created ?? at,
+            modified: imported.modified ?? at,
+            creators: imported.creators,
+            review_state: type.workflow ? (imported.review_state ?? INITIAL_STATE) : null,
+            workflow_history: type.workflow ? imported.workflow_history : [],
+            local_roles: imported.local_roles,
+            block_local_roles: imported.block_local_roles,
+          }
+        : created;
       Object.assign(doc, accessFields(doc, parent));
       const events = [addedEvent(doc, caller.requestId)];
       if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;

@@ -172,6 +172,28 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     );
   }
 
+  /**
+   * Every object in the tree, paged by path: a container comes before what it holds (its path is a prefix of
+   * theirs), as an export needs.
+   */
+  async *inPathOrder(pageSize: number): AsyncGenerator<ContentDoc> {
+    let after = '';
+    for (;;) {
+      const page = await this.docs.find(
+        { path: { $gt: after } },
+        { sort: { path: 1 }, limit: pageSize, projection: { _outbox: 0 } },
+      );
+      for (const doc of page) if (!doc._deleted) yield doc;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1].path ?? after;
+    }
+  }
+
+  /** How many objects the tree holds (tombstones have no path). */
+  countInTree(): Promise<number> {
+    return this.docs.countDocuments({ path: { $exists: true } });
+  }
+
   /** Every live object, paged by UID, for reindexing. */
   async *scan(pageSize: number): AsyncGenerator<ContentDoc> {
     let after = '';

@@ -14,8 +14,14 @@ import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, Cont
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from './cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from './cms/content/v1/EnsureLanguageRootsRequest';
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from './cms/content/v1/EnsureLanguageRootsResponse';
+import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from './cms/content/v1/ExportObjectsRequest';
+import type { ExportedObject as _cms_content_v1_ExportedObject, ExportedObject__Output as _cms_content_v1_ExportedObject__Output } from './cms/content/v1/ExportedObject';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from './cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from './cms/content/v1/GetByUidRequest';
+import type { ImportBlob as _cms_content_v1_ImportBlob, ImportBlob__Output as _cms_content_v1_ImportBlob__Output } from './cms/content/v1/ImportBlob';
+import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from './cms/content/v1/ImportObjectRequest';
+import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from './cms/content/v1/ImportObjectResponse';
+import type { NotCarried as _cms_content_v1_NotCarried, NotCarried__Output as _cms_content_v1_NotCarried__Output } from './cms/content/v1/NotCarried';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from './cms/content/v1/RebuildTranslationsRequest';
 import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from './cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from './cms/content/v1/RenderManyRequest';
@@ -52,8 +58,14 @@ export interface ProtoGrpcType {
         CountByTypeRequest: MessageTypeDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_CountByTypeRequest__Output>
         EnsureLanguageRootsRequest: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsRequest__Output>
         EnsureLanguageRootsResponse: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsResponse__Output>
+        ExportObjectsRequest: MessageTypeDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportObjectsRequest__Output>
+        ExportedObject: MessageTypeDefinition<_cms_content_v1_ExportedObject, _cms_content_v1_ExportedObject__Output>
         GetByPathRequest: MessageTypeDefinition<_cms_content_v1_GetByPathRequest, _cms_content_v1_GetByPathRequest__Output>
         GetByUidRequest: MessageTypeDefinition<_cms_content_v1_GetByUidRequest, _cms_content_v1_GetByUidRequest__Output>
+        ImportBlob: MessageTypeDefinition<_cms_content_v1_ImportBlob, _cms_content_v1_ImportBlob__Output>
+        ImportObjectRequest: MessageTypeDefinition<_cms_content_v1_ImportObjectRequest, _cms_content_v1_ImportObjectRequest__Output>
+        ImportObjectResponse: MessageTypeDefinition<_cms_content_v1_ImportObjectResponse, _cms_content_v1_ImportObjectResponse__Output>
+        NotCarried: MessageTypeDefinition<_cms_content_v1_NotCarried, _cms_content_v1_NotCarried__Output>
         RebuildTranslationsRequest: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsRequest__Output>
         RebuildTranslationsResponse: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsResponse__Output>
         RenderManyRequest: MessageTypeDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyRequest__Output>

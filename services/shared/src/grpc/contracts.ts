@@ -5,6 +5,11 @@ export type { Principal, Principal__Output } from '../generated/cms/common/v1/Pr
 export type { QueryParam, QueryParam__Output } from '../generated/cms/common/v1/QueryParam';
 // ContentService look-ups return cms.events.v1.ContentSnapshot: `ContentSnapshot` in events/content-events.ts.
 export type { ContentServiceClient, ContentServiceHandlers } from '../generated/cms/content/v1/ContentService';
+export type { ImportObjectRequest__Output } from '../generated/cms/content/v1/ImportObjectRequest';
+export type { ImportObjectResponse__Output } from '../generated/cms/content/v1/ImportObjectResponse';
+export type { NotCarried } from '../generated/cms/content/v1/NotCarried';
+export type { ExportedObject, ExportedObject__Output } from '../generated/cms/content/v1/ExportedObject';
+export type { ExportObjectsRequest__Output } from '../generated/cms/content/v1/ExportObjectsRequest';
 export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
 export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';
 export type { SearchServiceClient, SearchServiceHandlers } from '../generated/cms/search/v1/SearchService';

@@ -10,10 +10,14 @@ import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from '../../../cms/content/v1/CountByTypeRequest';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from '../../../cms/content/v1/EnsureLanguageRootsRequest';
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from '../../../cms/content/v1/EnsureLanguageRootsResponse';
+import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from '../../../cms/content/v1/ExportObjectsRequest';
+import type { ExportedObject as _cms_content_v1_ExportedObject, ExportedObject__Output as _cms_content_v1_ExportedObject__Output } from '../../../cms/content/v1/ExportedObject';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from '../../../cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from '../../../cms/content/v1/GetByUidRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from '../../../cms/content/v1/ImportObjectRequest';
+import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from '../../../cms/content/v1/ImportObjectResponse';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from '../../../cms/content/v1/RebuildTranslationsRequest';
 import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from '../../../cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from '../../../cms/content/v1/RenderManyRequest';
@@ -51,6 +55,11 @@ export interface ContentServiceClient extends grpc.Client {
   ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   ensureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   
+  ExportObjects(argument: _cms_content_v1_ExportObjectsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  ExportObjects(argument: _cms_content_v1_ExportObjectsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  exportObjects(argument: _cms_content_v1_ExportObjectsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  exportObjects(argument: _cms_content_v1_ExportObjectsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_ExportedObject__Output>;
+  
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
   GetByPath(argument: _cms_content_v1_GetByPathRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_ContentSnapshot__Output>): grpc.ClientUnaryCall;
@@ -77,6 +86,15 @@ export interface ContentServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
+  
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  ImportObject(argument: _cms_content_v1_ImportObjectRequest, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
+  importObject(argument: _cms_content_v1_ImportObjectRequest, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
   
   RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
   RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
@@ -124,11 +142,15 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   EnsureLanguageRoots: grpc.handleUnaryCall<_cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse>;
   
+  ExportObjects: grpc.handleServerStreamingCall<_cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject>;
+  
   GetByPath: grpc.handleUnaryCall<_cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot>;
   
   GetByUid: grpc.handleUnaryCall<_cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot>;
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
+  
+  ImportObject: grpc.handleUnaryCall<_cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse>;
   
   RebuildTranslations: grpc.handleUnaryCall<_cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse>;
   
@@ -146,9 +168,11 @@ export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
   CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
   EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>
+  ExportObjects: MethodDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportedObject, _cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  ImportObject: MethodDefinition<_cms_content_v1_ImportObjectRequest, _cms_content_v1_ImportObjectResponse, _cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse__Output>
   RebuildTranslations: MethodDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse__Output>
   RenderMany: MethodDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse__Output>
   Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>

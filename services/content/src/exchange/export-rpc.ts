@@ -1,0 +1,128 @@
+/**
+ * `ExportObjects`: the tree as plone.exportimport's data.json files (`npm run export`), one object at a time in
+ * path order (a container before what it holds), each with its files' bytes.
+ */
+import {
+  serverStream,
+  SIMPLE_PUBLICATION_WORKFLOW,
+  type ContentServiceHandlers,
+  type ExportedObject,
+  type ExportObjectsRequest__Output,
+  type Logger,
+} from '@cms/shared';
+import type { ContentDeps } from '../api/declarations';
+import { asFileValue } from '../domain/files';
+import { jsonValue, CORE_FIELDS } from '../domain/field-values';
+import { parentPathOf, type ContentDoc } from '../domain/model';
+import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE } from '../domain/types';
+import type { StoreContentRepository } from '../store/content-repository';
+import { requireSiteAdministrator } from './access';
+import { SITE_ROOT_FOLDER, SITE_ROOT_TYPE } from './plone-export';
+
+/** Objects read from the store at a time. */
+const PAGE_SIZE = 200;
+
+export function exportRpcs(
+  repo: StoreContentRepository,
+  deps: ContentDeps,
+  log: Logger,
+): Pick<ContentServiceHandlers, 'ExportObjects'> {
+  return {
+    ExportObjects: serverStream(log, async function* (request: ExportObjectsRequest__Output) {
+      requireSiteAdministrator(request.principal, 'Exporting');
+      let total = await repo.countInTree();
+      let rootUid = '';
+      for await (const doc of repo.inPathOrder(PAGE_SIZE)) {
+        if (doc.path === '/') rootUid = doc._id;
+        const message: ExportedObject = { ...(await exportedObject(doc, rootUid, deps)), total };
+        total = 0;
+        yield message;
+      }
+    }),
+  };
+}
+
+/** Plone's form of a date: seconds, with the offset written out. */
+export function ploneDate(iso: string | null | undefined): string | null {
+  return iso ? new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null;
+}
+
+/** A file's name as the export's folder layout takes it (one path segment). */
+function blobFilename(filename: string): string {
+  const name = filename.replace(/[/\\]/g, '_');
+  return name === '.' || name === '..' || name === '' ? 'file' : name;
+}
+
+async function exportedObject(doc: ContentDoc, rootUid: string, deps: ContentDeps): Promise<ExportedObject> {
+  const isRoot = doc.path === '/';
+  const type = deps.types.get(doc.portal_type);
+  const item: Record<string, unknown> = {
+    '@id': isRoot ? `/${doc.id}` : doc.path,
+    '@type': doc.portal_type === STORED_SITE_ROOT_TYPE ? SITE_ROOT_TYPE : doc.portal_type,
+    UID: doc._id,
+    id: doc.id,
+    title: doc.title,
+    description: doc.description,
+    created: ploneDate(doc.created),
+    modified: ploneDate(doc.modified),
+    effective: ploneDate(doc.effective),
+    expires: ploneDate(doc.expires),
+    creators: doc.creators,
+    review_state: doc.review_state,
+    workflow_history: doc.workflow_history?.length
+      ? {
+          [SIMPLE_PUBLICATION_WORKFLOW.id]: doc.workflow_history.map((entry) => ({
+            ...entry,
+            time: ploneDate(entry.time),
+          })),
+        }
+      : {},
+    type_title: type.title,
+    is_folderish: type.folderish,
+    'exportimport.versions': {},
+    'exportimport.conversation': [],
+    'exportimport.constrains': {},
+  };
+  if (!isRoot && doc.parent_uid)
+    item.parent = {
+      '@id': parentPathOf(doc.path ?? '/'),
+      UID: doc.parent_uid === rootUid ? SITE_ROOT_FOLDER : doc.parent_uid,
+    };
+  const blobs: ExportedObject['blobs'] = [];
+  for (const field of type.fields) {
+    if (CORE_FIELDS.has(field.name)) continue;
+    const stored = doc.fields?.[field.name];
+    if (stored === undefined) continue;
+    const file = field.kind === 'file' || field.kind === 'image' ? asFileValue(stored) : null;
+    if (file) {
+      const bytes = await deps.files.read(file);
+      if (!bytes) continue;
+      const filename = blobFilename(file.filename);
+      item[field.name] = {
+        blob_path: `${doc._id}/${field.name}/${filename}`,
+        'content-type': file.content_type,
+        filename: file.filename,
+        size: file.size,
+        ...(file.width !== undefined ? { width: file.width, height: file.height } : {}),
+      };
+      blobs.push({ field: field.name, data: bytes });
+      continue;
+    }
+    item[field.name] =
+      field.kind === 'json' ? jsonValue(stored) : field.kind === 'datetime' ? ploneDate(stored as string) : stored;
+  }
+  const grants = doc.local_roles ?? [];
+  const roles =
+    grants.length || doc.block_local_roles
+      ? {
+          ...(grants.length ? { local_roles: Object.fromEntries(grants.map((g) => [g.principal, g.roles])) } : {}),
+          ...(doc.block_local_roles ? { block: 1 } : {}),
+        }
+      : null;
+  return {
+    item_json: Buffer.from(JSON.stringify(item)),
+    local_roles_json: roles ? Buffer.from(JSON.stringify(roles)) : Buffer.alloc(0),
+    position: doc.position,
+    blobs,
+  };
+}

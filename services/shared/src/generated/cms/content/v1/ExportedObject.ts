@@ -1,0 +1,19 @@
+// Original file: proto/cms/content/v1/content.proto
+
+import type { ImportBlob as _cms_content_v1_ImportBlob, ImportBlob__Output as _cms_content_v1_ImportBlob__Output } from '../../../cms/content/v1/ImportBlob';
+
+export interface ExportedObject {
+  'item_json'?: (Buffer | Uint8Array | string);
+  'local_roles_json'?: (Buffer | Uint8Array | string);
+  'position'?: (number);
+  'blobs'?: (_cms_content_v1_ImportBlob)[];
+  'total'?: (number);
+}
+
+export interface ExportedObject__Output {
+  'item_json': (Buffer);
+  'local_roles_json': (Buffer);
+  'position': (number);
+  'blobs': (_cms_content_v1_ImportBlob__Output)[];
+  'total': (number);
+}
