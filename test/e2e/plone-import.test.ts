@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serviceKeySetting } from '@cms/shared';
 import { writeAddressesFile } from '../../services/embedded/src/addresses';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { assertFilesExist, baseEnv, ROOT } from '../support/processes';
@@ -37,7 +38,7 @@ describe('npm run import of a Plone 6 export', () => {
   beforeAll(async () => {
     assertFilesExist([IMPORT], 'Build first: `npm run build` (or `npx tsc -b`).');
     t = await startTestSuite();
-    writeAddressesFile(t.dataDir, t.suite.addresses);
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
   });
   afterAll(async () => {
     await t?.stop();
@@ -137,7 +138,9 @@ describe('npm run import of a Plone 6 export', () => {
     const jane = (await (await t.request('GET', '/@users/jane')).json()) as { groups: { items: { id: string }[] } };
     expect(jane.groups.items.map((g) => g.id)).toEqual(expect.arrayContaining(['editors', 'Reviewers']));
     const aliases = (await (await t.request('GET', '/about/@aliases')).json()) as { items: { path: string }[] };
-    expect(aliases.items).toEqual([{ path: '/about-us' }]);
+    expect(aliases.items).toEqual([
+      { path: '/about-us', 'redirect-to': '/about', manual: true, datetime: expect.any(String) },
+    ]);
   });
 
   it('run again, skips what is there by UID (how an import cut short is finished)', async () => {
@@ -193,7 +196,7 @@ describe('npm run export after the import (the round trip)', () => {
   beforeAll(async () => {
     assertFilesExist([IMPORT, EXPORT], 'Build first: `npm run build` (or `npx tsc -b`).');
     t = await startTestSuite();
-    writeAddressesFile(t.dataDir, t.suite.addresses);
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
     folder = mkdtempSync(join(tmpdir(), 'plone-export-out-'));
     expect((await runImport([SAMPLE], env())).code).toBe(0);
   });
