@@ -49,7 +49,8 @@ export async function runEngines(settings) {
       if (engine === 'postgres') {
         const database = await createDatabase('bench_engines');
         databases.push(database);
-        env.STORE_URL = database.url;
+        // A server engine needs the secrets a production deployment sets (identity refuses to start without).
+        Object.assign(env, { STORE_URL: database.url, JWT_SECRET: `bench-${'x'.repeat(40)}`, ADMIN_PASSWORD: 'admin' });
       }
       const server = await startEmbedded(`engines-${engine}`, { dataDir: tempDir('bench-engines-'), workers: 0, env });
       const payload = await seedDocument(server.baseUrl);

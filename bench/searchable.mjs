@@ -119,7 +119,7 @@ async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
     METRICS_PORT: 'off',
     SERVICE_AUTH_KEY: randomBytes(32).toString('base64url'),
   };
-  if (storeUrl) common.STORE_URL = storeUrl;
+  if (storeUrl) Object.assign(common, { STORE_URL: storeUrl, JWT_SECRET: `bench-${'x'.repeat(40)}` });
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key]) common[key] = process.env[key];
   const envs = {};
   for (const s of SERVICES) {

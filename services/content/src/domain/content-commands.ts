@@ -211,8 +211,11 @@ export class ContentCommands {
     // Taken even for an imported position: the container's next one stays past every imported one.
     const taken = await this.repo.takeChildPosition(parent._id);
     const position = imported?.position ?? taken;
-    const candidates = explicitId !== undefined ? [explicitId] : suggestedIds(type, changes, ingested);
-    for (const id of candidates) {
+    const candidates =
+      explicitId !== undefined
+        ? [explicitId]
+        : untakenIds(suggestedIds(type, changes, ingested), parent.path ?? '/', this.repo);
+    for await (const id of candidates) {
       const created: ContentDoc = {
         _id: uid,
         path: childPath(parent.path ?? '/', id),
@@ -483,6 +486,27 @@ function frontPage(title: string): Record<string, string> {
  * Ids for a new object given none, in order of preference: from its title, else from its file's name
  * (`report.pdf`, `report-1.pdf`, …), else from its type.
  */
+/** Ids looked up at once: a folder of many `page-N` is passed over in a few queries, not one insert each. */
+const ID_BATCH = 64;
+
+/**
+ * The candidates whose path no object holds at the moment of asking, in order, asked a batch at a time; the insert
+ * itself still decides (another writer may take one meanwhile).
+ */
+async function* untakenIds(candidates: Iterable<string>, parentPath: string, repo: ContentRepository) {
+  let batch: string[] = [];
+  const flush = async function* () {
+    const taken = await repo.takenPaths(batch.map((id) => childPath(parentPath, id)));
+    for (const id of batch) if (!taken.has(childPath(parentPath, id))) yield id;
+    batch = [];
+  };
+  for (const id of candidates) {
+    batch.push(id);
+    if (batch.length === ID_BATCH) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}
+
 function suggestedIds(
   type: ContentType,
   values: Record<string, unknown>,

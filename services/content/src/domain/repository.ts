@@ -7,6 +7,8 @@ import type { ContentDoc, NavDoc } from './model';
  */
 export interface ContentRepository {
   byPath(path: string): Promise<ContentDoc | null>;
+  /** Which of `paths` an object holds now (one query, for choosing a free id among many candidates). */
+  takenPaths(paths: string[]): Promise<Set<string>>;
   byUid(uid: string): Promise<ContentDoc | null>;
   /** Children the holder of `viewerTokens` may see (see `callerTokens`), in folder order. */
   children(parentUid: string, viewerTokens: string[], skip: number, limit: number): Promise<ContentDoc[]>;

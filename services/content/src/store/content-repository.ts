@@ -36,6 +36,11 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     return this.docs.findOne({ path });
   }
 
+  async takenPaths(paths: string[]): Promise<Set<string>> {
+    const found = await this.docs.find({ path: { $in: paths } }, { projection: { path: 1 } });
+    return new Set(found.map((doc) => doc.path as string));
+  }
+
   async byUid(uid: string): Promise<ContentDoc | null> {
     const doc = await this.docs.findOne({ _id: uid });
     return doc && !doc._deleted ? doc : null;
