@@ -3,7 +3,7 @@
 #   gateway | content | identity | search | discussion | config | embedded
 #   reindex | events-replay <group>... | migrate | probe <host:port>
 # scripts/check-dockerfile.mjs runs these RUN steps in a scratch copy of the repository (no Docker engine in CI).
-# The current Node LTS (scripts/node-lts.mjs runs the tests on the same version in CI).
+# The current Node LTS (`npm run test:lts` runs the tests on the same version: scripts/node-lts.mjs).
 ARG NODE_IMAGE=node:26.10.0-bookworm-slim
 
 # --- build: install from the lockfile with the pinned pnpm, compile, then drop the dev dependencies ---
