@@ -9,15 +9,20 @@ import { png, upload } from '../support/images';
 const basic = (user: string) => 'Basic ' + Buffer.from(`${user}:secret-${user}`).toString('base64');
 const json = async (response: Response) => (await response.json()) as Record<string, any>;
 
-describe("an editor's day", () => {
-  let t: TestSuite;
-
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
+/** A request as the administrator to the suite `suite()` gives, which must succeed (status below 300). */
+function adminOf(suite: () => TestSuite) {
+  return async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const response = await suite().request(method, path, { body });
     if (response.status >= 300)
       throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     return response;
-  }
+  };
+}
+
+describe("an editor's day", () => {
+  let t: TestSuite;
+
+  const admin = adminOf(() => t);
 
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
@@ -333,12 +338,7 @@ describe("an editor's day", () => {
 describe("an editor's day on a multilingual site with the original identifiers", () => {
   let t: TestSuite;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
+  const admin = adminOf(() => t);
 
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500', ORIGINAL_IDENTIFIERS: 'true' });
