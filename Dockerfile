@@ -13,6 +13,8 @@ WORKDIR /app
 ENV CI=true COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0
 # Manifests first, so the install layer is reused while only sources change.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+# Fixes to dependencies that pnpm applies at install (package.json, pnpm.patchedDependencies).
+COPY patches patches
 COPY gateway/package.json gateway/
 COPY services/shared/package.json services/shared/
 COPY services/content/package.json services/content/
