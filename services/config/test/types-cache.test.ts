@@ -43,6 +43,7 @@ describe('content types as other services read them', () => {
       maxMessageBytes: config.MAX_MESSAGE_BYTES,
       log,
       reconnectMs: 50,
+      connectWaitMs: 500,
     });
   }
 
@@ -143,8 +144,12 @@ describe('content types as other services read them', () => {
     await types.definitions('t');
     await service.stop();
     await pollUntil(() => !types.watching, 5000, { description: 'the watch stream closed' });
-    // Nothing is served from the cache now: the read goes to the (stopped) config service and fails.
-    await expect(types.definitions('t')).rejects.toBeDefined();
+    // Nothing is served from the cache now: the read goes to the (stopped) config service and fails, having waited
+    // for a connection (its deadline passes) unless told not to (it is refused at once: the channel knows no peer).
+    await expect(types.definitions('t')).rejects.toMatchObject({ type: 'GatewayTimeout' });
+    await expect(types.definitions('t', { waitForConnection: false })).rejects.toMatchObject({
+      type: 'ServiceUnavailable',
+    });
     // Started again for afterAll to stop.
     types.close();
     client.close();

@@ -5,7 +5,7 @@
  * the very next request.
  *
  * While the stream is closed every call asks config, waiting up to a few seconds for a connection (a config that
- * just restarted is reached). When config cannot be reached, the last definitions read stay in use (logged once
+ * just restarted is reached); after a failed read, without waiting, until a read succeeds. When config cannot be reached, the last definitions read stay in use (logged once
  * per outage), so content keeps serving while config is down; config makes every type change, so the only change
  * this can miss is one config acknowledged while this process's stream was closed, just before config became
  * unreachable. A content process started before config begins with the built-in types. Work no request waits
@@ -32,7 +32,9 @@ export function configTypeSource(
     config,
     async refresh(requestId) {
       try {
-        const read = await config.definitions(requestId);
+        // Once a read failed, the next ones do not wait for a connection: a request during an outage is served
+        // with the last definitions at once, not after connectWaitMs; the first read after config is back is current.
+        const read = await config.definitions(requestId, { waitForConnection: !failing });
         if (read.fetched) registry.replace(read.definitions);
         if (failing) options.log.info('content types read from config again');
         failing = false;

@@ -73,15 +73,19 @@ export class ConfigTypes {
     return this.stream.live;
   }
 
-  /** Every type's definition, in listing order: the cached ones while the stream vouches for them. */
-  async definitions(requestId: string): Promise<TypeDefinitionsRead> {
+  /**
+   * Every type's definition, in listing order: the cached ones while the stream vouches for them.
+   * `waitForConnection: false` fails at once while config is known to be unreachable, instead of waiting up to
+   * connectWaitMs for it on every request of an outage.
+   */
+  async definitions(requestId: string, options: { waitForConnection?: boolean } = {}): Promise<TypeDefinitionsRead> {
     if (this.live && this.cached) return { definitions: this.cached, fetched: false };
     // While the stream is live, a read started since the last change announced answers for this one too.
     if (this.live && this.pending?.generation === this.generation) {
       return { definitions: await this.pending.answer, fetched: true };
     }
     const generation = this.generation;
-    const answer = this.fetch(requestId);
+    const answer = this.fetch(requestId, options.waitForConnection ?? true);
     this.pending = { generation, answer };
     try {
       const definitions = await answer;
@@ -92,13 +96,13 @@ export class ConfigTypes {
     }
   }
 
-  private async fetch(requestId: string): Promise<ContentTypeDef[]> {
+  private async fetch(requestId: string, waitForConnection: boolean): Promise<ContentTypeDef[]> {
     this.remoteReads += 1;
     // Waits for a connection (within connectWaitMs): just after config restarted, the channel may still be backing
     // off, and failing at once would fail the request that asked.
     const answer = await callUnary<TypeDefinitions__Output>(
       (md, o, cb) => {
-        md.setOptions({ waitForReady: true });
+        if (waitForConnection) md.setOptions({ waitForReady: true });
         this.client.ListTypes({}, md, o, cb);
       },
       { requestId, timeoutMs: Math.min(this.options.timeoutMs, this.options.connectWaitMs ?? 3000) },
