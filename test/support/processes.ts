@@ -184,10 +184,13 @@ export function assertFilesExist(paths: string[], hint: string): void {
   if (missing.length > 0) throw new Error(`Missing ${missing.join(', ')}. ${hint}`);
 }
 
-/** The environment a child starts from: only what node needs, so the caller's own settings (MONGO_URL...) do not leak in. */
+/**
+ * The environment a child starts from: only what node needs, so the caller's own settings (MONGO_URL...) do not leak
+ * in; grpc-js's GRPC_TRACE and GRPC_VERBOSITY pass through, to trace a failing run's connections.
+ */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) {
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT', 'GRPC_TRACE', 'GRPC_VERBOSITY']) {
     if (process.env[key] !== undefined) env[key] = process.env[key];
   }
   return env;
