@@ -90,10 +90,14 @@ for (const [status, response] of Object.entries(ERRORS)) {
   registry.registerComponent('responses', ERRORS_NAMES[status], response);
 }
 
-/** `''`, `':field/:scale'` → OpenAPI path suffix and the names of its parameters. */
+/**
+ * `''`, `':field/:scale'`, `'rebuild'` → OpenAPI path suffix, the names of its parameters, and its literal segments
+ * (which tell apart the operation ids of one method's several paths).
+ */
 function subPathOf(pattern) {
-  if (!pattern) return { suffix: '', names: [] };
+  if (!pattern) return { suffix: '', names: [], literals: [] };
   const names = [];
+  const literals = pattern.split('/').filter((segment) => segment && !segment.startsWith(':'));
   const suffix = pattern
     .split('/')
     .map((segment) => {
@@ -102,7 +106,7 @@ function subPathOf(pattern) {
       return `/{${segment.slice(1)}}`;
     })
     .join('');
-  return { suffix, names };
+  return { suffix, names, literals };
 }
 
 /** The schema of one sub-path parameter: the declaration's own (required, since the path names it), or a string. */
@@ -131,6 +135,7 @@ const contextParam = {
 };
 
 const tags = new Map();
+const operationIds = new Map();
 for (const declaration of declarations) {
   const label = declaration.name ? `@${declaration.name}` : 'content';
   tags.set(label, declaration.service);
@@ -142,7 +147,7 @@ for (const declaration of declarations) {
     const prefixes = declaration.context === 'content' ? ['', '/{path}'] : [''];
     for (const prefix of prefixes) {
       for (const pattern of patterns) {
-        const { suffix, names } = subPathOf(pattern);
+        const { suffix, names, literals } = subPathOf(pattern);
         const endpointSegment = declaration.name ? `/@${declaration.name}` : '';
         const path = prefix + endpointSegment + suffix || '/';
         const request = {};
@@ -174,11 +179,19 @@ for (const declaration of declarations) {
               : { $ref: `#/components/responses/${ERRORS_NAMES[status]}` };
         }
         const where = prefix ? 'OnObject' : '';
-        const variant = names.length ? 'By' + names.map(capitalize).join('And') : '';
+        const variant =
+          literals.map((literal) => capitalize(camel(literal.replace(/[^A-Za-z0-9_-]+/g, '')))).join('') +
+          (names.length ? 'By' + names.map(capitalize).join('And') : '');
+        const operationId = `${method.toLowerCase()}${capitalize(camel(declaration.name || 'content'))}${variant}${where}`;
+        // Client generators name a function per operation id: two operations with one id break them.
+        if (operationIds.has(operationId)) {
+          throw new Error(`operation id ${operationId} of ${method} ${path} is also ${operationIds.get(operationId)}`);
+        }
+        operationIds.set(operationId, `${method} ${path}`);
         registry.registerPath({
           method: method.toLowerCase(),
           path,
-          operationId: `${method.toLowerCase()}${capitalize(camel(declaration.name || 'content'))}${variant}${where}`,
+          operationId,
           summary: operation.summary,
           description: operation.permission ? `Requires the permission "${operation.permission}".` : undefined,
           tags: [label],

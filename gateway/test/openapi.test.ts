@@ -28,6 +28,14 @@ describe('the OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(DOCUMENT) as never)).resolves.toBeDefined();
   });
 
+  it('gives every operation an operation id of its own (client generators name a function after it)', () => {
+    const ids = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as { operationId?: string }).operationId),
+    );
+    expect(ids.every((id) => typeof id === 'string' && /^[A-Za-z][A-Za-z0-9_]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('names every routed endpoint with each of its methods', () => {
     const missing: string[] = [];
     for (const [name, route] of Object.entries(ROUTES)) {
