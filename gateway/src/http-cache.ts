@@ -16,7 +16,8 @@
  * What an entry depends on is told by its context path: a write at path P drops the entries whose context is P,
  * below P (P's title, state and roles show in, or govern, what is below), P's parent (its listing) or, for the
  * answers content marked as showing their neighbours (`next_item`/`previous_item`, NEIGHBOURS_HEADER), a sibling
- * of P; entries of the `tree` scope (navigation, any expansion) go on every write.
+ * of P; the answers that show other objects (relation and link targets, SHOWS_HEADER) go on a write at or above
+ * any of them; entries of the `tree` scope (navigation, any expansion) go on every write.
  * A registry or type change is a change of `/` (content records it, events/config-changes.ts): everything goes.
  *
  * The feed is per content process: the cache is for one content process (GATEWAY_CACHE_BYTES, off by default);
@@ -43,6 +44,8 @@ interface Entry {
   scope: CacheScope;
   /** It shows its context's neighbours: a sibling's write changes it. */
   neighbours: boolean;
+  /** Paths of the other objects it shows: a write at or above one changes it. */
+  shows: readonly string[];
   bytes: number;
 }
 
@@ -79,11 +82,21 @@ export class ResponseCache {
     return entry.answer;
   }
 
-  set(key: string, context: string, scope: CacheScope, answer: CachedAnswer, { neighbours = false } = {}): void {
-    const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  set(
+    key: string,
+    context: string,
+    scope: CacheScope,
+    answer: CachedAnswer,
+    { neighbours = false, shows = [] as readonly string[] } = {},
+  ): void {
+    const bytes =
+      answer.body.length +
+      key.length * 2 +
+      shows.reduce((sum, path) => sum + path.length * 2, 0) +
+      ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 8) return;
     this.delete(key);
-    this.entries.set(key, { answer, context, scope, neighbours, bytes });
+    this.entries.set(key, { answer, context, scope, neighbours, shows, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -95,8 +108,13 @@ export class ResponseCache {
   invalidate(paths: readonly string[]): void {
     if (paths.length === 0 || this.entries.size === 0) return;
     const touched = paths.map(touchedBy);
+    const shownTouched = paths.map(shownTouchedBy);
     for (const [key, entry] of this.entries) {
-      if (entry.scope === 'tree' || touched.some((touches) => touches(entry.context, entry.neighbours))) {
+      if (
+        entry.scope === 'tree' ||
+        touched.some((touches) => touches(entry.context, entry.neighbours)) ||
+        entry.shows.some((shown) => shownTouched.some((touches) => touches(shown)))
+      ) {
         this.remove(key, entry);
       }
     }
@@ -121,6 +139,13 @@ export class ResponseCache {
 export function parentOf(path: string): string {
   const cut = path.lastIndexOf('/');
   return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/** Whether a write at `path` may change what an answer shows of the object at `shown` (at it or above it). */
+export function shownTouchedBy(path: string): (shown: string) => boolean {
+  if (path === '/') return () => true;
+  const below = path + '/';
+  return (shown) => shown === '/' || shown === path || shown.startsWith(below);
 }
 
 /** Whether a write at `path` may change an answer about `context` (showing its `neighbours` or not). */

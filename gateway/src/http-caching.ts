@@ -3,7 +3,14 @@
  * the caching settings, the tag header for caching proxies, and the gateway's own cache (http-cache.ts, whose
  * comment says why a cached answer is never stale).
  */
-import { NEIGHBOURS_HEADER, type HttpResponse__Output, type Principal__Output, type Route } from '@cms/shared';
+import {
+  NEIGHBOURS_HEADER,
+  SHOWS_HEADER,
+  shownPathsOf,
+  type HttpResponse__Output,
+  type Principal__Output,
+  type Route,
+} from '@cms/shared';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
@@ -86,6 +93,7 @@ export class HttpCaching {
       return;
     }
     const neighbours = takeHeader(response.headers, NEIGHBOURS_HEADER) === '1';
+    const shows = shownPathsOf(takeHeader(response.headers, SHOWS_HEADER));
     const contentType = headerIn(response.headers, 'content-type');
     // A service that sets its own validators (files) keeps them; the gateway makes them for the rest.
     const etag = headerIn(response.headers, 'etag') ?? etagOf(response.body, caller, varyValues);
@@ -102,7 +110,7 @@ export class HttpCaching {
       tags: anonymous ? tagsOf(response.body, contentType) : [],
     };
     if (key && scope && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
-      this.cache?.set(key, contextPath(request.context), scope, answer, { neighbours });
+      this.cache?.set(key, contextPath(request.context), scope, answer, { neighbours, shows });
     }
     this.send(req, res, answer, rules, kind, anonymous, request.cors, key ? 'MISS' : undefined);
   }
@@ -182,6 +190,7 @@ export class HttpCaching {
 /** A service's answer as it came (not a 200: no validators, no caching). */
 export function sendResponse(res: Response, response: HttpResponse__Output): void {
   takeHeader(response.headers, NEIGHBOURS_HEADER);
+  takeHeader(response.headers, SHOWS_HEADER);
   res.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   if (response.body.length > 0) {

@@ -1,7 +1,7 @@
 import { cacheControlOf, cacheRulesOf, DEFAULT_CACHE_RULES } from '../src/cache-rules';
 import { etagOf, lastModifiedOf, notModified, tagsOf, topLevelString } from '../src/conditional';
 import { EventEmitter } from 'node:events';
-import { createLogger } from '@cms/shared';
+import { createLogger, SHOWS_HEADER, showsHeaderOf, shownPathsOf } from '@cms/shared';
 import { ChangeSubscription, type ChangePushMessage, type ChangeStream } from '../src/change-subscription';
 import { ReplicaSubscriptions } from '../src/replica-subscriptions';
 import { ResponseCache, touchedBy, type CachedAnswer } from '../src/http-cache';
@@ -99,6 +99,30 @@ describe('the gateway response cache', () => {
     for (const kept of ['/', '/g', '/g/c', '/f/c']) expect(cache.get(kept)).toBeDefined();
     cache.invalidate(['/']);
     expect(cache.size).toBe(0);
+  });
+
+  it('drops an answer on a write at or above an object it shows, and not on one beside it', () => {
+    const cache = new ResponseCache(1024 * 1024);
+    cache.set('source', '/source', 'object', answer('source'), { shows: ['/shelf/target'] });
+    cache.invalidate(['/shelf/targets', '/shelf/other', '/shelf/target-2']);
+    expect(cache.get('source')).toBeDefined();
+    cache.invalidate(['/shelf/target']);
+    expect(cache.get('source')).toBeUndefined();
+    cache.set('source', '/source', 'object', answer('source'), { shows: ['/shelf/target'] });
+    cache.invalidate(['/shelf']);
+    expect(cache.get('source')).toBeUndefined();
+    // Told the whole site (too many, or unreadable): any write drops it.
+    cache.set('wide', '/wide', 'object', answer('wide'), { shows: shownPathsOf('not json') });
+    cache.invalidate(['/elsewhere']);
+    expect(cache.get('wide')).toBeUndefined();
+  });
+
+  it('reads what an answer shows from the header content sets, bounded', () => {
+    expect(shownPathsOf(showsHeaderOf(['/a', '/b', '/a'])[SHOWS_HEADER])).toEqual(['/a', '/b']);
+    expect(showsHeaderOf([])).toEqual({});
+    expect(shownPathsOf(showsHeaderOf(Array.from({ length: 500 }, (_, i) => `/p${i}`))[SHOWS_HEADER])).toEqual(['/']);
+    expect(shownPathsOf('["relative"]')).toEqual(['/']);
+    expect(shownPathsOf(undefined)).toEqual([]);
   });
 
   it('reads a top-level write as touching the root listing and every top-level sibling', () => {

@@ -169,6 +169,35 @@ describe('HTTP caching (one gateway process)', () => {
     expect((await t.request('GET', first, ANONYMOUS)).headers.get('x-cms-neighbours')).toBeNull();
   });
 
+  it('drops an answer showing a related item when that item changes (its state, its title, its folder)', async () => {
+    const shelf = await create(t, '/', { '@type': 'Folder', id: 'shelf', title: 'Shelf' });
+    const target = await create(t, shelf, { '@type': 'Document', id: 'target', title: 'Target' });
+    const source = await create(t, '/', { '@type': 'Document', id: 'source', title: 'Source' });
+    const uid = ((await (await t.request('GET', target)).json()) as { UID: string }).UID;
+    expect((await t.request('PATCH', source, { body: { relatedItems: [uid] } })).status).toBe(204);
+    for (const path of [shelf, target, source]) await publish(t, path);
+    const read = async () => {
+      const response = await t.request('GET', source, ANONYMOUS);
+      const body = (await response.json()) as { relatedItems: { title: string }[] };
+      return [response.headers.get('x-cache'), body.relatedItems.map((item) => item.title)];
+    };
+    await read();
+    expect(await read()).toEqual(['HIT', ['Target']]);
+    // Retracted: the anonymous reader no longer sees it among the related items, at once.
+    expect((await t.request('POST', `${target}/@workflow/retract`)).status).toBe(200);
+    expect(await read()).toEqual(['MISS', []]);
+    await publish(t, target);
+    expect(await read()).toEqual(['MISS', ['Target']]);
+    expect((await t.request('PATCH', target, { body: { title: 'Target, renamed' } })).status).toBe(204);
+    expect(await read()).toEqual(['MISS', ['Target, renamed']]);
+    // A change above it (its folder retracted) may hide it too.
+    expect(await read()).toEqual(['HIT', ['Target, renamed']]);
+    expect((await t.request('POST', `${shelf}/@workflow/retract`)).status).toBe(200);
+    expect((await read())[0]).toBe('MISS');
+    // The header that told the gateway so never leaves it.
+    expect((await t.request('GET', source, ANONYMOUS)).headers.get('x-cms-shows')).toBeNull();
+  });
+
   it('follows the caching settings: max ages per kind, the tag header', async () => {
     const settings = {
       caching_content_max_age: 60,

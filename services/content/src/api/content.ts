@@ -4,6 +4,7 @@
  */
 import {
   NEIGHBOURS_HEADER,
+  showsHeaderOf,
   badRequest,
   batchParams,
   forbidden,
@@ -82,8 +83,9 @@ export const content = endpoint({
       permission: 'View',
       query: readQuery,
       handle: async (call, deps) => {
-        const { body, neighbours } = await renderContentAnswer(call, call.context, deps);
-        return { status: 200, body, ...(neighbours ? { headers: { [NEIGHBOURS_HEADER]: '1' } } : {}) };
+        const { body, neighbours, shows } = await renderContentAnswer(call, call.context, deps);
+        const headers = { ...(neighbours ? { [NEIGHBOURS_HEADER]: '1' } : {}), ...showsHeaderOf(shows) };
+        return { status: 200, body, ...(Object.keys(headers).length ? { headers } : {}) };
       },
     }),
     POST: operation({

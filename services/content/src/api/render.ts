@@ -41,7 +41,9 @@ export async function renderContent(
 
 /**
  * The serialization and what it shows beyond the object: `neighbours` when it shows the object's neighbours in
- * its folder (the gateway's cache then drops it on a write to any sibling: NEIGHBOURS_HEADER).
+ * its folder (the gateway's cache then drops it on a write to any sibling: NEIGHBOURS_HEADER), and `shows`, the
+ * paths of the other objects it shows (relation and link targets, visible or not: a change of state may show one),
+ * so that a write to any of them drops it too (SHOWS_HEADER).
  */
 export async function renderContentAnswer(
   call: RenderCall,
@@ -49,7 +51,7 @@ export async function renderContentAnswer(
   deps: ContentDeps,
   knownParent?: ContentDoc | null,
   items: 'as-asked' | 'summaries' = 'as-asked',
-): Promise<{ body: Record<string, unknown>; neighbours: boolean }> {
+): Promise<{ body: Record<string, unknown>; neighbours: boolean; shows: string[] }> {
   const type = deps.types.get(doc.portal_type);
   const parent = knownParent === undefined ? await deps.commands.parentOf(doc) : knownParent;
   const includeItems = type.folderish && call.query?.include_items !== false;
@@ -63,27 +65,34 @@ export async function renderContentAnswer(
     type.behaviors.includes('cms.collection') ? collectionResults(call, doc, deps) : null,
     deps.settings.current(call.requestId),
   ]);
+  const linkTargets = await linkTargetsOf(doc.fields ?? {}, type, (uids) => deps.repo.byUids(uids));
   const body = deps.serializer.serialize(doc, {
     publicUrl: call.publicUrl,
     principal: call.principal,
     parent,
     listing,
     neighbours,
-    related,
+    related: related.visible,
     lock,
     workingCopy,
-    linkTargets: await linkTargetsOf(doc.fields ?? {}, type, (uids) => deps.repo.byUids(uids)),
+    linkTargets,
     scaleSizes: settings.scaleSizes,
   });
+  const shows = [...related.paths, ...linkTargets.values()];
   // `fullobjects`: each item of this batch serialized whole, their own items as summaries (no deeper).
   if (listing && items === 'as-asked' && call.query?.fullobjects === true) {
     body.items = await Promise.all(
-      listing.items.map(async (child) => (await renderContentAnswer(call, child, deps, doc, 'summaries')).body),
+      listing.items.map(async (child) => {
+        const rendered = await renderContentAnswer(call, child, deps, doc, 'summaries');
+        shows.push(...rendered.shows);
+        return rendered.body;
+      }),
     );
   }
   return {
     body: withTranslatedTypeTitles({ '@components': expanded, ...body, ...results }, call.translator.translate),
     neighbours: neighbours !== null,
+    shows,
   };
 }
 
@@ -234,18 +243,21 @@ async function neighboursOf(
 }
 
 /** Related objects the caller may view, per relation field. */
+/** The related objects the caller may see, by field, and the paths of all of them (seen or not). */
 async function relatedOf(
   call: RenderCall,
   doc: ContentDoc,
   { types, commands }: ContentDeps,
-): Promise<Record<string, ContentDoc[]>> {
+): Promise<{ visible: Record<string, ContentDoc[]>; paths: string[] }> {
   const relationFields = types.get(doc.portal_type).fields.filter((f) => f.kind === 'relationlist');
+  const paths: string[] = [];
   const entries = await Promise.all(
     relationFields.map(async (field) => {
       const found = await commands.related(doc, field.name);
+      for (const target of found) if (target.path) paths.push(target.path);
       const visible = found.filter((d) => hasPermission(call.principal, 'View', accessOf(d)));
       return [field.name, visible] as const;
     }),
   );
-  return Object.fromEntries(entries);
+  return { visible: Object.fromEntries(entries), paths };
 }
