@@ -74,10 +74,10 @@ const PURGE_INTERVAL_MS = 60_000;
  * - per login name, normalised as authentication finds accounts, whether or
  *   not such a user exists: after `failuresBeforeDelay` failures each attempt
  *   waits `delayMs`, doubling up to `maxDelayMs`; `failuresBeforeLock`
- *   failures lock the name for `lockSeconds`. The lock holds only for clients
- *   that have failed (or are trying) lately: an address with no failures in
- *   its count still gets the password checked (one attempt at a time; after a
- *   failure it is held too). So an attacker cannot lock the real user out, and
+ *   failures lock the name for `lockSeconds`. The delay and the lock hold only
+ *   for clients that have failed (or are trying) lately: an address with no
+ *   failures in its count gets the password checked at once (one attempt at a
+ *   time; after a failure it is held too). So an attacker cannot lock the real user out, and
  *   a distributed attack gets one guess per fresh address. A caller whose
  *   address is unknown is held to the lock.
  *
@@ -126,7 +126,10 @@ export class LoginThrottle {
       throw error;
     }
 
-    const delay = this.delayFor(account.attempts - 1);
+    // An address with no failures in its count is not slowed by the name's failures either: else guesses from
+    // elsewhere would make the real user wait (one guess at a time still holds for such addresses, above).
+    const cleanClient = client?.attempts === 1;
+    const delay = cleanClient ? 0 : this.delayFor(account.attempts - 1);
     if (delay > 0) await (this.clock.sleep ?? sleep)(delay);
     const result = await verify();
     const accountLocked = isLocked(account, now);
