@@ -44,6 +44,11 @@ export const identityConfigSchema = z
       .int()
       .positive()
       .default(5 * 1024 * 1024),
+    /** Mails one logged-in principal may send through `@email-send` and `@email-notification` per window. */
+    MAIL_SENDS_PER_PRINCIPAL: z.coerce.number().int().positive().default(20),
+    /** Mails one client address (an IPv6 /64) may send through them per window, anonymous visitors included. */
+    MAIL_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+    MAIL_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
     /** How long a user or group removal waits for its event's confirm before answering anyway. */
     EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   })
