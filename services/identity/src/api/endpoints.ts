@@ -11,4 +11,16 @@ import { users } from './users';
 import { userschema } from './userschema';
 
 /** Every HTTP endpoint of the identity service; the gateway's routing table is generated from this list. */
-export const ENDPOINTS = [login, loginRenew, logout, users, portrait, groups, roles, principals, userschema, emailSend, emailNotification];
+export const ENDPOINTS = [
+  login,
+  loginRenew,
+  logout,
+  users,
+  portrait,
+  groups,
+  roles,
+  principals,
+  userschema,
+  emailSend,
+  emailNotification,
+];
