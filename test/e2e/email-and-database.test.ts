@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 
@@ -21,6 +21,23 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A server that takes connections and never answers: an SMTP server that hangs before its greeting. */
+async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The value of a header of a caught mail (folded lines joined). */
@@ -207,6 +224,18 @@ function mailEndpoints(suite: () => TestSuite, smtp: () => MailCatcher) {
     await configureMail(smtp().port);
     // Five failures, yet the address still has its four mails.
     expect((await send('/@email-notification', body, null, client)).status).toBe(204);
+  });
+
+  it('a mail server that never answers: 503 too, within the call’s deadline (not the gateway’s 504)', async () => {
+    const silent = await silentServer();
+    try {
+      await configureMail(silent.port);
+      const response = await send('/@email-notification', { from: 'visitor@example.org', message: 'Hi' }, null);
+      expect(response.status).toBe(503);
+    } finally {
+      await configureMail(smtp().port);
+      await silent.close();
+    }
   });
 }
 

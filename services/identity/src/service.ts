@@ -105,7 +105,9 @@ export async function startIdentityService(
         log: logger,
       })).get(names, requestId),
   };
-  const mail = smtpMailSender(registryReader);
+  // Connecting, the greeting and each exchange bounded well within the call's deadline, so that a mail server that
+  // does not answer fails the send with a clear 503 instead of the gateway's timeout.
+  const mail = smtpMailSender(registryReader, { timeoutMs: Math.max(1000, Math.floor(config.CALL_TIMEOUT_MS / 4)) });
   const mailQuota = new MailQuota(store, {
     perPrincipal: config.MAIL_SENDS_PER_PRINCIPAL,
     perClient: config.MAIL_SENDS_PER_CLIENT,

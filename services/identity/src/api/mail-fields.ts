@@ -3,10 +3,10 @@
  * that ends up in a mail header (addresses, name, subject) is one line without control characters: a line break
  * there would let the caller add headers (Bcc) to the site's mail, so it is refused (400), not folded.
  */
+import type { EndpointCall } from '@cms/shared';
 import { z } from 'zod';
 import type { MailCaller } from '../domain/site-mail';
 import { clientAddressOfCall } from './calls';
-import type { EndpointCall } from '@cms/shared';
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators: matching them is the point.
 // eslint-disable-next-line no-control-regex
