@@ -493,6 +493,30 @@ const MATRIX: Row[] = [
     expected: (c) => allow(200, ADMINS)(c),
   },
   {
+    endpoint: 'database',
+    method: 'GET',
+    name: 'read the content store statistics',
+    path: () => '/@database',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  // The matrix's site has no mail settings: a caller let through is told so (400), and nothing is counted or sent.
+  {
+    endpoint: 'email-send',
+    method: 'POST',
+    name: 'send a mail to any address',
+    path: () => '/@email-send',
+    body: { to: 'jane@example.org', from: 'john@example.org', message: 'Hi' },
+    expected: (c) => allow(400, ADMINS)(c),
+  },
+  {
+    endpoint: 'email-notification',
+    method: 'POST',
+    name: 'write to the site owner (contact form)',
+    path: () => '/@email-notification',
+    body: { from: 'john@example.org', message: 'Hi' },
+    expected: () => 400,
+  },
+  {
     endpoint: 'addons',
     method: 'GET',
     name: 'list the add-ons',

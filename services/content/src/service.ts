@@ -250,6 +250,7 @@ export async function startContentService({
     collections: searchCollectionResults(config.SEARCH_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES),
     translations,
     settings: siteSettings,
+    storeStats: async () => (store.stats ? store.stats() : null),
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, directory, logger);
   // Made on first use: most sites configure no caching proxy, and config may start after content.

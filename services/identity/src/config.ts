@@ -44,6 +44,12 @@ export const identityConfigSchema = z
       .int()
       .positive()
       .default(5 * 1024 * 1024),
+    /** Mails one logged-in principal may send through `@email-send` and `@email-notification` per window (429 above). */
+    MAIL_SENDS_PER_PRINCIPAL: z.coerce.number().int().positive().default(20),
+    /** Mails one client address (an IPv6 /64) may send through `@email-send` and `@email-notification` per window, anonymous visitors included (429 above). */
+    MAIL_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+    /** The window of MAIL_SENDS_PER_PRINCIPAL and MAIL_SENDS_PER_CLIENT; a count starts anew when it is over. */
+    MAIL_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
     /** How long a user or group removal waits for its event's confirm before answering anyway. */
     EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   })

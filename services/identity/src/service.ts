@@ -7,6 +7,7 @@ import {
   connectionAgeOf,
   startGrpcServer,
   storeAndBusReady,
+  type RegistryReader,
   type RunningService,
   type ServiceDeps,
 } from '@cms/shared';
@@ -19,8 +20,10 @@ import { registrySettings } from './clients/registry';
 import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
 import { InvalidationHub } from './domain/invalidations';
+import { MailQuota } from './domain/mail-quota';
 import { hashPassword } from './domain/passwords';
 import { PasswordResets } from './domain/password-reset';
+import { SiteMail } from './domain/site-mail';
 import { LoginThrottle, throttleSettingsOf, type ThrottleClock } from './domain/throttle';
 import { TokenService } from './domain/tokens';
 import { GroupCommands } from './domain/groups';
@@ -93,7 +96,7 @@ export async function startIdentityService(
   });
   // The mail panel's settings, read when a reset mail is sent (the config service may start after this one).
   let registry: RegistrySettings | undefined;
-  const mail = smtpMailSender({
+  const registryReader: RegistryReader = {
     get: (names, requestId) =>
       (registry ??= new RegistrySettings({
         address: config.CONFIG_ADDRESS,
@@ -101,7 +104,16 @@ export async function startIdentityService(
         maxMessageBytes: config.MAX_MESSAGE_BYTES,
         log: logger,
       })).get(names, requestId),
+  };
+  // Connecting, the greeting and each exchange bounded well within the call's deadline, so that a mail server that
+  // does not answer fails the send with a clear 503 instead of the gateway's timeout.
+  const mail = smtpMailSender(registryReader, { timeoutMs: Math.max(1000, Math.floor(config.CALL_TIMEOUT_MS / 4)) });
+  const mailQuota = new MailQuota(store, {
+    perPrincipal: config.MAIL_SENDS_PER_PRINCIPAL,
+    perClient: config.MAIL_SENDS_PER_CLIENT,
+    windowSeconds: config.MAIL_SEND_WINDOW_SECONDS,
   });
+  await mailQuota.ensureIndexes();
   const resetTokens = new PasswordResetsRepository(store);
   await resetTokens.ensureIndexes();
   const userWrites = new WritePath(users, {
@@ -110,7 +122,16 @@ export async function startIdentityService(
     changes: invalidations,
   });
   const resets = new PasswordResets(users, resetTokens, userWrites, mail);
-  const deps = { authenticator, tokens, accounts: users, users: userCommands, groups: groupCommands, resets };
+  const siteMail = new SiteMail(mail, registryReader, mailQuota);
+  const deps = {
+    authenticator,
+    tokens,
+    accounts: users,
+    users: userCommands,
+    groups: groupCommands,
+    resets,
+    siteMail,
+  };
 
   const server = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,

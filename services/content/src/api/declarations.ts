@@ -1,4 +1,4 @@
-import { declarations } from '@cms/shared';
+import { declarations, type StoreStats } from '@cms/shared';
 import type { CollectionResults } from '../clients/collection-results';
 import type { TypeSource } from '../clients/config-types';
 import type { AliasCommands } from '../domain/aliases';
@@ -55,6 +55,8 @@ export interface ContentDeps {
   translations: Translations;
   /** The site's settings content applies (the registry's, read through config). */
   settings: SiteSettingsSource;
+  /** The content store's statistics (`@database`); null when its engine reports none. */
+  storeStats(): Promise<StoreStats | null>;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

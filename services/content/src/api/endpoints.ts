@@ -4,6 +4,7 @@ import { breadcrumbs } from './breadcrumbs';
 import { content } from './content';
 import { contextnavigation } from './contextnavigation';
 import { copy } from './copy';
+import { database } from './database';
 import { download } from './download';
 import { history } from './history';
 import { images } from './images';
@@ -57,4 +58,5 @@ export const ENDPOINTS = [
   translations,
   translationLocator,
   upgrade,
+  database,
 ];

@@ -2,6 +2,7 @@ import { declarations, type ContentContext } from '@cms/shared';
 import type { Authenticator } from '../domain/authenticator';
 import type { GroupCommands } from '../domain/groups';
 import type { PasswordResets } from '../domain/password-reset';
+import type { SiteMail } from '../domain/site-mail';
 import type { TokenService, UserById } from '../domain/tokens';
 import type { UserCommands } from '../domain/users';
 
@@ -15,6 +16,8 @@ export interface IdentityDeps {
   groups: GroupCommands;
   /** `@users/<id>/reset-password`. */
   resets: PasswordResets;
+  /** `@email-send` and `@email-notification`. */
+  siteMail: SiteMail;
 }
 
 export const { endpoint, operation } = declarations<ContentContext, IdentityDeps>();

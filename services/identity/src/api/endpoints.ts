@@ -1,3 +1,5 @@
+import { emailNotification } from './email-notification';
+import { emailSend } from './email-send';
 import { groups } from './groups';
 import { login } from './login';
 import { loginRenew } from './login-renew';
@@ -9,4 +11,16 @@ import { users } from './users';
 import { userschema } from './userschema';
 
 /** Every HTTP endpoint of the identity service; the gateway's routing table is generated from this list. */
-export const ENDPOINTS = [login, loginRenew, logout, users, portrait, groups, roles, principals, userschema];
+export const ENDPOINTS = [
+  login,
+  loginRenew,
+  logout,
+  users,
+  portrait,
+  groups,
+  roles,
+  principals,
+  userschema,
+  emailSend,
+  emailNotification,
+];

@@ -35,7 +35,8 @@ export type Permission =
   | 'Reply to item'
   | 'Moderate Discussion'
   | 'Change local roles'
-  | 'Access previous versions';
+  | 'Access previous versions'
+  | 'Use mailhost services';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -74,6 +75,8 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'Change local roles': ['Manager', 'Site Administrator', 'Owner', 'Editor'],
   // `@history`: whoever works with the content, not the public (as CMFEditions grants it).
   'Access previous versions': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner'],
+  // `@email-send`, mail to any address: the site's administrators only (as Plone grants it), not every member.
+  'Use mailhost services': ['Manager', 'Site Administrator'],
 };
 
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };

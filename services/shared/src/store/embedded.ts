@@ -34,6 +34,7 @@ import { lockFolder, type FolderLock } from './folder-lock';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 import {
   type Collection,
+  type CollectionStats,
   type Document,
   type DocumentStore,
   DuplicateKeyError,
@@ -43,6 +44,7 @@ import {
   type IndexOptions,
   type Projection,
   type SortSpec,
+  type StoreStats,
   type Update,
   type UpdateResult,
 } from './port';
@@ -883,6 +885,36 @@ class EmbeddedStore implements DocumentStore {
   async ping(): Promise<void> {
     if (this.closed) throw new Error('store is closed');
     await fs.access(this.dataDir, fsConstants.R_OK | fsConstants.W_OK);
+  }
+
+  /** Each collection is one file `<name>.db` in the folder: its size on disk, its documents and indexes in memory. */
+  async stats(): Promise<StoreStats> {
+    if (this.closed) throw new Error('store is closed');
+    const names = (await fs.readdir(this.dataDir))
+      .filter((file) => file.endsWith('.db'))
+      .map((file) => file.slice(0, -'.db'.length))
+      .filter((name) => COLLECTION_NAME.test(name))
+      .sort();
+    const collections: CollectionStats[] = [];
+    for (const name of names) {
+      this.collection(name);
+      const counts = await this.engines
+        .get(name)!
+        .read((db) => Promise.resolve({ documents: db.getAllData().length, indexes: indexDefinitions(db).length }));
+      // The file may be compacted (renamed over) meanwhile; its size is then unknown for this answer.
+      const size = await fs.stat(path.join(this.dataDir, `${name}.db`)).then(
+        (stat) => stat.size,
+        () => null,
+      );
+      collections.push({ name, ...counts, sizeBytes: size });
+    }
+    const known = collections.every((c) => c.sizeBytes !== null);
+    return {
+      engine: 'embedded',
+      name: path.basename(this.dataDir),
+      sizeBytes: known ? collections.reduce((sum, c) => sum + c.sizeBytes!, 0) : null,
+      collections,
+    };
   }
 
   async close(): Promise<void> {

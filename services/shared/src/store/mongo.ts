@@ -14,6 +14,7 @@ import {
 import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from './port-rules';
 import {
   type Collection,
+  type CollectionStats,
   type Document,
   type DocumentStore,
   DuplicateKeyError,
@@ -21,6 +22,7 @@ import {
   type FindOneAndUpdateOptions,
   type FindOptions,
   type IndexOptions,
+  type StoreStats,
   type Update,
   type UpdateResult,
 } from './port';
@@ -161,6 +163,25 @@ class MongoStore implements DocumentStore {
 
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
+  }
+
+  /** The database's collections; sizes from `dbStats` for the whole database only (storage and indexes). */
+  async stats(): Promise<StoreStats> {
+    const listed = await this.db.listCollections({ type: 'collection' }, { nameOnly: true }).toArray();
+    const collections: CollectionStats[] = [];
+    for (const { name } of listed.sort((a, b) => a.name.localeCompare(b.name))) {
+      const driver = this.db.collection(name);
+      const indexes = await driver.indexes();
+      collections.push({
+        name,
+        documents: await driver.countDocuments({}),
+        indexes: indexes.filter((index) => index.name !== '_id_').length,
+        sizeBytes: null,
+      });
+    }
+    const db = (await this.db.stats()) as { storageSize?: number; indexSize?: number };
+    const size = typeof db.storageSize === 'number' ? db.storageSize + (db.indexSize ?? 0) : null;
+    return { engine: 'mongodb', name: this.db.databaseName, sizeBytes: size, collections };
   }
 
   async close(): Promise<void> {

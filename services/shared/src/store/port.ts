@@ -76,10 +76,36 @@ export interface Collection<T extends Document = Document> {
 /** The engines behind the port. */
 export type StoreKind = 'embedded' | 'mongodb' | 'postgres';
 
+/** One collection of a store, as `DocumentStore.stats` reports it. */
+export interface CollectionStats {
+  name: string;
+  /** Documents in it, counted exactly. */
+  documents: number;
+  /** Its declared indexes (`createIndex`), the engine's own primary key not included. */
+  indexes: number;
+  /** Bytes it takes on disk with its indexes; null when the engine does not tell. */
+  sizeBytes: number | null;
+}
+
+/** What a store holds, for an administrator (`@database`). */
+export interface StoreStats {
+  engine: StoreKind;
+  /** The embedded engine's folder name, PostgreSQL's schema, MongoDB's database. */
+  name: string;
+  /** Bytes the whole store takes on disk, indexes included; null when the engine does not tell. */
+  sizeBytes: number | null;
+  collections: CollectionStats[];
+}
+
 export interface DocumentStore {
   /** Which adapter this is, for logs and health. */
   readonly kind: StoreKind;
   collection<T extends Document = Document>(name: string): Collection<T>;
+  /**
+   * Every collection of the store with its counts and sizes. Optional, so that a test's stand-in store need not
+   * have it; the three adapters do.
+   */
+  stats?(): Promise<StoreStats>;
   /** Resolves when the store answers; rejects otherwise. Used by health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -34,6 +34,8 @@ export function timedStore(store: DocumentStore, storeName: string): DocumentSto
     ping: () => store.ping(),
     close: () => store.close(),
   };
+  // Passed on only when the adapter has it, so that `store.stats` still tells whether statistics exist.
+  if (store.stats) timed.stats = () => store.stats!();
   return timed;
 }
 

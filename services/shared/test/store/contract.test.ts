@@ -192,6 +192,20 @@ describe.each(adapters)('$name store', (adapter) => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
+  it('reports every collection with its documents, declared indexes and size', async () => {
+    const counted = fresh();
+    await counted.insertOne({ _id: 'a', n: 1 });
+    await counted.insertOne({ _id: 'b', n: 2 });
+    await counted.createIndex({ n: 1 });
+    const stats = await store.stats!();
+    expect(stats.engine).toBe(adapter.name);
+    expect(typeof stats.name).toBe('string');
+    const mine = stats.collections.find((c) => c.name === counted.name);
+    expect(mine).toMatchObject({ documents: 2, indexes: 1 });
+    if (adapter.name !== 'mongodb') expect(mine!.sizeBytes).toBeGreaterThan(0);
+    expect(stats.sizeBytes).toBeGreaterThan(0);
+  });
+
   describe('insertOne', () => {
     it('generates a string id when absent, without touching the input', async () => {
       const c = fresh();

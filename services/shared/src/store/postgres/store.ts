@@ -13,6 +13,7 @@ import pg from 'pg';
 import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, idFirst, project } from '../document-ops';
 import {
   type Collection,
+  type CollectionStats,
   type Document,
   type DocumentStore,
   DuplicateKeyError,
@@ -21,6 +22,7 @@ import {
   type FindOptions,
   type IndexOptions,
   type SortSpec,
+  type StoreStats,
   type Update,
   type UpdateResult,
 } from '../port';
@@ -426,6 +428,39 @@ export class PostgresStore implements DocumentStore {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  /**
+   * The schema's tables: documents counted exactly (the planner's estimate may be far off right after a load),
+   * size with indexes and TOAST as PostgreSQL accounts it, indexes besides the primary key.
+   */
+  async stats(): Promise<StoreStats> {
+    const tables = await this.pool.query<{ name: string; size: string; indexes: string }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::text AS size,
+              (SELECT count(*) FROM pg_index i WHERE i.indrelid = c.oid AND NOT i.indisprimary)::text AS indexes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind = 'r'
+        ORDER BY c.relname`,
+      [this.schema],
+    );
+    const collections: CollectionStats[] = [];
+    for (const table of tables.rows) {
+      if (!COLLECTION_NAME.test(table.name)) continue;
+      const name = `${quoteIdentifier(this.schema)}.${quoteIdentifier(table.name)}`;
+      const count = await this.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${name}`);
+      collections.push({
+        name: table.name,
+        documents: Number(count.rows[0].n),
+        indexes: Number(table.indexes),
+        sizeBytes: Number(table.size),
+      });
+    }
+    return {
+      engine: 'postgres',
+      name: this.schema,
+      sizeBytes: collections.reduce((sum, c) => sum + c.sizeBytes!, 0),
+      collections,
+    };
   }
 
   async close(): Promise<void> {
