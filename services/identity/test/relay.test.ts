@@ -63,7 +63,13 @@ describe('IdentityEventRelay', () => {
     await bus.subscribe({ group: 'content', patterns: ['identity.user.removed'] }, async ({ event }) => {
       received.push(event);
     });
-    await relay.flushUser('ann');
+    // A bound far beyond the consumer's time, so that only the consumer's confirm ends the flush on a busy machine.
+    const patient = new IdentityEventRelay(users.users, new GroupsRepository(store).groups, bus, silent, 60_000);
+    try {
+      await patient.flushUser('ann');
+    } finally {
+      await patient.stop();
+    }
     expect(received.map((e) => [e.type, e.payload])).toEqual([['identity.user.removed', { user_id: 'ann' }]]);
     expect(await users.users.findOne({ _id: 'ann' })).toBeNull();
   });
