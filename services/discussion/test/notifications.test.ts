@@ -13,6 +13,7 @@ import {
   newEvent,
   type DocumentStore,
   type MailMessage,
+  type MailSender,
 } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import type { AuthorDirectory } from '../src/clients/authors';
@@ -80,7 +81,7 @@ describe('notification mail', () => {
       ),
   };
 
-  function notifier(mail: MemoryMailSender | { send: () => Promise<void>; close(): void }) {
+  function notifier(mail: MailSender) {
     const started = new Notifier(queue, comments, source, content, authors, mail, log, {
       defaultPublicUrl: 'http://default.example',
       sweepMs: 20,
@@ -207,7 +208,11 @@ describe('notification mail', () => {
   });
 
   it('drops the mail where the site has no from address', async () => {
-    const unconfigured = { send: () => Promise.reject(new MailNotConfigured()), close() {} };
+    const unconfigured = {
+      send: () => Promise.reject(new MailNotConfigured()),
+      checkConfigured: () => Promise.reject(new MailNotConfigured()),
+      close() {},
+    };
     const worker = notifier(unconfigured);
     await comments.comments.insertOne(doc('2', { review_state: 'pending' }));
     await worker.enqueue(added('2'));

@@ -50,6 +50,12 @@ export const identityConfigSchema = z
     MAIL_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(10),
     /** The window of MAIL_SENDS_PER_PRINCIPAL and MAIL_SENDS_PER_CLIENT; a count starts anew when it is over. */
     MAIL_SEND_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+    /** Reset-password mails to one user per RESET_MAIL_WINDOW_SECONDS, whoever asks (429 above). */
+    RESET_MAILS_PER_USER: z.coerce.number().int().positive().default(3),
+    /** Reset-password mails one client address (an IPv6 /64) may ask for per RESET_MAIL_WINDOW_SECONDS, for any users (429 above). */
+    RESET_MAILS_PER_CLIENT: z.coerce.number().int().positive().default(5),
+    /** The window of RESET_MAILS_PER_USER and RESET_MAILS_PER_CLIENT. */
+    RESET_MAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
     /** How long a user or group removal waits for its event's confirm before answering anyway. */
     EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   })

@@ -121,7 +121,18 @@ export async function startIdentityService(
     flush: (id) => relay.flushUser(id),
     changes: invalidations,
   });
-  const resets = new PasswordResets(users, resetTokens, userWrites, mail);
+  // Reset mails go to the user's own address, asked for by anyone: counted per user and per asking address.
+  const resetQuota = new MailQuota(
+    store,
+    {
+      perPrincipal: config.RESET_MAILS_PER_USER,
+      perClient: config.RESET_MAILS_PER_CLIENT,
+      windowSeconds: config.RESET_MAIL_WINDOW_SECONDS,
+    },
+    { collection: 'reset_mail_quota', principalLabel: 'to this user' },
+  );
+  await resetQuota.ensureIndexes();
+  const resets = new PasswordResets(users, resetTokens, userWrites, mail, resetQuota, logger);
   const siteMail = new SiteMail(mail, registryReader, mailQuota);
   const deps = {
     authenticator,

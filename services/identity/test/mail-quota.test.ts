@@ -25,7 +25,7 @@ describe('MailQuota', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'mail-quota-'));
     store = await openEmbeddedStore(dataDir);
     now = 1_000_000;
-    quota = new MailQuota(store, SETTINGS, () => now);
+    quota = new MailQuota(store, SETTINGS, { now: () => now });
     await quota.ensureIndexes();
   });
   afterEach(async () => {

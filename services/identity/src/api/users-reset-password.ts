@@ -1,11 +1,13 @@
 /**
  * `POST @users/<id>/reset-password` (a sub-path of `@users`, users.ts): with an empty body, mails the user a reset
- * link (anyone may ask: the mail goes to the user's own address); with `reset_token` and `new_password`, sets the
+ * link (anyone may ask: the mail goes to the user's own address; 200 whether such a user exists or not, 429 past
+ * the per-user or per-address limit); with `reset_token` and `new_password`, sets the
  * password the link was for; with `old_password` and `new_password`, the user changes its own password.
  */
 import { forbidden, validationError, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
 import type { PasswordResets, ResetRequest } from '../domain/password-reset';
+import { clientAddressOfCall } from './calls';
 import { MAX_PASSWORD_LENGTH } from '../domain/passwords';
 
 const newPassword = z.string().min(5, 'at least 5 characters').max(MAX_PASSWORD_LENGTH);
@@ -33,7 +35,7 @@ export async function resetPassword(
   const request = requestOf(call.body);
   switch (request.kind) {
     case 'mail':
-      await resets.sendResetMail(id, call.publicUrl, call.requestId);
+      await resets.sendResetMail(id, call.publicUrl, call.requestId, clientAddressOfCall(call));
       break;
     case 'token':
       await resets.resetWithToken(id, request.reset_token, request.new_password);

@@ -1,6 +1,7 @@
 /**
  * How many mails `@email-send` and `@email-notification` may send: per principal and per client address, each in
- * a fixed window, counted in the identity store so that every identity replica counts the same.
+ * a fixed window, counted in the identity store so that every identity replica counts the same. The reset-password
+ * mails are counted by another instance (a collection of its own), per user asked for and per client address.
  */
 import { createHash } from 'node:crypto';
 import { AppError, DuplicateKeyError, type Collection, type Document, type DocumentStore } from '@cms/shared';
@@ -30,16 +31,27 @@ export interface QuotaTicket {
 
 const PURGE_INTERVAL_MS = 60_000;
 
+/** Where a quota keeps its counts, and how its refusal names the first count (`account`: the principal's). */
+export interface MailQuotaOptions {
+  collection?: string;
+  principalLabel?: string;
+  now?: () => number;
+}
+
 export class MailQuota {
   private readonly counts: Collection<QuotaDoc>;
+  private readonly principalLabel: string;
+  private readonly now: () => number;
   private lastPurge = 0;
 
   constructor(
     store: DocumentStore,
     private readonly settings: MailQuotaSettings,
-    private readonly now: () => number = Date.now,
+    options: MailQuotaOptions = {},
   ) {
-    this.counts = store.collection<QuotaDoc>('mail_quota');
+    this.counts = store.collection<QuotaDoc>(options.collection ?? 'mail_quota');
+    this.principalLabel = options.principalLabel ?? 'from this account';
+    this.now = options.now ?? Date.now;
   }
 
   async ensureIndexes(): Promise<void> {
@@ -59,10 +71,12 @@ export class MailQuota {
     };
     try {
       if (principalId !== null) {
-        taken.push(await this.reserve('principal:' + digest(principalId), this.settings.perPrincipal, 'account'));
+        taken.push(
+          await this.reserve('principal:' + digest(principalId), this.settings.perPrincipal, this.principalLabel),
+        );
       }
       const client = clientAddress ? clientOf(clientAddress) : 'unknown';
-      taken.push(await this.reserve('client:' + digest(client), this.settings.perClient, 'address'));
+      taken.push(await this.reserve('client:' + digest(client), this.settings.perClient, 'from this address'));
     } catch (error) {
       await release();
       throw error;
@@ -86,7 +100,7 @@ export class MailQuota {
         const seconds = Math.max(1, Math.ceil((current.window_start + windowMs - now) / 1000));
         throw new AppError(
           'TooManyRequests',
-          `At most ${limit} mails per ${this.settings.windowSeconds} seconds from this ${whose}; try again in ${seconds} s`,
+          `At most ${limit} mails per ${this.settings.windowSeconds} seconds ${whose}; try again in ${seconds} s`,
           undefined,
           undefined,
           { 'Retry-After': String(seconds) },

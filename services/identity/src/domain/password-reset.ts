@@ -4,7 +4,8 @@
  * too. Tokens are stored as digests, so a copy of the store cannot reset anyone's password.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, badRequest, MailNotConfigured, notFound, type Document, type MailSender } from '@cms/shared';
+import { AppError, badRequest, MailNotConfigured, type Document, type Logger, type MailSender } from '@cms/shared';
+import type { MailQuota } from './mail-quota';
 import { hashPassword, verifyPassword } from './passwords';
 import { newTokenGeneration, type UserDoc } from './user';
 import type { UserStore } from './users-repository';
@@ -25,6 +26,8 @@ export interface ResetTokenStore {
   save(record: ResetTokenRecord): Promise<void>;
   /** Removes the user's token with this digest and answers it, or null when there is none; a token works once. */
   take(digest: string, userId: string): Promise<ResetTokenRecord | null>;
+  /** Removes every token of the user (one was used: the others die with it). */
+  dropAll(userId: string): Promise<void>;
   /** Removes the tokens that expired before `now`. */
   purge(now: string): Promise<void>;
 }
@@ -42,14 +45,30 @@ export class PasswordResets {
     private readonly tokens: ResetTokenStore,
     private readonly writes: WritePath<UserDoc>,
     private readonly mail: MailSender,
+    private readonly quota: MailQuota,
+    private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Mails the user a link to `<publicUrl>/passwordreset/<token>` (the front end's reset form). */
-  async sendResetMail(id: string, publicUrl: string, requestId: string): Promise<void> {
+  /**
+   * Mails the user a link to `<publicUrl>/passwordreset/<token>` (the front end's reset form). The answer is the
+   * same whether the user exists and has an address or not (else the form would tell who has an account); the
+   * asks are counted per user and per asking address all the same (429 above either).
+   */
+  async sendResetMail(id: string, publicUrl: string, requestId: string, clientAddress?: string): Promise<void> {
+    const ticket = await this.quota.take(id, clientAddress);
     const user = await this.users.byId(id);
-    if (!user) throw notFound(`No such user: ${id}`);
-    if (!user.email) throw badRequest('This user has no e-mail address to send a reset link to');
+    if (!user?.email) {
+      // As for a user with an address: 400 when the site sends no mail, else the same 200.
+      try {
+        await this.mail.checkConfigured(requestId);
+      } catch (error) {
+        await ticket.release();
+        throw error instanceof MailNotConfigured ? noMail() : error;
+      }
+      this.log.info({ requestId }, 'reset mail asked for a user that does not exist or has no address; none sent');
+      return;
+    }
     const token = randomBytes(16).toString('hex');
     const now = this.now();
     await this.tokens.purge(now.toISOString());
@@ -73,9 +92,8 @@ export class PasswordResets {
       );
     } catch (error) {
       await this.tokens.take(digestOf(token), id);
-      if (error instanceof MailNotConfigured) {
-        throw badRequest('This site sends no mail: an administrator has to set the e-mail from address first');
-      }
+      await ticket.release();
+      if (error instanceof MailNotConfigured) throw noMail();
       throw new AppError('ServiceUnavailable', 'The reset mail could not be sent; try again later');
     }
   }
@@ -89,6 +107,8 @@ export class PasswordResets {
       ]);
     }
     await this.setPassword(id, newPassword);
+    // The links of earlier (or later) reset mails die with the one used: each could reset the new password.
+    await this.tokens.dropAll(id);
   }
 
   /** The user changes its own password, giving the old one. */
@@ -106,6 +126,10 @@ export class PasswordResets {
     const hash = await hashPassword(newPassword);
     await this.writes.change(id, () => ({ set: passwordChange(hash), announce: { user: id } }));
   }
+}
+
+function noMail(): AppError {
+  return badRequest('This site sends no mail: an administrator has to set the e-mail from address first');
 }
 
 /** A new password ends the sessions opened with the old one. */

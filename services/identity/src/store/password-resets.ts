@@ -25,6 +25,10 @@ export class PasswordResetsRepository implements ResetTokenStore {
     return deletedCount === 1 ? found : null;
   }
 
+  async dropAll(userId: string): Promise<void> {
+    await this.tokens.deleteMany({ user_id: userId });
+  }
+
   async purge(now: string): Promise<void> {
     await this.tokens.deleteMany({ expires: { $lt: now } });
   }

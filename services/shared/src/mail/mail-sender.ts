@@ -28,6 +28,8 @@ export interface MailSender {
    * error when the SMTP server cannot be reached or refuses the message (a retry may help).
    */
   send(message: MailMessage, requestId: string): Promise<void>;
+  /** Rejects with `MailNotConfigured` as `send` would, without sending anything. */
+  checkConfigured(requestId: string): Promise<void>;
   /** Closes pooled connections, if any. */
   close(): void;
 }
@@ -46,6 +48,10 @@ export class MemoryMailSender implements MailSender {
 
   send(message: MailMessage): Promise<void> {
     this.sent.push(message);
+    return Promise.resolve();
+  }
+
+  checkConfigured(): Promise<void> {
     return Promise.resolve();
   }
 

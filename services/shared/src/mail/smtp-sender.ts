@@ -47,6 +47,9 @@ export function smtpMailSender(registry: RegistryReader, options: SmtpMailSender
         headers: { 'X-Request-Id': oneLine(requestId, 100) },
       });
     },
+    async checkConfigured(requestId: string) {
+      if (!(await readMailSettings(registry, requestId)).fromAddress) throw new MailNotConfigured();
+    },
     close() {
       cached?.transport.close();
       cached = undefined;
