@@ -18,6 +18,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   groups: { service: 'identity', methods: ['GET', 'POST', 'PATCH', 'DELETE'], auth: 'verify' },
   history: { service: 'content', methods: ['GET', 'PATCH'], auth: 'verify' },
   images: { service: 'content', methods: ['GET'], auth: 'verify' },
+  inherit: { service: 'content', methods: ['GET'], auth: 'verify' },
   linkintegrity: { service: 'content', methods: ['GET'], auth: 'verify' },
   lock: { service: 'content', methods: ['GET', 'POST', 'PATCH', 'DELETE'], auth: 'verify' },
   login: { service: 'identity', methods: ['GET', 'POST'], auth: 'ignore' },

@@ -523,6 +523,14 @@ const MATRIX: Row[] = [
     expected: (c, s) => allow(200, VIEW[s])(c),
   },
   {
+    endpoint: 'inherit',
+    method: 'GET',
+    name: 'read the behavior values a document inherits',
+    onContent: true,
+    path: (d) => `${d}/@inherit?expand.inherit.behaviors=cms.excludefromnavigation`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
     endpoint: 'navigation',
     method: 'GET',
     name: 'read the navigation of a document',

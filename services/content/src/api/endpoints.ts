@@ -7,6 +7,7 @@ import { copy } from './copy';
 import { download } from './download';
 import { history } from './history';
 import { images } from './images';
+import { inherit } from './inherit';
 import { linkintegrity } from './linkintegrity';
 import { lock } from './lock';
 import { move } from './move';
@@ -40,6 +41,7 @@ export const ENDPOINTS = [
   aliases,
   breadcrumbs,
   contextnavigation,
+  inherit,
   navigation,
   navroot,
   types,
