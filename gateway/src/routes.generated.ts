@@ -42,6 +42,7 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   sources: { service: 'content', methods: ['GET'], auth: 'verify' },
   system: { service: 'config', methods: ['GET'], auth: 'verify' },
   tiles: { service: 'config', methods: ['GET'], auth: 'verify' },
+  transactions: { service: 'content', methods: ['GET', 'PATCH'], auth: 'verify' },
   'translation-locator': { service: 'content', methods: ['GET'], auth: 'verify' },
   translations: { service: 'content', methods: ['GET', 'POST', 'DELETE'], auth: 'verify' },
   type: { service: 'content', methods: ['GET', 'PATCH', 'DELETE'], auth: 'verify' },

@@ -492,6 +492,22 @@ const MATRIX: Row[] = [
     body: { dry_run: true },
     expected: (c) => allow(200, ADMINS)(c),
   },
+  // The Undo panel: managers only (the original's `List undoable changes` and `Undo changes`).
+  {
+    endpoint: 'transactions',
+    method: 'GET',
+    name: 'list the transactions',
+    path: () => '/@transactions',
+    expected: (c) => allow(200, ['Manager'])(c),
+  },
+  {
+    endpoint: 'transactions',
+    method: 'PATCH',
+    name: 'undo an unknown transaction',
+    path: () => '/@transactions',
+    body: { transaction_ids: ['bm8tc3VjaC10cmFuc2FjdGlvbg=='] },
+    expected: (c) => allow(404, ['Manager'])(c),
+  },
   {
     endpoint: 'addons',
     method: 'GET',

@@ -18,6 +18,7 @@ import { relations } from './relations';
 import { sharing } from './sharing';
 import { querysources } from './querysources';
 import { sources } from './sources';
+import { transactions } from './transactions';
 import { translationLocator } from './translation-locator';
 import { translations } from './translations';
 import { type } from './type';
@@ -59,4 +60,5 @@ export const ENDPOINTS = [
   translations,
   translationLocator,
   upgrade,
+  transactions,
 ];

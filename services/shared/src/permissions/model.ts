@@ -35,7 +35,9 @@ export type Permission =
   | 'Reply to item'
   | 'Moderate Discussion'
   | 'Change local roles'
-  | 'Access previous versions';
+  | 'Access previous versions'
+  | 'List undoable changes'
+  | 'Undo changes';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -74,6 +76,9 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'Change local roles': ['Manager', 'Site Administrator', 'Owner', 'Editor'],
   // `@history`: whoever works with the content, not the public (as CMFEditions grants it).
   'Access previous versions': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner'],
+  // `@transactions` (the Undo panel): site-wide changes of everyone's content, for managers only.
+  'List undoable changes': ['Manager'],
+  'Undo changes': ['Manager'],
 };
 
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };
