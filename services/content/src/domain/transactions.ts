@@ -12,7 +12,7 @@
  * their content back (removals, moves and renames, workflow, sharing, order, and edits that replaced a file).
  */
 import { clip, conflict, notFound, type Document } from '@cms/shared';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Caller } from './caller';
 import { modifiedEvent } from './content-events';
 import { fileValuesOf } from './field-values';
@@ -38,7 +38,15 @@ export interface TransactionObject {
 export interface TransactionRecord extends Document {
   /** Opaque, the `id` clients send back to undo it. */
   _id: string;
-  request_id: string;
+  /**
+   * What the writes of one request share (requestKey): the request id is the client's `X-Request-Id` when it
+   * sends one, so the key holds the user too (nobody's writes join another user's transaction).
+   */
+  request_key: string;
+  /** How many objects it holds; at most MAX_OBJECTS, beyond which it is `incomplete`. */
+  count: number;
+  /** Set when the request wrote more objects than a transaction holds: it cannot be undone. */
+  incomplete?: boolean;
   /** The order of transactions: the first write's instant, then a tie-breaker. */
   order: string;
   /** ISO-8601 instant of its first write. */
@@ -59,6 +67,17 @@ export interface TransactionStore {
   after(order: string): Promise<TransactionRecord[]>;
   /** Drops the oldest transactions beyond the newest `keep`. */
   trim(keep: number): Promise<void>;
+}
+
+/** Most objects one transaction holds: a request writing more (a long list moved at once) cannot be undone. */
+export const MAX_OBJECTS = 500;
+
+/** How long a request's writes join its transaction: a client re-using a request id later starts a new one. */
+const JOIN_WINDOW_MS = 10 * 60_000;
+
+function requestKey(username: string, requestId: string, now: Date): string {
+  const window = Math.floor(now.getTime() / JOIN_WINDOW_MS);
+  return createHash('sha256').update(`${username}\n${requestId}\n${window}`).digest('base64url');
 }
 
 /** What the write path tells the log; it never fails a write (the write has committed). */
@@ -86,10 +105,11 @@ export class TransactionJournal implements WriteJournal {
     };
     const record: TransactionRecord = {
       _id: randomBytes(12).toString('base64'),
-      request_id: author.requestId,
+      request_key: requestKey(author.principal?.id ?? '', author.requestId, this.now()),
       order,
       at,
       username: author.principal?.id ?? '',
+      count: 0,
       objects: [],
     };
     try {
@@ -153,6 +173,9 @@ export class TransactionCommands {
 
   /** 409 unless every write of the transaction can be undone by writing content back. */
   private checkUndoable(transaction: TransactionRecord): void {
+    if (transaction.incomplete) {
+      throw conflict(`${describe(transaction)} cannot be undone: it wrote more than ${MAX_OBJECTS} objects`);
+    }
     for (const object of transaction.objects) {
       if (REMOVED.has(object.kind)) continue;
       if (!RESTORED.has(object.kind)) {

@@ -1,5 +1,10 @@
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
-import type { TransactionObject, TransactionRecord, TransactionStore } from '../domain/transactions';
+import {
+  MAX_OBJECTS,
+  type TransactionObject,
+  type TransactionRecord,
+  type TransactionStore,
+} from '../domain/transactions';
 
 /** The transaction log (`@transactions`) in collection `transactions`, one document per request. */
 export class StoreTransactionLog implements TransactionStore {
@@ -12,21 +17,31 @@ export class StoreTransactionLog implements TransactionStore {
   async ensureIndexes(): Promise<void> {
     await this.transactions.createIndex({ order: 1 });
     // One transaction per request: the first write makes it, the others join it.
-    await this.transactions.createIndex({ request_id: 1 }, { unique: true });
+    await this.transactions.createIndex({ request_key: 1 }, { unique: true });
   }
 
   async append(record: TransactionRecord, object: TransactionObject): Promise<boolean> {
-    const joined = await this.transactions.updateOne({ request_id: record.request_id }, { $push: { objects: object } });
-    if (joined.matchedCount > 0) return false;
+    if (await this.join(record.request_key, object)) return false;
     try {
-      await this.transactions.insertOne({ ...record, objects: [object] });
+      await this.transactions.insertOne({ ...record, objects: [object], count: 1 });
       return true;
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      // Another write of the same request made it meanwhile.
-      await this.transactions.updateOne({ request_id: record.request_id }, { $push: { objects: object } });
-      return false;
     }
+    // It exists: made by another write of the request meanwhile, or full.
+    if (!(await this.join(record.request_key, object))) {
+      await this.transactions.updateOne({ request_key: record.request_key }, { $set: { incomplete: true } });
+    }
+    return false;
+  }
+
+  /** Adds the object to the request's transaction if it is there and not full. */
+  private async join(key: string, object: TransactionObject): Promise<boolean> {
+    const joined = await this.transactions.updateOne(
+      { request_key: key, count: { $lt: MAX_OBJECTS } },
+      { $push: { objects: object }, $inc: { count: 1 } },
+    );
+    return joined.matchedCount > 0;
   }
 
   newest(limit: number): Promise<TransactionRecord[]> {
