@@ -126,6 +126,31 @@ function undoLog(suite: () => TestSuite) {
     expect((await t().request('GET', '/gone')).status).toBe(404);
   });
 
+  it('refuses what needs more than content back: a rename, a replaced file (its bytes are released)', async () => {
+    await admin('POST', '/', { '@type': 'Document', id: 'named', title: 'Named' });
+    await admin('PATCH', '/named', { id: 'renamed' });
+    expect((await undo([(await find('/renamed', 'update')).id])).status).toBe(409);
+    expect((await t().request('GET', '/renamed')).status).toBe(200);
+
+    const file = (text: string) => ({
+      data: Buffer.from(text).toString('base64'),
+      encoding: 'base64',
+      filename: `${text}.txt`,
+      'content-type': 'text/plain',
+    });
+    await admin('POST', '/', { '@type': 'File', id: 'notes', title: 'Notes', file: file('first') });
+    await admin('PATCH', '/notes', { file: file('second') });
+    const replaced = await undo([(await find('/notes', 'update')).id]);
+    expect(replaced.status).toBe(409);
+    expect((await json(replaced)).message).toMatch(/replaced a file/);
+    expect((await json(await admin('GET', '/notes'))).file.filename).toBe('second.txt');
+    // An edit that left the file alone is undone.
+    await admin('PATCH', '/notes', { title: 'Notes retitled' });
+    expect((await undo([(await find('/notes', 'update')).id])).status).toBe(200);
+    expect(await titleOf('/notes')).toBe('Notes');
+    expect((await json(await admin('GET', '/notes'))).file.filename).toBe('second.txt');
+  });
+
   it('answers 404 for an id it does not know, and 400 for a bad body', async () => {
     expect((await undo(['bm90LWEtdHJhbnNhY3Rpb24='])).status).toBe(404);
     expect((await undo([])).status).toBe(400);
