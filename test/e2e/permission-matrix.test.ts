@@ -492,6 +492,22 @@ const MATRIX: Row[] = [
     body: { dry_run: true },
     expected: (c) => allow(200, ADMINS)(c),
   },
+  // The Undo panel: managers only (the original's `List undoable changes` and `Undo changes`).
+  {
+    endpoint: 'transactions',
+    method: 'GET',
+    name: 'list the transactions',
+    path: () => '/@transactions',
+    expected: (c) => allow(200, ['Manager'])(c),
+  },
+  {
+    endpoint: 'transactions',
+    method: 'PATCH',
+    name: 'undo an unknown transaction',
+    path: () => '/@transactions',
+    body: { transaction_ids: ['bm8tc3VjaC10cmFuc2FjdGlvbg=='] },
+    expected: (c) => allow(404, ['Manager'])(c),
+  },
   {
     endpoint: 'database',
     method: 'GET',
@@ -544,6 +560,14 @@ const MATRIX: Row[] = [
     name: 'read the context navigation of a document',
     onContent: true,
     path: (d) => `${d}/@contextnavigation`,
+    expected: (c, s) => allow(200, VIEW[s])(c),
+  },
+  {
+    endpoint: 'inherit',
+    method: 'GET',
+    name: 'read the behavior values a document inherits',
+    onContent: true,
+    path: (d) => `${d}/@inherit?expand.inherit.behaviors=cms.excludefromnavigation`,
     expected: (c, s) => allow(200, VIEW[s])(c),
   },
   {

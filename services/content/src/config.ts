@@ -30,6 +30,11 @@ export const contentConfigSchema = z.object({
   /** How long a write waits for its events to be confirmed before answering anyway. */
   EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   /**
+   * How many transactions the log of `@transactions` (the Undo panel) keeps: the oldest go beyond them, and can
+   * then no longer be undone.
+   */
+  TRANSACTION_LOG_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
+  /**
    * Largest file or image upload, decoded (413 above). The default's base64 form (4/3 of it) plus the rest of
    * the JSON body fits the gateway's default MAX_BODY_BYTES (32 MiB).
    */

@@ -65,8 +65,10 @@ import { StoreAliasIndex } from './store/alias-index';
 import { StoreContentRepository } from './store/content-repository';
 import { StoreDataVersion } from './store/data-version';
 import { StoreReplicaRegistry } from './store/replica-registry';
+import { StoreTransactionLog } from './store/transaction-log';
 import { StoreVersionArchive } from './store/version-archive';
 import { SubtreeFollower } from './domain/subtree';
+import { TransactionCommands, TransactionJournal } from './domain/transactions';
 import { TreeCommands } from './domain/tree-commands';
 import { WorkingCopies } from './domain/working-copies';
 import { StoreAppliedRuleActions } from './store/applied-rule-actions';
@@ -132,7 +134,13 @@ export async function startContentService({
   const advertised = advertisedAddress(config);
   let membership = advertised === undefined ? undefined : membershipOf(advertised);
   await membership?.start();
+  // The transaction log of `@transactions`: every caller's committed write, with what undoing it needs.
+  const transactionLog = new StoreTransactionLog(store);
+  await transactionLog.ensureIndexes();
   const writer = new ContentWriter(repo, relay, {
+    journal: new TransactionJournal(transactionLog, config.TRANSACTION_LOG_SIZE, (error) =>
+      logger.warn({ err: error }, 'a committed write could not be recorded in the transaction log'),
+    ),
     locks: new LockCheck(),
     versions,
     onCommit: async (paths) => {
@@ -251,6 +259,14 @@ export async function startContentService({
     translations,
     settings: siteSettings,
     storeStats: async () => (store.stats ? store.stats() : null),
+    transactions: new TransactionCommands(
+      transactionLog,
+      repo,
+      writer,
+      types,
+      (doc, caller) => commands.remove(doc, caller),
+      config.TRANSACTION_LOG_SIZE,
+    ),
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, directory, logger);
   // Made on first use: most sites configure no caching proxy, and config may start after content.

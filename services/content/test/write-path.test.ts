@@ -6,6 +6,7 @@ import {
   ContentWriter,
   NO_VERSIONS,
   SYSTEM_WRITE,
+  type JournaledWrite,
   type ObjectWrite,
   type VersionedWrite,
   type VersionRecorder,
@@ -268,5 +269,27 @@ describe('the write path', () => {
     expect(flushed).toEqual([]);
     await batch.flush();
     expect(flushed).toEqual(['u1']);
+  });
+
+  it("tells the transaction log each committed write of a caller, not the system's, a lock's nor an unchanged one", async () => {
+    const fake = fakeStore(doc());
+    const journaled: JournaledWrite[] = [];
+    const writer = new ContentWriter(fake.store, relay, { journal: { record: async (w) => void journaled.push(w) } });
+
+    await writer.write(doc(), retitle('Mine'), caller(editor));
+    await writer.write(fake.stored!, retitle('By the system'), SYSTEM_WRITE);
+    await writer.write(fake.stored!, { ...retitle('Locked'), kind: 'lock' }, caller(editor));
+    await writer.write(fake.stored!, { kind: 'update', permission: 'View', plan: () => null }, caller(editor));
+    await writer.insert({ kind: 'create', doc: doc({ _id: 'u2' }), events: [], container: null }, caller(editor));
+    fake.interfere(fake.writes() + 1);
+    await writer.write(fake.stored!, retitle('After a conflict'), caller(editor));
+
+    expect(journaled.map((w) => [w.kind, w.before?.title ?? null, w.after.title])).toEqual([
+      ['update', 'Doc', 'Mine'],
+      ['create', null, 'Doc'],
+      // Planned again on what the other writer left: that is what undoing it restores.
+      ['update', `changed by others ${fake.writes() - 1}`, 'After a conflict'],
+    ]);
+    expect(journaled.every((w) => w.author.principal?.id === 'ed')).toBe(true);
   });
 });

@@ -360,6 +360,19 @@ const historyBody: fc.Arbitrary<Value> = fc
   .record({ version: fc.oneof(number, value) }, { requiredKeys: [] })
   .map((m) => obj(m as Record<string, Value>));
 
+/** `PATCH @transactions`: ids as listed (an opaque word, then the time and the description), or not. */
+const transactionsBody: fc.Arbitrary<Value> = fc
+  .record(
+    {
+      transaction_ids: fc.oneof(
+        fc.array(fc.oneof(fc.base64String({ maxLength: 24 }), value), { maxLength: 60 }),
+        value,
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  .map((m) => obj(m as Record<string, Value>));
+
 const fuzzId = fc.stringMatching(/^fz[a-z0-9]{1,8}$/);
 const title = fc.constantFrom('Fuzz', 'Fuzzed title', 'Ünïcode 😀');
 
@@ -463,6 +476,8 @@ export function acceptableFor(endpoint: string, method: string): fc.Arbitrary<Va
       return fc.constantFrom<Value>(obj({}), obj({ stealable: false, timeout: 60 }), obj({ force: true }));
     case 'history':
       return fc.constantFrom<Value>(obj({ version: 0 }), obj({ version: 1 }));
+    case 'transactions':
+      return fc.base64String({ minLength: 4, maxLength: 24 }).map((id) => obj({ transaction_ids: [id] }));
     default:
       return fc.constant(obj({}));
   }
@@ -614,6 +629,8 @@ function templateFor(endpoint: string, method: string): fc.Arbitrary<Value> {
       return lockBody;
     case 'history':
       return historyBody;
+    case 'transactions':
+      return transactionsBody;
     default:
       return value;
   }

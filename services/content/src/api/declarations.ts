@@ -14,6 +14,7 @@ import type { ContentRepository } from '../domain/repository';
 import type { ContentSerializer } from '../domain/serialize';
 import type { SiteSettingsSource } from '../domain/site-settings';
 import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
+import type { TransactionCommands } from '../domain/transactions';
 import type { Translations } from '../domain/translations';
 import type { TreeCommands } from '../domain/tree-commands';
 import type { TypeRegistry } from '../domain/types';
@@ -57,6 +58,8 @@ export interface ContentDeps {
   settings: SiteSettingsSource;
   /** The content store's statistics (`@database`); null when its engine reports none. */
   storeStats(): Promise<StoreStats | null>;
+  /** The transaction log: listing and undoing (`@transactions`). */
+  transactions: TransactionCommands;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

@@ -8,6 +8,7 @@ import { database } from './database';
 import { download } from './download';
 import { history } from './history';
 import { images } from './images';
+import { inherit } from './inherit';
 import { linkintegrity } from './linkintegrity';
 import { lock } from './lock';
 import { move } from './move';
@@ -18,6 +19,7 @@ import { relations } from './relations';
 import { sharing } from './sharing';
 import { querysources } from './querysources';
 import { sources } from './sources';
+import { transactions } from './transactions';
 import { translationLocator } from './translation-locator';
 import { translations } from './translations';
 import { type } from './type';
@@ -41,6 +43,7 @@ export const ENDPOINTS = [
   aliases,
   breadcrumbs,
   contextnavigation,
+  inherit,
   navigation,
   navroot,
   types,
@@ -59,4 +62,5 @@ export const ENDPOINTS = [
   translationLocator,
   upgrade,
   database,
+  transactions,
 ];

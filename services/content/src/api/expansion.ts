@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { actions } from '../domain/components/actions';
 import { aliases } from '../domain/components/aliases';
 import { breadcrumbs } from '../domain/components/breadcrumbs';
+import { inherit } from '../domain/components/inherit';
 import {
   contextNavigation,
   DEFAULT_CONTEXT_NAVIGATION,
@@ -39,6 +40,8 @@ export const COMPONENT_NAMES = [
   'aliases',
   'breadcrumbs',
   'contextnavigation',
+  // Named only when `expand.inherit.behaviors` names behaviors (the original lists it then only).
+  'inherit',
   'navigation',
   'navroot',
   // Named only on multilingual sites.
@@ -110,6 +113,8 @@ export function componentExpander(deps: ComponentDeps): Components {
         return breadcrumbs(scope);
       case 'contextnavigation':
         return contextNavigation(scope, contextNavigationOptions(ctx));
+      case 'inherit':
+        return inherit(scope, inheritedBehaviors(ctx), (doc) => deps.render(ctx, doc));
       case 'navigation':
         return deps.settings
           .current(ctx.requestId)
@@ -173,8 +178,23 @@ export function componentExpander(deps: ComponentDeps): Components {
 
 function linksOf(ctx: ExpansionRequest, doc: ContentDoc, multilingual: boolean): Record<string, unknown> {
   const base = urlOf(ctx.publicUrl, doc.path ?? '/');
-  const names = COMPONENT_NAMES.filter((name) => multilingual || name !== 'translations');
-  return Object.fromEntries(names.map((name) => [name, { '@id': `${base}/@${name}` }]));
+  // A link only: bad behavior names must not fail a response (a write's, whose change has committed).
+  const parsed = inheritQuery.safeParse(queryInput(ctx.queryParams));
+  const behaviors = parsed.success ? (parsed.data['expand.inherit.behaviors'] ?? []) : [];
+  const names = COMPONENT_NAMES.filter(
+    (name) => (multilingual || name !== 'translations') && (behaviors.length > 0 || name !== 'inherit'),
+  );
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        '@id':
+          name === 'inherit'
+            ? `${base}/@inherit?expand.inherit.behaviors=${behaviors.map(encodeURIComponent).join(',')}`
+            : `${base}/@${name}`,
+      },
+    ]),
+  );
 }
 
 function isComponentName(name: string): name is ComponentName {
@@ -197,7 +217,8 @@ function expandedNames(ctx: ExpansionRequest, multilingual: boolean): ComponentN
     const more = unknown.length > named.length ? ` and ${unknown.length - named.length} more` : '';
     throw badRequest(`Cannot expand ${named.join(', ')}${more}`, errors);
   }
-  return names.filter(isComponentName);
+  // `inherit` without behaviors named is nothing to expand (the original leaves it out).
+  return names.filter(isComponentName).filter((name) => name !== 'inherit' || inheritedBehaviors(ctx).length > 0);
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -229,6 +250,30 @@ const optionsQuery = z.object({
 });
 
 type ComponentOptions = z.infer<typeof optionsQuery>;
+
+/** Most behaviors one request may name, and the longest name: a behavior name is a short dotted identifier. */
+const MAX_INHERITED_BEHAVIORS = 20;
+const MAX_BEHAVIOR_NAME = 100;
+
+/** `expand.inherit.behaviors=a,b` (or repeated): the behaviors whose inherited values `inherit` shows. */
+const inheritQuery = z.object({
+  'expand.inherit.behaviors': unlessEmpty(
+    param
+      .list()
+      .pipe(
+        z
+          .array(z.string().max(MAX_BEHAVIOR_NAME, `a behavior name is at most ${MAX_BEHAVIOR_NAME} characters`))
+          .max(MAX_INHERITED_BEHAVIORS, `at most ${MAX_INHERITED_BEHAVIORS} behaviors`),
+      )
+      .transform((names) => [...new Set(names)]),
+  ),
+});
+
+function inheritedBehaviors(ctx: ExpansionRequest): string[] {
+  const result = inheritQuery.safeParse(queryInput(ctx.queryParams));
+  if (!result.success) throw validationError(result.error, 'query');
+  return result.data['expand.inherit.behaviors'] ?? [];
+}
 
 function optionsOf(ctx: ExpansionRequest): ComponentOptions {
   const result = optionsQuery.safeParse(queryInput(ctx.queryParams));

@@ -23,6 +23,8 @@ const VERSIONING_WRITES: ReadonlySet<WriteKind> = new Set<WriteKind>([
   'revert',
   'checkin',
   'version',
+  // An undo (`@transactions`) changes content as an edit does: the history shows it.
+  'undo',
 ]);
 
 export const INITIAL_VERSION_NOTE = 'Initial version';

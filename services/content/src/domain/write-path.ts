@@ -8,7 +8,8 @@
  * - the caller's permission, checked on the current version at every attempt (not for system writes: the
  *   follow-ups of a write already allowed);
  * - the lock check (LockGuard) and the version record (VersionRecorder), extension points;
- * - the events, committed in the same atomic operation as the write (the outbox), and their flush after it.
+ * - the events, committed in the same atomic operation as the write (the outbox), and their flush after it;
+ * - the transaction log (WriteJournal): each committed write of a caller, with what undoing it needs.
  */
 import {
   conflict,
@@ -63,7 +64,9 @@ export type WriteKind =
    * A working copy's content written into its original (`PATCH @workingcopy`): working-copies.ts applies the
    * lock rules to it itself (the check-out's own lock does not stop it).
    */
-  | 'checkin';
+  | 'checkin'
+  /** An object's content set back to what it was before a write (`PATCH @transactions`, transactions.ts). */
+  | 'undo';
 
 /** Whether a caller may write to a locked object (locks.ts LockCheck; NO_LOCKS lets every write through). */
 export interface LockGuard {
@@ -144,7 +147,34 @@ export interface Written {
   changed: boolean;
 }
 
+/** A committed write of a caller, as the transaction log keeps it: `before` is null for a new object. */
+export interface JournaledWrite {
+  kind: WriteKind;
+  author: Caller;
+  before: ContentDoc | null;
+  after: ContentDoc;
+}
+
+/**
+ * Keeps the committed writes of callers (`@transactions`, transactions.ts). Told after the commit: a write whose
+ * record fails is still done, it cannot be undone from the log. It must not reject.
+ */
+export interface WriteJournal {
+  record(write: JournaledWrite): Promise<void>;
+}
+
+export const NO_JOURNAL: WriteJournal = { record: async () => undefined };
+
+/**
+ * Writes the log leaves out: bookkeeping that changes no content (a lock, a version kept on request) and the site
+ * root's making. The system's own writes (follow-ups of a caller's write) are left out too: undoing the caller's
+ * write is what undoes them.
+ */
+const UNJOURNALED: ReadonlySet<WriteKind> = new Set<WriteKind>(['lock', 'version', 'site-root']);
+
 export interface WriterOptions {
+  /** The transaction log; none by default. */
+  journal?: WriteJournal;
   locks?: LockGuard;
   versions?: VersionRecorder;
   retry?: Partial<WriteRetry>;
@@ -177,6 +207,7 @@ export class ContentWriter {
   private readonly versions: VersionRecorder;
   private readonly retry: WriteRetry;
   private readonly onCommit: (paths: string[]) => Promise<void> | void;
+  private readonly journal: WriteJournal;
 
   constructor(
     private readonly store: ContentWriteStore,
@@ -187,6 +218,7 @@ export class ContentWriter {
     this.versions = options.versions ?? NO_VERSIONS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.onCommit = options.onCommit ?? (() => undefined);
+    this.journal = options.journal ?? NO_JOURNAL;
   }
 
   /** Raises 401/403 unless the author has `permission` on `doc` as given: a check before costly validation. */
@@ -220,6 +252,7 @@ export class ContentWriter {
     );
     if (!(await this.store.insertNew(doc, attributed(object.events, author)))) return false;
     await this.committed(doc, object.events.length > 0, flushes, this.onCommit([doc.path ?? '/']));
+    await this.journaled(object.kind, author, null, doc);
     return true;
   }
 
@@ -274,6 +307,7 @@ export class ContentWriter {
       if (await this.store.applyChange(current._id, current.version, stored, events)) {
         const paths = current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/'];
         await this.committed(next, events.length > 0, flushes, this.onCommit(paths));
+        await this.journaled(write.kind, author, current, next);
         return { before: current, after: next, changed: true };
       }
     }
@@ -285,6 +319,16 @@ export class ContentWriter {
     if (!write.permission) throw new Error(`a caller's ${write.kind} write must name its permission`);
     this.checkPermission(current, write.permission, author);
     if (write.kind !== 'lock' && write.kind !== 'checkin') await this.locks.check(current, author);
+  }
+
+  private async journaled(
+    kind: WriteKind,
+    author: WriteAuthor,
+    before: ContentDoc | null,
+    after: ContentDoc,
+  ): Promise<void> {
+    if (isSystemWrite(author) || UNJOURNALED.has(kind)) return;
+    await this.journal.record({ kind, author, before, after });
   }
 
   private gone(initial: ContentDoc, author: WriteAuthor): null {

@@ -33,6 +33,8 @@ const EXTRA_NEUTRAL: Readonly<Record<string, string>> = {
   'zope2.View': 'View',
   'zope2.DeleteObjects': 'Delete objects',
   'cmf.ChangeLocalRoles': 'Change local roles',
+  'cmf.ListUndoableChanges': 'List undoable changes',
+  'zope2.Undo': 'Undo changes',
 };
 
 const invert = (table: Readonly<Record<string, string>>) =>

@@ -36,7 +36,9 @@ export type Permission =
   | 'Moderate Discussion'
   | 'Change local roles'
   | 'Access previous versions'
-  | 'Use mailhost services';
+  | 'Use mailhost services'
+  | 'List undoable changes'
+  | 'Undo changes';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -77,6 +79,9 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   'Access previous versions': ['Manager', 'Site Administrator', 'Editor', 'Contributor', 'Reviewer', 'Reader', 'Owner'],
   // `@email-send`, mail to any address: the site's administrators only (as Plone grants it), not every member.
   'Use mailhost services': ['Manager', 'Site Administrator'],
+  // `@transactions` (the Undo panel): site-wide changes of everyone's content, for managers only.
+  'List undoable changes': ['Manager'],
+  'Undo changes': ['Manager'],
 };
 
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };
