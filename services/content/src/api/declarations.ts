@@ -16,6 +16,7 @@ import type { SiteSettingsSource } from '../domain/site-settings';
 import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
 import type { Translations } from '../domain/translations';
 import type { TreeCommands } from '../domain/tree-commands';
+import type { TusUploads } from '../domain/tus-uploads';
 import type { TypeRegistry } from '../domain/types';
 import type { FieldSources, Vocabularies } from '../domain/vocabularies';
 import type { WorkflowCommands } from '../domain/workflow-commands';
@@ -55,6 +56,8 @@ export interface ContentDeps {
   translations: Translations;
   /** The site's settings content applies (the registry's, read through config). */
   settings: SiteSettingsSource;
+  /** Resumable uploads (`@tus-upload`, `@tus-replace`). */
+  tus: TusUploads;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

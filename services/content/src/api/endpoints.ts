@@ -19,6 +19,8 @@ import { querysources } from './querysources';
 import { sources } from './sources';
 import { translationLocator } from './translation-locator';
 import { translations } from './translations';
+import { tusReplace } from './tus-replace';
+import { tusUpload } from './tus-upload';
 import { type } from './type';
 import { types } from './types';
 import { unlock } from './unlock';
@@ -57,4 +59,6 @@ export const ENDPOINTS = [
   translations,
   translationLocator,
   upgrade,
+  tusUpload,
+  tusReplace,
 ];

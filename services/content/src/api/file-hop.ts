@@ -13,12 +13,14 @@ import {
   decodeFileHopRequest,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_UPLOAD_ENDPOINTS,
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
   redirectOfMoved,
   requirePermission,
   type ContextResolver,
+  type FileHopRequest,
   type Logger,
 } from '@cms/shared';
 import { outputOf } from '../domain/image-scales';
@@ -27,6 +29,7 @@ import type { ContentDeps } from './declarations';
 import { download, downloadSelection } from './download';
 import { filenameStar, SANDBOX, type FileSelection } from './file-response';
 import { imageSelection, images } from './images';
+import { appendUpload, tusOptions, uploadStatus, type TusRequest } from './tus-upload';
 
 const PATTERNS: Record<string, string[][]> = {
   download: patternsOf(download.operations.GET?.paths),
@@ -84,6 +87,10 @@ async function answer(
   const hop = decodeFileHopRequest(headerOf(req, FILE_HOP_HEADER));
   const log = logger.child({ requestId: hop?.request_id });
   try {
+    if (hop && FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) && (req.url ?? '').split('?')[0] === FILE_HOP_PATH) {
+      await answerUpload(req, res, hop, deps, contexts);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('MethodNotAllowed', 'The file hop takes GET and HEAD', undefined, undefined, {
         Allow: 'GET, HEAD',
@@ -114,6 +121,50 @@ async function answer(
     if (moved) res.writeHead(moved.status, moved.headers).end();
     else sendHopError(res, error, hop?.request_id, log);
   }
+}
+
+/**
+ * `OPTIONS`, `HEAD` and `PATCH` of a resumable upload (tus-upload.ts): a `PATCH` body streams from the gateway into
+ * the blob store. The caller must be able to view the context (as the dispatcher checks); the upload itself is its
+ * announcer's only. `OPTIONS` describes the protocol, which is the same everywhere: it reads nothing.
+ */
+async function answerUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hop: FileHopRequest,
+  deps: ContentDeps,
+  contexts: ContextResolver<ContentDoc>,
+): Promise<void> {
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, tusOptions(deps)).end();
+    return;
+  }
+  const upload = hop.endpoint === 'tus-upload';
+  if (!upload || (req.method !== 'HEAD' && req.method !== 'GET' && req.method !== 'PATCH')) {
+    const allow = upload ? 'POST, HEAD, PATCH, OPTIONS' : 'POST, OPTIONS';
+    throw new AppError('MethodNotAllowed', `@${hop.endpoint} takes ${allow}`, undefined, undefined, { Allow: allow });
+  }
+  const id = hop.sub_path.length === 1 ? hop.sub_path[0] : undefined;
+  if (id === undefined) throw notFound(`Resource not found: @tus-upload/${hop.sub_path.join('/').slice(0, 100)}`);
+  await deps.typeSource.refresh(hop.request_id);
+  const { context, scope } = await contexts.resolve('/' + hop.context_path.join('/'), hop.request_id, hop.public_url);
+  requirePermission(hop.principal, 'View', scope);
+  const request: TusRequest = {
+    context,
+    caller: {
+      principal: hop.principal,
+      requestId: hop.request_id,
+      publicUrl: hop.public_url,
+      lockToken: headerOf(req, 'lock-token'),
+    },
+    header: (name) => headerOf(req, name),
+  };
+  const declared = headerOf(req, 'content-length');
+  const result =
+    req.method === 'PATCH'
+      ? await appendUpload(request, id, req, declared === undefined ? undefined : Number(declared), deps)
+      : await uploadStatus(request, id, deps);
+  res.writeHead(result.status, result.headers ?? {}).end();
 }
 
 const headerOf = (req: IncomingMessage, name: string) => {
