@@ -301,3 +301,56 @@ describe.each([
     });
   });
 });
+
+/** With CORS on, a browser's TUS client may send and read the protocol's headers. */
+describe('resumable uploads from a browser (CORS)', () => {
+  const ORIGIN = 'http://volto.example:3000';
+  let t: TestSuite;
+
+  beforeAll(async () => {
+    t = await startTestSuite({ CORS_ALLOW_ORIGINS: ORIGIN });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('allows the TUS request headers in a preflight and exposes the answer headers', async () => {
+    const preflight = await fetch(t.url('/@tus-upload'), {
+      method: 'OPTIONS',
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'PATCH',
+        'Access-Control-Request-Headers': 'tus-resumable,upload-offset,upload-length,upload-metadata',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const name of ['tus-resumable', 'upload-offset', 'upload-length', 'upload-metadata', 'lock-token']) {
+      expect(allowed).toContain(name);
+    }
+
+    const announced = await t.request('POST', '/@tus-upload', {
+      headers: { Origin: ORIGIN, ...TUS, 'Upload-Length': '3', 'Upload-Metadata': metadata({ filename: 'c.txt' }) },
+    });
+    expect(announced.status).toBe(201);
+    expect(announced.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const exposed = (announced.headers.get('access-control-expose-headers') ?? '').toLowerCase();
+    for (const name of [
+      'location',
+      'upload-offset',
+      'upload-length',
+      'tus-resumable',
+      'tus-version',
+      'upload-expires',
+    ]) {
+      expect(exposed).toContain(name);
+    }
+  });
+
+  it('still answers a TUS client’s own OPTIONS (not a preflight) with the protocol', async () => {
+    const response = await t.request('OPTIONS', '/@tus-upload', { headers: { Origin: ORIGIN } });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('tus-version')).toBe('1.0.0');
+    expect(response.headers.get('tus-extension')).toBe('creation,expiration');
+  });
+});
