@@ -249,6 +249,7 @@ describe.each([
       expect((await patch(location, 0, Buffer.from('abc'))).status).toBe(204);
       const wrong = await patch(location, 0, Buffer.from('abc'));
       expect(wrong.status).toBe(409);
+      expect(wrong.headers.get('tus-resumable')).toBe('1.0.0');
       expect(await json(wrong)).toMatchObject({ type: 'Conflict' });
       const ahead = await patch(location, 5, Buffer.from('abc'));
       expect(ahead.status).toBe(409);

@@ -25,6 +25,7 @@ import {
 } from '@cms/shared';
 import { outputOf } from '../domain/image-scales';
 import type { ContentDoc } from '../domain/model';
+import { TUS_VERSION } from '../domain/tus-uploads';
 import type { ContentDeps } from './declarations';
 import { download, downloadSelection } from './download';
 import { filenameStar, SANDBOX, type FileSelection } from './file-response';
@@ -115,7 +116,8 @@ async function answer(
       redirectOfMoved(error, {
         method: req.method ?? 'GET',
         publicUrl: hop.public_url,
-        rest: [`@@${hop.endpoint}`, ...hop.sub_path],
+        // An upload's endpoint is named with one `@`, the file views with two.
+        rest: [`${FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) ? '@' : '@@'}${hop.endpoint}`, ...hop.sub_path],
         query: [],
       });
     if (moved) res.writeHead(moved.status, moved.headers).end();
@@ -135,6 +137,8 @@ async function answerUpload(
   deps: ContentDeps,
   contexts: ContextResolver<ContentDoc>,
 ): Promise<void> {
+  // Every TUS answer says the protocol version, errors too.
+  res.setHeader('Tus-Resumable', TUS_VERSION);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, tusOptions(deps)).end();
     return;
