@@ -47,11 +47,6 @@ const FORWARDED_HEADERS = [
 ] as const;
 
 /**
- * A resumable upload's `OPTIONS` that is not a CORS preflight: the TUS client asks what the server supports, which
- * content answers (over the file hop); the CORS middleware, which ends every `OPTIONS`, lets it through.
- */
-const TUS_PATH = /\/@tus-(?:upload|replace)(?:\/[^/]*)?$/;
-/**
  * The headers of resumable uploads, allowed and exposed whatever the CORS lists configured say: a browser's TUS client
  * cannot work without them (the original's documentation asks its operators to add them by hand).
  */
@@ -69,6 +64,8 @@ const TUS_RESPONSE_HEADERS = [
 
 /** A comma-separated header list with `more` added (those it lacks, compared without case). */
 function withHeaders(list: string, more: readonly string[]): string {
+  // A wildcard already allows them.
+  if (list.trim() === '*') return list;
   const names = list
     .split(',')
     .map((name) => name.trim())
@@ -77,6 +74,11 @@ function withHeaders(list: string, more: readonly string[]): string {
   return [...names, ...more.filter((name) => !known.has(name.toLowerCase()))].join(', ');
 }
 
+/**
+ * A resumable upload's `OPTIONS` that is not a CORS preflight: the TUS client asks what the server supports, which
+ * content answers (over the file hop); the CORS middleware, which would end every `OPTIONS` itself, lets it through.
+ */
+const TUS_PATH = /\/@tus-(?:upload|replace)(?:\/[^/]*)?$/;
 const isTusOptions = (req: Request) =>
   req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined && TUS_PATH.test(req.path);
 
@@ -117,15 +119,18 @@ export function createGatewayApp(
 
   // Browsers on the allowed origins (Volto in its direct mode) may call the API; preflights end here.
   if (config.CORS_ALLOW_ORIGINS.length > 0) {
-    const answerCors = cors({
+    const options = {
       origin: config.CORS_ALLOW_ORIGINS,
       methods: config.CORS_ALLOW_METHODS,
       allowedHeaders: withHeaders(config.CORS_ALLOW_HEADERS, TUS_REQUEST_HEADERS),
       exposedHeaders: withHeaders(config.CORS_EXPOSE_HEADERS, TUS_RESPONSE_HEADERS),
       credentials: config.CORS_ALLOW_CREDENTIALS,
       maxAge: config.CORS_MAX_AGE,
-    });
-    app.use((req, res, next) => (isTusOptions(req) ? next() : answerCors(req, res, next)));
+    };
+    const answerCors = cors(options);
+    // A TUS client's own OPTIONS gets the CORS headers and goes on to its answer.
+    const passCors = cors({ ...options, preflightContinue: true });
+    app.use((req, res, next) => (isTusOptions(req) ? passCors : answerCors)(req, res, next));
   }
 
   app.get('/healthz', (_req, res) => {

@@ -351,6 +351,7 @@ describe('resumable uploads from a browser (CORS)', () => {
   it('still answers a TUS client’s own OPTIONS (not a preflight) with the protocol', async () => {
     const response = await t.request('OPTIONS', '/@tus-upload', { headers: { Origin: ORIGIN } });
     expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(response.headers.get('tus-version')).toBe('1.0.0');
     expect(response.headers.get('tus-extension')).toBe('creation,expiration');
   });
