@@ -5,7 +5,13 @@ import type { DocumentStore } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import { openEmbeddedBlobStore } from '../src/store/blobs/embedded';
 import type { BlobStore } from '../src/store/blobs/port';
-import { parseTusMetadata, TUS_EXPIRY_MS, TusUploads, type TusUploadRecord } from '../src/domain/tus-uploads';
+import {
+  parseTusMetadata,
+  TUS_EXPIRY_MS,
+  TUS_MAX_PARTS,
+  TusUploads,
+  type TusUploadRecord,
+} from '../src/domain/tus-uploads';
 import { png } from '../../../test/support/images';
 
 /** Resumable uploads' records and chunks over the embedded store and blob store, on a clock of the test's. */
@@ -28,7 +34,7 @@ describe('TusUploads', () => {
     store = await openEmbeddedStore(path.join(dir, 'store'));
     blobs = await openEmbeddedBlobStore(path.join(dir, 'blobs'));
     now = new Date('2026-01-01T12:00:00Z');
-    uploads = new TusUploads(store.collection<TusUploadRecord>('tus_uploads'), blobs, 1000, () => now);
+    uploads = new TusUploads(store.collection<TusUploadRecord>('tus_uploads'), blobs, 2000, () => now);
     await uploads.ensureIndexes();
   });
   afterEach(async () => {
@@ -92,6 +98,22 @@ describe('TusUploads', () => {
     expect(onDisk).toEqual(record.chunks);
   });
 
+  it('takes at most its number of parts, the last one bringing every byte left', async () => {
+    const parts = 5;
+    const few = new TusUploads(store.collection<TusUploadRecord>('tus_uploads'), blobs, 2000, () => now, parts);
+    const length = parts + 5;
+    let record = await few.start('folder', 'editor', 'create', length, {});
+    for (let part = 0; part < parts - 1; part++) record = await few.append(record, part, source('x'), 1);
+    await expect(few.append(record, record.offset, source('x'), 1)).rejects.toMatchObject({ type: 'BadRequest' });
+    await expect(few.append(record, record.offset, source('xxxxxx'), undefined)).rejects.toMatchObject({
+      type: 'BadRequest',
+    });
+    const done = await few.append(record, record.offset, source('xxxxxx'), 6);
+    expect(done).toMatchObject({ offset: length });
+    expect(done.chunks).toHaveLength(parts);
+    expect(TUS_MAX_PARTS).toBe(1000);
+  });
+
   it('lets one request complete an upload', async () => {
     const started = await uploads.start('folder', 'editor', 'create', 2, {});
     const done = await uploads.append(started, 0, source('ab'), 2);
@@ -129,7 +151,7 @@ describe('TusUploads', () => {
   });
 
   it('refuses to announce more than MAX_UPLOAD_BYTES', async () => {
-    await expect(uploads.start('folder', 'editor', 'create', 1001, {})).rejects.toMatchObject({
+    await expect(uploads.start('folder', 'editor', 'create', 2001, {})).rejects.toMatchObject({
       type: 'PayloadTooLarge',
     });
   });

@@ -23,6 +23,11 @@ export const TUS_EXTENSIONS = 'creation,expiration';
 export const TUS_EXPIRY_MS = 60 * 60 * 1000;
 /** The bytes of an assembled image read to tell its format and size (headers come first; JPEG's may follow EXIF). */
 const IMAGE_HEAD_BYTES = 512 * 1024;
+/**
+ * The most parts (chunks) one upload may have: its record lists them, so a client sending a byte at a time must not
+ * grow it without bound. TUS clients send few large parts (tus-js-client: one, unless told otherwise).
+ */
+export const TUS_MAX_PARTS = 1000;
 /** Expired uploads dropped per new upload: enough to keep up, bounded so that an announcement stays quick. */
 const SWEEP_BATCH = 20;
 
@@ -71,6 +76,8 @@ export class TusUploads {
     /** MAX_UPLOAD_BYTES: the largest upload announced. */
     readonly maxBytes: number,
     private readonly now: () => Date = () => new Date(),
+    /** TUS_MAX_PARTS (a test's smaller). */
+    private readonly maxParts = TUS_MAX_PARTS,
   ) {}
 
   async ensureIndexes(): Promise<void> {
@@ -139,6 +146,10 @@ export class TusUploads {
     const tooLong = () =>
       new AppError('PayloadTooLarge', `The upload has ${room} bytes left of its announced ${record.length}`);
     if (declared !== undefined && declared > room) throw tooLong();
+    // The last part allowed must bring every byte left (a declared length saying so).
+    if (record.chunks.length >= this.maxParts - 1 && room > 0 && declared !== room) {
+      throw badRequest(`An upload takes at most ${this.maxParts} parts: send the ${room} bytes left in one`);
+    }
     let received = 0;
     async function* bounded(): AsyncGenerator<Uint8Array> {
       try {
