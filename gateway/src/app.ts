@@ -17,7 +17,7 @@ import { authenticate } from './auth';
 import type { AuthCache } from './auth-cache';
 import type { Backends } from './backends';
 import { clientAddressOf } from './client-address';
-import { BodyBudget, readBody, type BodyLimit } from './body';
+import { BodyBudget, readBody, sendContinue, type BodyLimit } from './body';
 import { bodyBytesInFlight, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { fileProxy } from './file-proxy';
@@ -34,7 +34,53 @@ import { routeFor } from './routes';
  * Request headers passed on to services (lower-case): `accept` chooses an export's format (CSV), `content-type`
  * tells a file upload (`multipart/form-data`) from a JSON body.
  */
-const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language', 'accept', 'content-type'] as const;
+const FORWARDED_HEADERS = [
+  'lock-token',
+  'prefer',
+  'accept-language',
+  'accept',
+  'content-type',
+  // A resumable upload's announcement (`@tus-upload`, `@tus-replace`).
+  'tus-resumable',
+  'upload-length',
+  'upload-metadata',
+] as const;
+
+/**
+ * The headers of resumable uploads, allowed and exposed whatever the CORS lists configured say: a browser's TUS client
+ * cannot work without them (the original's documentation asks its operators to add them by hand).
+ */
+const TUS_REQUEST_HEADERS = ['Tus-Resumable', 'Upload-Length', 'Upload-Metadata', 'Upload-Offset'];
+const TUS_RESPONSE_HEADERS = [
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Expires',
+  'Location',
+];
+
+/** A comma-separated header list with `more` added (those it lacks, compared without case). */
+function withHeaders(list: string, more: readonly string[]): string {
+  // A wildcard already allows them.
+  if (list.trim() === '*') return list;
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = new Set(names.map((name) => name.toLowerCase()));
+  return [...names, ...more.filter((name) => !known.has(name.toLowerCase()))].join(', ');
+}
+
+/**
+ * A resumable upload's `OPTIONS` that is not a CORS preflight: the TUS client asks what the server supports, which
+ * content answers (over the file hop); the CORS middleware, which would end every `OPTIONS` itself, lets it through.
+ */
+const TUS_PATH = /\/@tus-(?:upload|replace)(?:\/[^/]*)?$/;
+const isTusOptions = (req: Request) =>
+  req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined && TUS_PATH.test(req.path);
 
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */
@@ -73,16 +119,18 @@ export function createGatewayApp(
 
   // Browsers on the allowed origins (Volto in its direct mode) may call the API; preflights end here.
   if (config.CORS_ALLOW_ORIGINS.length > 0) {
-    app.use(
-      cors({
-        origin: config.CORS_ALLOW_ORIGINS,
-        methods: config.CORS_ALLOW_METHODS,
-        allowedHeaders: config.CORS_ALLOW_HEADERS,
-        exposedHeaders: config.CORS_EXPOSE_HEADERS,
-        credentials: config.CORS_ALLOW_CREDENTIALS,
-        maxAge: config.CORS_MAX_AGE,
-      }),
-    );
+    const options = {
+      origin: config.CORS_ALLOW_ORIGINS,
+      methods: config.CORS_ALLOW_METHODS,
+      allowedHeaders: withHeaders(config.CORS_ALLOW_HEADERS, TUS_REQUEST_HEADERS),
+      exposedHeaders: withHeaders(config.CORS_EXPOSE_HEADERS, TUS_RESPONSE_HEADERS),
+      credentials: config.CORS_ALLOW_CREDENTIALS,
+      maxAge: config.CORS_MAX_AGE,
+    };
+    const answerCors = cors(options);
+    // A TUS client's own OPTIONS gets the CORS headers and goes on to its answer.
+    const passCors = cors({ ...options, preflightContinue: true });
+    app.use((req, res, next) => (isTusOptions(req) ? passCors : answerCors)(req, res, next));
   }
 
   app.get('/healthz', (_req, res) => {
@@ -127,6 +175,24 @@ export function createGatewayApp(
       if (!route) throw new AppError('NotFound', `No such endpoint: @${parsed.endpoint}`);
       setEndpointLabel(res, parsed.endpoint ? `@${parsed.endpoint}` : 'context');
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
+      // A resumable upload's `OPTIONS`, `HEAD` and `PATCH` go to content over the file hop, the body streaming on
+      // (never read whole here); its declared length is held to the caller's limit first.
+      if (route.service === 'content' && files.handlesUpload(parsed.endpoint, req.method)) {
+        const principal = await authenticate(
+          req.headers.authorization,
+          backends,
+          requestId,
+          authCache,
+          clientAddressOf(req, config.TRUST_PROXY),
+        );
+        const limit = bodyLimits(principal, route, 'PATCH');
+        if (Number(req.headers['content-length'] ?? 0) > limit.bytes) throw limit.tooLarge();
+        sendContinue(req, res);
+        const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
+        const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
+        await files.forward(req, res, forwarded);
+        return;
+      }
       if (!route.methods.includes(method)) {
         throw new AppError(
           'MethodNotAllowed',

@@ -55,6 +55,11 @@ export function expectsContinue(req: IncomingMessage): void {
   awaitingContinue.add(req);
 }
 
+/** Tells a client waiting for `100 Continue` to send its body, when its body is passed on rather than read here. */
+export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
+  if (awaitingContinue.delete(req) && !res.headersSent) res.writeContinue();
+}
+
 /** True when the request carries a body (a positive Content-Length, or chunked). */
 export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -12,6 +12,7 @@ import {
   FILE_HOP_ENDPOINTS,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_UPLOAD_ENDPOINTS,
   type FileHopRequest,
   type Logger,
 } from '@cms/shared';
@@ -21,10 +22,21 @@ import { sendError } from './errors';
 
 /** Client headers the content service reads (validators and ranges); nothing else is passed on. */
 const PASSED_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since', 'accept-language'] as const;
+/** What a resumable upload's requests need besides: the protocol's headers, and the body's framing and type. */
+const UPLOAD_HEADERS = [
+  'tus-resumable',
+  'upload-offset',
+  'lock-token',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+] as const;
 
 export interface FileProxy {
   /** Whether a GET of this endpoint goes over the hop. */
   handles(endpoint: string): boolean;
+  /** Whether this method of this endpoint is a resumable upload's that goes over the hop (`OPTIONS`, `HEAD`, `PATCH`). */
+  handlesUpload(endpoint: string, method: string): boolean;
   /**
    * Streams the answer to `res`; resolves when the response is done (or the client went away). `cacheControl`: the
    * caching rules' header for files, used where content sets none (a scale's own stays).
@@ -66,11 +78,15 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
 
   return {
     handles: (endpoint) => FILE_HOP_ENDPOINTS.has(endpoint),
+    handlesUpload: (endpoint, method) =>
+      FILE_HOP_UPLOAD_ENDPOINTS.has(endpoint) && (method === 'OPTIONS' || method === 'HEAD' || method === 'PATCH'),
     forward(req, res, request, cacheControl) {
       res.locals.fileCacheControl = cacheControl;
-      // Only what content needs: the forwarded request and the validators. No credentials cross the hop.
+      // Only what content needs: the forwarded request and the validators (or an upload's headers, with its body
+      // streaming on). No credentials cross the hop.
       const headers: Record<string, string> = { [FILE_HOP_HEADER]: encodeFileHopRequest(request) };
-      for (const name of PASSED_HEADERS) {
+      const upload = FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint);
+      for (const name of upload ? UPLOAD_HEADERS : PASSED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }

@@ -48,6 +48,8 @@ export const ROUTES: Readonly<Record<string, Route>> = {
   transactions: { service: 'content', methods: ['GET', 'PATCH'], auth: 'verify' },
   'translation-locator': { service: 'content', methods: ['GET'], auth: 'verify' },
   translations: { service: 'content', methods: ['GET', 'POST', 'DELETE'], auth: 'verify' },
+  'tus-replace': { service: 'content', methods: ['POST'], auth: 'verify' },
+  'tus-upload': { service: 'content', methods: ['GET', 'POST', 'PATCH'], auth: 'verify' },
   type: { service: 'content', methods: ['GET', 'PATCH', 'DELETE'], auth: 'verify' },
   types: { service: 'content', methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], auth: 'verify' },
   unlock: { service: 'content', methods: ['POST'], auth: 'verify' },

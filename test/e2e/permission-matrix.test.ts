@@ -62,6 +62,8 @@ interface Row {
   checkedOut?: boolean;
   path: (doc: string, caller: Caller) => string;
   body?: unknown;
+  /** Request headers besides the credentials (a TUS upload's). */
+  headers?: Record<string, string>;
   expected: (caller: Caller, state: State) => number;
 }
 
@@ -531,6 +533,46 @@ const MATRIX: Row[] = [
     path: () => '/@email-notification',
     body: { from: 'john@example.org', message: 'Hi' },
     expected: () => 400,
+  },
+  // Resumable uploads: announcing one is adding (or, `@tus-replace`, modifying); an upload is its announcer's only,
+  // so to anyone else who may view the folder an id is unknown (404).
+  {
+    endpoint: 'tus-upload',
+    method: 'POST',
+    name: 'announce a resumable upload into the folder',
+    path: () => '/matrix/@tus-upload',
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '4', 'Upload-Metadata': 'filename YS50eHQ=' },
+    expected: (c) => allow(201, ADD)(c),
+  },
+  {
+    endpoint: 'tus-upload',
+    method: 'GET',
+    name: 'ask the offset of an unknown upload',
+    path: () => '/matrix/@tus-upload/0123456789abcdef0123456789abcdef',
+    headers: { 'Tus-Resumable': '1.0.0' },
+    expected: (c) => allow(404, VIEW.private)(c),
+  },
+  {
+    endpoint: 'tus-upload',
+    method: 'PATCH',
+    name: 'append to an unknown upload',
+    path: () => '/matrix/@tus-upload/0123456789abcdef0123456789abcdef',
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Offset': '0',
+      'Content-Type': 'application/offset+octet-stream',
+    },
+    body: 'abcd',
+    expected: (c) => allow(404, VIEW.private)(c),
+  },
+  {
+    endpoint: 'tus-replace',
+    method: 'POST',
+    name: 'announce a resumable upload replacing the file of a document (it has none: 400)',
+    onContent: true,
+    path: (d) => `${d}/@tus-replace`,
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '4' },
+    expected: (c, s) => whenViewing(s, allow(400, MODIFY[s]))(c),
   },
   {
     endpoint: 'addons',
@@ -1106,7 +1148,11 @@ describe('permission matrix', () => {
             typeof row.body === 'function'
               ? (row.body as (doc: string, who: Caller) => unknown)(doc, caller)
               : row.body;
-          const response = await t.request(row.method, row.path(doc, caller), { auth: authFor(caller), body });
+          const response = await t.request(row.method, row.path(doc, caller), {
+            auth: authFor(caller),
+            body,
+            headers: row.headers,
+          });
           outcomes[caller] = response.status;
           expected[caller] = row.expected(caller, state);
           if (

@@ -73,6 +73,7 @@ import { TreeCommands } from './domain/tree-commands';
 import { WorkingCopies } from './domain/working-copies';
 import { StoreAppliedRuleActions } from './store/applied-rule-actions';
 import { BlobFileStorage } from './store/blob-file-storage';
+import { TusUploads, type TusUploadRecord } from './domain/tus-uploads';
 import { StoreScaleStore } from './store/image-scale-store';
 import { sharpScaler } from './store/sharp-scaler';
 
@@ -105,6 +106,9 @@ export async function startContentService({
     store: scaleStore,
     scaler: sharpScaler,
   });
+  // Resumable uploads: their chunks are blobs, their records documents of their own collection.
+  const tus = new TusUploads(store.collection<TusUploadRecord>('tus_uploads'), blobs, config.MAX_UPLOAD_BYTES);
+  await tus.ensureIndexes();
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
   // The types config defines, brought up to date before each call this service serves (clients/config-types.ts).
@@ -267,6 +271,7 @@ export async function startContentService({
       (doc, caller) => commands.remove(doc, caller),
       config.TRANSACTION_LOG_SIZE,
     ),
+    tus,
   };
   const identityEvents = await subscribeToIdentity(bus, sharing, directory, logger);
   // Made on first use: most sites configure no caching proxy, and config may start after content.

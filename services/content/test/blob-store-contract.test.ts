@@ -92,6 +92,30 @@ describe.each(adapters)('blob store contract: $name', (adapter) => {
     expect((await blobs.get(second))?.equals(bytes)).toBe(true);
   });
 
+  it('stores a stream of pieces of any sizes as one blob (resumable uploads)', async () => {
+    const bytes = randomBytes(300 * 1024 + 11);
+    const pieces = async function* () {
+      for (let at = 0; at < bytes.length; at += 70_001) yield bytes.subarray(at, at + 70_001);
+    };
+    const id = await blobs.write(pieces());
+    expect(isBlobId(id)).toBe(true);
+    expect((await blobs.get(id))?.equals(bytes)).toBe(true);
+  });
+
+  it('keeps no blob of a stream that fails part-way', async () => {
+    let written: string | undefined;
+    const source = async function* () {
+      yield Buffer.alloc(40, 1);
+      throw new Error('client went away');
+    };
+    await expect(
+      blobs.write(source()).then((id) => {
+        written = id;
+      }),
+    ).rejects.toThrow('client went away');
+    expect(written).toBeUndefined();
+  });
+
   it('keeps an empty blob and a blob larger than one GridFS chunk', async () => {
     const empty = await blobs.put(Buffer.alloc(0));
     expect(await blobs.get(empty)).toEqual(Buffer.alloc(0));

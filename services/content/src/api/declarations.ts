@@ -17,6 +17,7 @@ import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-comm
 import type { TransactionCommands } from '../domain/transactions';
 import type { Translations } from '../domain/translations';
 import type { TreeCommands } from '../domain/tree-commands';
+import type { TusUploads } from '../domain/tus-uploads';
 import type { TypeRegistry } from '../domain/types';
 import type { FieldSources, Vocabularies } from '../domain/vocabularies';
 import type { WorkflowCommands } from '../domain/workflow-commands';
@@ -60,6 +61,8 @@ export interface ContentDeps {
   storeStats(): Promise<StoreStats | null>;
   /** The transaction log: listing and undoing (`@transactions`). */
   transactions: TransactionCommands;
+  /** Resumable uploads (`@tus-upload`, `@tus-replace`). */
+  tus: TusUploads;
 }
 
 export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();

@@ -22,6 +22,8 @@ import { sources } from './sources';
 import { transactions } from './transactions';
 import { translationLocator } from './translation-locator';
 import { translations } from './translations';
+import { tusReplace } from './tus-replace';
+import { tusUpload } from './tus-upload';
 import { type } from './type';
 import { types } from './types';
 import { unlock } from './unlock';
@@ -63,4 +65,6 @@ export const ENDPOINTS = [
   upgrade,
   database,
   transactions,
+  tusUpload,
+  tusReplace,
 ];

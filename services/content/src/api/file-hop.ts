@@ -13,20 +13,24 @@ import {
   decodeFileHopRequest,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_UPLOAD_ENDPOINTS,
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
   redirectOfMoved,
   requirePermission,
   type ContextResolver,
+  type FileHopRequest,
   type Logger,
 } from '@cms/shared';
 import { outputOf } from '../domain/image-scales';
 import type { ContentDoc } from '../domain/model';
+import { TUS_VERSION } from '../domain/tus-uploads';
 import type { ContentDeps } from './declarations';
 import { download, downloadSelection } from './download';
 import { filenameStar, SANDBOX, type FileSelection } from './file-response';
 import { imageSelection, images } from './images';
+import { appendUpload, tusOptions, uploadStatus, type TusRequest } from './tus-upload';
 
 const PATTERNS: Record<string, string[][]> = {
   download: patternsOf(download.operations.GET?.paths),
@@ -84,6 +88,10 @@ async function answer(
   const hop = decodeFileHopRequest(headerOf(req, FILE_HOP_HEADER));
   const log = logger.child({ requestId: hop?.request_id });
   try {
+    if (hop && FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) && (req.url ?? '').split('?')[0] === FILE_HOP_PATH) {
+      await answerUpload(req, res, hop, deps, contexts);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('MethodNotAllowed', 'The file hop takes GET and HEAD', undefined, undefined, {
         Allow: 'GET, HEAD',
@@ -108,12 +116,59 @@ async function answer(
       redirectOfMoved(error, {
         method: req.method ?? 'GET',
         publicUrl: hop.public_url,
-        rest: [`@@${hop.endpoint}`, ...hop.sub_path],
+        // An upload's endpoint is named with one `@`, the file views with two.
+        rest: [`${FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) ? '@' : '@@'}${hop.endpoint}`, ...hop.sub_path],
         query: [],
       });
     if (moved) res.writeHead(moved.status, moved.headers).end();
     else sendHopError(res, error, hop?.request_id, log);
   }
+}
+
+/**
+ * `OPTIONS`, `HEAD` and `PATCH` of a resumable upload (tus-upload.ts): a `PATCH` body streams from the gateway into
+ * the blob store. The caller must be able to view the context (as the dispatcher checks); the upload itself is its
+ * announcer's only. `OPTIONS` describes the protocol, which is the same everywhere: it reads nothing.
+ */
+async function answerUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hop: FileHopRequest,
+  deps: ContentDeps,
+  contexts: ContextResolver<ContentDoc>,
+): Promise<void> {
+  // Every TUS answer says the protocol version, errors too.
+  res.setHeader('Tus-Resumable', TUS_VERSION);
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, tusOptions(deps)).end();
+    return;
+  }
+  const upload = hop.endpoint === 'tus-upload';
+  if (!upload || (req.method !== 'HEAD' && req.method !== 'GET' && req.method !== 'PATCH')) {
+    const allow = upload ? 'POST, HEAD, PATCH, OPTIONS' : 'POST, OPTIONS';
+    throw new AppError('MethodNotAllowed', `@${hop.endpoint} takes ${allow}`, undefined, undefined, { Allow: allow });
+  }
+  const id = hop.sub_path.length === 1 ? hop.sub_path[0] : undefined;
+  if (id === undefined) throw notFound(`Resource not found: @tus-upload/${hop.sub_path.join('/').slice(0, 100)}`);
+  await deps.typeSource.refresh(hop.request_id);
+  const { context, scope } = await contexts.resolve('/' + hop.context_path.join('/'), hop.request_id, hop.public_url);
+  requirePermission(hop.principal, 'View', scope);
+  const request: TusRequest = {
+    context,
+    caller: {
+      principal: hop.principal,
+      requestId: hop.request_id,
+      publicUrl: hop.public_url,
+      lockToken: headerOf(req, 'lock-token'),
+    },
+    header: (name) => headerOf(req, name),
+  };
+  const declared = headerOf(req, 'content-length');
+  const result =
+    req.method === 'PATCH'
+      ? await appendUpload(request, id, req, declared === undefined ? undefined : Number(declared), deps)
+      : await uploadStatus(request, id, deps);
+  res.writeHead(result.status, result.headers ?? {}).end();
 }
 
 const headerOf = (req: IncomingMessage, name: string) => {

@@ -25,7 +25,7 @@ import {
   type FieldValues,
 } from './field-changes';
 import { fileValuesOf, storedValue, valuesAfter } from './field-values';
-import type { FileStorage, FileValue } from './files';
+import { StoredFile, type FileStorage, type FileValue } from './files';
 import type { FolderOrdering, OrderInput } from './folder-order';
 import { childPath, parentPathOf, type ContentDoc, type WorkflowEntry } from './model';
 import { withAlias } from './aliases';
@@ -464,7 +464,9 @@ export class ContentCommands {
     try {
       for (const field of type.fields) {
         const upload = changes[field.name];
-        if ((field.kind === 'file' || field.kind === 'image') && upload) {
+        if ((field.kind === 'file' || field.kind === 'image') && upload instanceof StoredFile) {
+          ingested.set(field.name, upload.value);
+        } else if ((field.kind === 'file' || field.kind === 'image') && upload) {
           ingested.set(field.name, await this.files.ingest(field.kind, field.name, upload));
         }
       }

@@ -28,6 +28,14 @@ export function asFileValue(value: unknown): FileValue | null {
   return typeof candidate.blob_id === 'string' && typeof candidate.filename === 'string' ? (value as FileValue) : null;
 }
 
+/**
+ * A file already in the blob store (a finished resumable upload) given as a field's value: the write takes its blob
+ * as it is instead of decoding an upload. A class, so that no JSON body can pass one.
+ */
+export class StoredFile {
+  constructor(readonly value: FileValue) {}
+}
+
 /** Stores uploads and the blobs behind file fields; implemented over the blob store port. */
 export interface FileStorage {
   /** Decodes and stores one upload (`{data, encoding, filename, content-type}`); 400 when it is not one, 413 over the limit. */

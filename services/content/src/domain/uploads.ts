@@ -135,6 +135,35 @@ export function decodeUpload(kind: FileKind, field: string, upload: unknown, max
   return { bytes, filename: name, content_type: image.contentType, width: image.width, height: image.height };
 }
 
+/**
+ * What a file stored already (a resumable upload, assembled in the blob store) is, from its name, the media type its
+ * client declared and its first bytes (an image's header; `head` is at most a few hundred KiB): as `decodeUpload`
+ * judges an upload, 400 when an image field is given something that is not an image.
+ */
+export function describeStored(
+  kind: FileKind,
+  field: string,
+  filename: string | undefined,
+  declared: string | undefined,
+  head: Buffer,
+): Omit<DecodedUpload, 'bytes'> {
+  const name = cleanFilename(filename) ?? field;
+  const type = declared && MEDIA_TYPE.test(declared) ? normalizeMediaType(declared) : undefined;
+  if (kind === 'file') return { filename: name, content_type: type ?? guessMediaType(name) };
+  const image = sniffImage(head);
+  if (!image) {
+    throw badRequest(`The upload for "${field}" is not an image`, [
+      { field, message: 'not an image of a known format' },
+    ]);
+  }
+  if (image.width * image.height > MAX_IMAGE_PIXELS) {
+    throw badRequest(`The image of "${field}" is too large to decode (at most ${MAX_IMAGE_PIXELS} pixels)`, [
+      { field, message: `more than ${MAX_IMAGE_PIXELS} pixels` },
+    ]);
+  }
+  return { filename: name, content_type: image.contentType, width: image.width, height: image.height };
+}
+
 /** The most pixels an image may have: its scales are made from the decoded image (a small file can be huge). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
 

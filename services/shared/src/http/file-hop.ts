@@ -19,6 +19,12 @@ export const FILE_HOP_PATH = '/files';
 /** The endpoints whose GET goes over the hop. */
 export const FILE_HOP_ENDPOINTS: ReadonlySet<string> = new Set(['download', 'images']);
 
+/**
+ * The endpoints of resumable uploads: their `OPTIONS`, `HEAD` and `PATCH` go over the hop, so that a `PATCH` body
+ * streams into content's blob store instead of being read whole (their `POST`, bodiless, goes over gRPC).
+ */
+export const FILE_HOP_UPLOAD_ENDPOINTS: ReadonlySet<string> = new Set(['tus-upload', 'tus-replace']);
+
 export interface FileHopRequest {
   context_path: string[];
   endpoint: string;

@@ -44,12 +44,17 @@ class EmbeddedBlobStore implements BlobStore {
     return path.join(this.dir, id.slice(0, 2), id);
   }
 
-  async put(bytes: Buffer): Promise<string> {
+  put(bytes: Buffer): Promise<string> {
+    return this.write([bytes]);
+  }
+
+  async write(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<string> {
     const id = randomUUID().replace(/-/g, '');
     const temp = path.join(this.tempDir, `${id}.${randomBytes(4).toString('hex')}.tmp`);
     const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
-      await handle.writeFile(bytes);
+      // `writeFile` on a handle writes all of each piece at the current position (a `write` may be partial).
+      for await (const piece of source) await handle.writeFile(piece);
       await handle.sync();
     } catch (err) {
       await handle.close();

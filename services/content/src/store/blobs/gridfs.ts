@@ -30,6 +30,19 @@ class GridFsBlobStore implements BlobStore {
     return id;
   }
 
+  async write(source: AsyncIterable<Uint8Array>): Promise<string> {
+    const id = randomUUID().replace(/-/g, '');
+    const upload = this.bucket.openUploadStreamWithId(asFileId(id), id);
+    try {
+      await pipeline(Readable.from(source), upload);
+    } catch (err) {
+      // The files document comes after the last chunk: the chunks written so far are all there is to remove.
+      await upload.abort().catch(() => undefined);
+      throw err;
+    }
+    return id;
+  }
+
   async get(id: string): Promise<Buffer | null> {
     if (!isBlobId(id)) return null;
     const chunks: Buffer[] = [];

@@ -15,6 +15,11 @@ export interface BlobStore {
   readonly kind: 'embedded' | 'gridfs' | 'postgres';
   /** Stores the bytes under a new id. */
   put(bytes: Buffer): Promise<string>;
+  /**
+   * Stores the bytes of `source` under a new id as they arrive, never holding them all (resumable uploads): a source
+   * that fails (or is refused part-way) leaves no blob behind.
+   */
+  write(source: AsyncIterable<Uint8Array>): Promise<string>;
   /** The bytes of a blob, or null when there is none with that id. */
   get(id: string): Promise<Buffer | null>;
   /**
