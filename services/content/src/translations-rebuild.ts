@@ -10,6 +10,7 @@ import {
   callUnary,
   ConfigError,
   createClient,
+  exitOnHelp,
   loadConfig,
   protos,
   serviceAuthEnv,
@@ -31,6 +32,16 @@ const schema = z.object({
     .positive()
     .default(30 * 60_000),
 });
+
+const USAGE = `usage: npm run translations:rebuild
+  Recomputes every translation group from the content store, through the running content service. Settings, from
+  the environment:
+    CONTENT_ADDRESS       the content service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
+                          else ${DEFAULT_CONTENT_ADDRESS})
+    DATA_DIR              the embedded mode's data folder (default ./data)
+    SERVICE_AUTH_KEY      the suite's service key (default: the embedded mode's own)
+    REBUILD_TIMEOUT_MS    how long to wait for the answer (default 30 minutes)
+`;
 
 async function rebuild(): Promise<void> {
   const config = loadConfig(schema);
@@ -56,6 +67,7 @@ async function rebuild(): Promise<void> {
   }
 }
 
+exitOnHelp(USAGE);
 rebuild().catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `translations rebuild failed: ${error.message}`);
   process.exit(1);

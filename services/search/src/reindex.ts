@@ -10,6 +10,7 @@ import {
   callUnary,
   ConfigError,
   createClient,
+  exitOnHelp,
   loadConfig,
   protos,
   serviceAuthEnv,
@@ -31,6 +32,16 @@ const schema = z.object({
     .positive()
     .default(30 * 60_000),
 });
+
+const USAGE = `usage: npm run reindex
+  Rebuilds the search catalog from the content and discussion stores, through the running search service (a call
+  that lasts until the whole catalog is rebuilt; it prints one line at the end). Settings, from the environment:
+    SEARCH_ADDRESS        the search service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
+                          else ${DEFAULT_SEARCH_ADDRESS})
+    DATA_DIR              the embedded mode's data folder (default ./data)
+    SERVICE_AUTH_KEY      the suite's service key (default: the embedded mode's own)
+    REINDEX_TIMEOUT_MS    how long to wait for the answer (default 30 minutes)
+`;
 
 async function reindex(): Promise<void> {
   const config = loadConfig(schema);
@@ -56,6 +67,7 @@ async function reindex(): Promise<void> {
   }
 }
 
+exitOnHelp(USAGE);
 reindex().catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `reindex failed: ${error.message}`);
   process.exit(1);

@@ -9,6 +9,7 @@ import {
   callUnary,
   ConfigError,
   createClient,
+  exitOnHelp,
   protos,
   serviceAuthEnv,
   toolTarget,
@@ -122,10 +123,7 @@ export async function openSession(config: SessionConfig): Promise<SuiteSession> 
 export function runFolderCommand(name: string, usage: string, run: (folder: string) => Promise<number>): void {
   const args = process.argv.slice(2);
   const done = (code: number) => process.exit(code);
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(usage);
-    return done(0);
-  }
+  exitOnHelp(usage, args);
   if (args.length !== 1 || args[0].startsWith('-')) {
     process.stderr.write(usage);
     return done(2);

@@ -14,15 +14,20 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config/load';
 import { countDeadLetters, replayDeadLetters } from '../events/dead-letters';
 import { redactUrl } from '../logging/redact';
+import { exitOnHelp } from './tool-support';
 
-const USAGE = 'usage: replay-dead-letters.js [--count] <group>...  (with AMQP_URL set)';
+const USAGE = `usage: npm run events:replay -- [--count] <group>...
+  Puts what the consumer groups (e.g. search) dead-lettered back on their queues, once the cause is fixed; with
+  --count, only counts. Settings, from the environment:
+    AMQP_URL              the broker (required)
+`;
 const schema = z.object({ AMQP_URL: z.string().url() });
 
 async function main(args: string[]): Promise<number> {
   const countOnly = args.includes('--count');
   const groups = args.filter((arg) => arg !== '--count');
   if (groups.length === 0 || groups.some((group) => group.startsWith('-'))) {
-    console.error(USAGE);
+    process.stderr.write(USAGE);
     return 2;
   }
   const { AMQP_URL: url } = loadConfig(schema);
@@ -43,6 +48,7 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
+exitOnHelp(USAGE);
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: Error) => {

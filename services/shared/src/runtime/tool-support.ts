@@ -4,6 +4,16 @@
  */
 import { SingleBar } from 'cli-progress';
 
+/**
+ * `--help` or `-h` among a tool's arguments: prints its usage and exits 0, before any setting is read or any
+ * connection made (so it answers on a machine with nothing running).
+ */
+export function exitOnHelp(usage: string, args: readonly string[] = process.argv.slice(2)): void {
+  if (!args.includes('--help') && !args.includes('-h')) return;
+  process.stdout.write(usage.endsWith('\n') ? usage : usage + '\n');
+  process.exit(0);
+}
+
 export interface Progress {
   /** One more done; `what` names it (shown on the bar, or in the line). */
   tick(what: string): void;
