@@ -72,12 +72,14 @@ export const gatewayConfigSchema = z
     /**
      * JSON body shape, measured by the gateway as the bytes arrive, before anything parses them (json-shape.ts):
      * deeper nesting is 400; more members in one object, elements in one array, members and elements in all,
-     * or bytes in one member name is 413. The defaults pass the blocks of the largest Volto pages by far.
+     * or bytes in one member name is 413. The defaults pass a page at content's cap of 2,000 blocks with 100
+     * tables of 120 cells (about 210,000 members), and keep a wide object's per-member validation short
+     * (content holds at most 2,000 blocks and 1,000 subjects anyway).
      */
     JSON_MAX_DEPTH: z.coerce.number().int().positive().default(100),
-    JSON_MAX_OBJECT_MEMBERS: z.coerce.number().int().positive().default(10_000),
-    JSON_MAX_ARRAY_ELEMENTS: z.coerce.number().int().positive().default(50_000),
-    JSON_MAX_TOTAL_MEMBERS: z.coerce.number().int().positive().default(200_000),
+    JSON_MAX_OBJECT_MEMBERS: z.coerce.number().int().positive().default(4000),
+    JSON_MAX_ARRAY_ELEMENTS: z.coerce.number().int().positive().default(20_000),
+    JSON_MAX_TOTAL_MEMBERS: z.coerce.number().int().positive().default(300_000),
     JSON_MAX_KEY_BYTES: z.coerce.number().int().positive().default(1024),
     /**
      * Bytes of one JSON string value, as sent; longer is 413. Default: MAX_BODY_BYTES, since files travel in

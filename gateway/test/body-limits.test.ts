@@ -484,9 +484,9 @@ describe('the body limits in the configuration', () => {
     );
     expect(jsonShapeLimits(config)).toEqual({
       depth: 100,
-      objectMembers: 10_000,
-      arrayElements: 50_000,
-      totalMembers: 200_000,
+      objectMembers: 4000,
+      arrayElements: 20_000,
+      totalMembers: 300_000,
       keyBytes: 1024,
       stringBytes: config.MAX_BODY_BYTES,
     });
