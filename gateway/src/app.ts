@@ -36,6 +36,12 @@ import { routeFor } from './routes';
  */
 const FORWARDED_HEADERS = ['lock-token', 'prefer', 'accept-language', 'accept', 'content-type'] as const;
 
+/**
+ * How many anonymous bodies of the largest size one client address may have in flight at once (a login body is
+ * a hundred bytes: thousands of logins); past it, 503 with Retry-After for that address only.
+ */
+const ANONYMOUS_BODIES_PER_ADDRESS = 16;
+
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */
   serving: boolean;
@@ -113,7 +119,10 @@ export function createGatewayApp(
   });
 
   const anonymousBodyBytes = Math.min(config.MAX_ANONYMOUS_BODY_BYTES, config.MAX_BODY_BYTES);
-  const budget = new BodyBudget(bodyBytesInFlight(config), bodyBytesInFlightPerCaller(config), anonymousBodyBytes);
+  const budget = new BodyBudget(bodyBytesInFlight(config), anonymousBodyBytes);
+  const principalShare = bodyBytesInFlightPerCaller(config);
+  // Anonymous callers send small bodies only (`@login`): an address holds at most a few of the largest at once.
+  const addressShare = Math.min(principalShare, ANONYMOUS_BODIES_PER_ADDRESS * anonymousBodyBytes);
   const bodyLimits = bodyLimitsOf(config.MAX_BODY_BYTES, anonymousBodyBytes);
   const shape = jsonShapeLimits(config);
   /** How this caller's body is read: its limit, and its share of the budget (anonymous callers by address). */
@@ -126,6 +135,7 @@ export function createGatewayApp(
     limit: bodyLimits(principal, route, method),
     budget,
     caller: principal ? `principal:${principal.id}` : `address:${clientAddress}`,
+    share: principal ? principalShare : addressShare,
     shape,
   });
   const files = fileProxy(config.CONTENT_FILES_ADDRESS, config.CALL_TIMEOUT_MS, logger);

@@ -11,9 +11,10 @@ const RETRY_AFTER_SECONDS = 1;
 /**
  * The request body bytes this process holds at once, in all and per caller. Every body is counted as its bytes
  * arrive (inflated bytes, for a compressed one), never by what its Content-Length declares, until its response
- * is done (the gRPC call holds it until then). Once a body is larger than `smallBytes` it goes on only while
- * it fits under the capacity and under its caller's share of it, so a slow or greedy caller holds at most its
- * share and the rest stays for others; small bodies always pass.
+ * is done (the gRPC call holds it until then). A body goes on only while its caller holds no more than its
+ * share, so a slow or greedy caller (or one address with many connections) holds at most that and the rest
+ * stays for others; once a body is larger than `smallBytes` it must also fit under the capacity, which small
+ * bodies are not held back by (a login is not refused because uploads fill the budget).
  */
 export class BodyBudget {
   private held = 0;
@@ -21,7 +22,6 @@ export class BodyBudget {
 
   constructor(
     readonly capacity: number,
-    readonly perCaller: number,
     readonly smallBytes: number,
   ) {}
 
@@ -34,15 +34,15 @@ export class BodyBudget {
     return this.byCaller.get(caller) ?? 0;
   }
 
-  /** Whether `bytes` more for a body of `total` bytes would fit now (nothing is counted). */
-  fits(caller: string, bytes: number, total: number): boolean {
-    if (total <= this.smallBytes) return true;
-    return this.held + bytes <= this.capacity && this.heldBy(caller) + bytes <= this.perCaller;
+  /** Whether `bytes` more for a body of `total` bytes would fit now in `share` for `caller` (nothing is counted). */
+  fits(caller: string, share: number, bytes: number, total: number): boolean {
+    if (this.heldBy(caller) + bytes > share) return false;
+    return total <= this.smallBytes || this.held + bytes <= this.capacity;
   }
 
   /** Counts `more` bytes of `caller`'s body of `total` bytes so far; false (nothing counted) when they do not fit. */
-  take(caller: string, more: number, total: number): boolean {
-    if (!this.fits(caller, more, total)) return false;
+  take(caller: string, share: number, more: number, total: number): boolean {
+    if (!this.fits(caller, share, more, total)) return false;
     this.held += more;
     this.byCaller.set(caller, this.heldBy(caller) + more);
     requestBodyBytesHeld.set(this.held);
@@ -71,6 +71,8 @@ export interface BodyReading {
   budget: BodyBudget;
   /** Whose share the body is charged to: the principal's id, or the client address of an anonymous caller. */
   caller: string;
+  /** The bytes in flight that caller may hold. */
+  share: number;
   shape: JsonShapeLimits;
 }
 
@@ -99,7 +101,7 @@ export function hasBody(req: IncomingMessage): boolean {
  */
 export async function readBody(req: IncomingMessage, res: ServerResponse, reading: BodyReading): Promise<Buffer> {
   if (!hasBody(req)) return EMPTY;
-  const { limit, budget, caller } = reading;
+  const { limit, budget, caller, share } = reading;
   const coding = contentCoding(req.headers['content-encoding']);
   let counted = 0;
   res.once('close', () => budget.give(caller, counted));
@@ -108,14 +110,14 @@ export async function readBody(req: IncomingMessage, res: ServerResponse, readin
   if (declared !== undefined) {
     if (declared > limit.bytes) throw refused('declared-too-large', limit.tooLarge());
     // Checked, not reserved: a client that declares much and sends little holds only what it sent.
-    if (!budget.fits(caller, declared, declared)) throw refused('budget', busy());
+    if (!budget.fits(caller, share, declared, declared)) throw refused('budget', busy());
   }
   if (awaitingContinue.delete(req) && !res.headersSent) res.writeContinue();
   const guard = new JsonShapeGuard(reading.shape);
   return collect(req, coding, (chunk, total) => {
     if (total > limit.bytes)
       throw refused(coding === 'identity' ? 'too-large' : 'inflated-too-large', limit.tooLarge());
-    if (!budget.take(caller, total - counted, total)) throw refused('budget', busy());
+    if (!budget.take(caller, share, total - counted, total)) throw refused('budget', busy());
     counted = total;
     try {
       guard.write(chunk);

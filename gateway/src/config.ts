@@ -63,10 +63,10 @@ export const gatewayConfigSchema = z
      */
     MAX_BODY_BYTES_IN_FLIGHT: z.coerce.number().int().positive().optional(),
     /**
-     * Of MAX_BODY_BYTES_IN_FLIGHT, what one caller (a principal; an anonymous caller by client address) may
-     * hold; past it, its larger bodies are 503 with Retry-After while others still get the rest. Bodies count
-     * by the bytes received (inflated, when compressed), not by their Content-Length. Default: half of
-     * MAX_BODY_BYTES_IN_FLIGHT, and at least MAX_BODY_BYTES.
+     * Of MAX_BODY_BYTES_IN_FLIGHT, what one principal may hold; past it, its bodies are 503 with Retry-After
+     * while others still get the rest. An anonymous client address may hold 16 × MAX_ANONYMOUS_BODY_BYTES (if
+     * less). Bodies count by the bytes received (inflated, when compressed), not by their Content-Length.
+     * Default: half of MAX_BODY_BYTES_IN_FLIGHT, and at least MAX_BODY_BYTES.
      */
     MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER: z.coerce.number().int().positive().optional(),
     /**

@@ -379,6 +379,41 @@ describe('request bodies: the caller first, then a bounded body', () => {
     expect(await later.json()).toEqual({ bytes: body.length });
   });
 
+  it('one client address holds at most 16 anonymous bodies of the largest size; callers with credentials go on', async () => {
+    // Slow logins of 64 KiB declared, 60 KiB of each sent: small bodies, once never held back at all, so enough
+    // connections from one address held any number of bytes.
+    const slow: Exchange[] = [];
+    let refusal: Answer | undefined;
+    for (let i = 0; i < 24 && !refusal; i++) {
+      const exchange = open(port(), 'POST', '/@login', {
+        ...json,
+        Expect: '100-continue',
+        'Content-Length': 64 * KiB,
+      });
+      exchange.req.on('error', () => {});
+      exchange.answer.catch(() => {});
+      slow.push(exchange);
+      const first = await Promise.race([exchange.continued.then(() => undefined), exchange.answer]);
+      if (first) {
+        refusal = first;
+        break;
+      }
+      exchange.req.write(Buffer.alloc(60 * KiB, 0x20));
+      const expected = (i + 1) * 60 * KiB;
+      await pollUntil(async () => (await bytesHeld()) === expected, 5000, { description: 'the slow login to arrive' });
+    }
+    expect(refusal).toBeDefined();
+    expectJsonError(refusal as Answer, 503, 'ServiceUnavailable');
+    expect(await bytesHeld()).toBeLessThanOrEqual(MiB);
+
+    // Callers with credentials are not held back by that address's share.
+    expect((await post(ADMIN, JSON.stringify({ title: 'small' }))).status).toBe(201);
+    expect((await post(EDITOR, Buffer.alloc(MiB, 0x20))).status).toBe(201);
+
+    for (const exchange of slow) exchange.req.destroy();
+    await pollUntil(async () => (await bytesHeld()) === 0, 5000, { description: 'the slow logins to be given back' });
+  });
+
   it("a compressed body is charged by its inflated bytes as they come, against its caller's share", async () => {
     const { gzipSync } = await import('node:zlib');
     // 1.5 MiB inflated from a few KiB: held unanswered, it holds 1.5 MiB of the admin's 2 MiB share.
