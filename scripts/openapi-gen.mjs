@@ -74,6 +74,7 @@ const ERRORS_NAMES = {
   405: 'MethodNotAllowed',
   409: 'Conflict',
   413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
   500: 'InternalServerError',
 };
 const ERRORS = {
@@ -83,7 +84,10 @@ const ERRORS = {
   404: errorResponse('No content at the path, or no such item'),
   405: errorResponse('The endpoint does not take this method'),
   409: errorResponse('A conflict: duplicate id or user, an existing working copy'),
-  413: errorResponse('Request body over the configured limit'),
+  413: errorResponse(
+    'Request body over the configured limits: its bytes (inflated, when compressed), members of one object or in all, elements of one array, or the bytes of one string or member name',
+  ),
+  415: errorResponse('A request body in a Content-Encoding other than identity, gzip, deflate or br'),
   500: errorResponse('Internal error; the body names the request id'),
 };
 for (const [status, response] of Object.entries(ERRORS)) {
@@ -168,7 +172,7 @@ for (const declaration of declarations) {
           },
         };
         const errorStatuses = [400, 401, 403, 404, 405, 500];
-        if (method !== 'GET') errorStatuses.push(409, 413);
+        if (method !== 'GET') errorStatuses.push(409, 413, 415);
         for (const status of errorStatuses.sort()) {
           responses[status] =
             denialNull && (status === 401 || status === 403)

@@ -17,8 +17,8 @@ import { authenticate } from './auth';
 import type { AuthCache } from './auth-cache';
 import type { Backends } from './backends';
 import { clientAddressOf } from './client-address';
-import { BodyBudget, readBody, sendContinue, type BodyLimit } from './body';
-import { bodyBytesInFlight, type GatewayConfig } from './config';
+import { BodyBudget, readBody, sendContinue, type BodyLimit, type BodyReading } from './body';
+import { bodyBytesInFlight, bodyBytesInFlightPerCaller, jsonShapeLimits, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
 import { fileProxy } from './file-proxy';
 import { etagsFor, sendResponse, type HttpCaching } from './http-caching';
@@ -81,6 +81,12 @@ function withHeaders(list: string, more: readonly string[]): string {
 const TUS_PATH = /\/@tus-(?:upload|replace)(?:\/[^/]*)?$/;
 const isTusOptions = (req: Request) =>
   req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined && TUS_PATH.test(req.path);
+
+/**
+ * How many anonymous bodies of the largest size one client address may have in flight at once (a login body is
+ * a hundred bytes: thousands of logins); past it, 503 with Retry-After for that address only.
+ */
+const ANONYMOUS_BODIES_PER_ADDRESS = 16;
 
 export interface GatewayState {
   /** False while shutting down, so /readyz steers traffic away. */
@@ -162,7 +168,24 @@ export function createGatewayApp(
 
   const anonymousBodyBytes = Math.min(config.MAX_ANONYMOUS_BODY_BYTES, config.MAX_BODY_BYTES);
   const budget = new BodyBudget(bodyBytesInFlight(config), anonymousBodyBytes);
+  const principalShare = bodyBytesInFlightPerCaller(config);
+  // Anonymous callers send small bodies only (`@login`): an address holds at most a few of the largest at once.
+  const addressShare = Math.min(principalShare, ANONYMOUS_BODIES_PER_ADDRESS * anonymousBodyBytes);
   const bodyLimits = bodyLimitsOf(config.MAX_BODY_BYTES, anonymousBodyBytes);
+  const shape = jsonShapeLimits(config);
+  /** How this caller's body is read: its limit, and its share of the budget (anonymous callers by address). */
+  const bodyReading = (
+    principal: Principal__Output | null,
+    route: Route,
+    method: HttpMethod,
+    clientAddress: string,
+  ): BodyReading => ({
+    limit: bodyLimits(principal, route, method),
+    budget,
+    caller: principal ? `principal:${principal.id}` : `address:${clientAddress}`,
+    share: principal ? principalShare : addressShare,
+    shape,
+  });
   const files = fileProxy(config.CONTENT_FILES_ADDRESS, config.CALL_TIMEOUT_MS, logger);
 
   app.use(async (req: Request, res: Response) => {
@@ -215,14 +238,14 @@ export function createGatewayApp(
       // with the GET means nothing there: it is read within the limits (answering `Expect: 100-continue`) and
       // dropped, so the hop carries none.
       if (method === 'GET' && route.service === 'content' && files.handles(parsed.endpoint)) {
-        await readBody(req, res, bodyLimits(principal, route, method), budget);
+        await readBody(req, res, bodyReading(principal, route, method, clientAddress));
         const cacheControl = await caching?.fileCacheControl(requestId, principal === null);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
         await files.forward(req, res, forwarded, cacheControl);
         return;
       }
-      const body = await readBody(req, res, bodyLimits(principal, route, method), budget);
+      const body = await readBody(req, res, bodyReading(principal, route, method, clientAddress));
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const value = req.headers[name];

@@ -1,5 +1,6 @@
 import { address, commonEnv, grpcTarget, serviceAuthEnv } from '@cms/shared';
 import { z } from 'zod';
+import type { JsonShapeLimits } from './json-shape';
 
 /** `a.example.org, b.example.org:8443` → lower-cased `host[:port]` names; each must be one. */
 const hostList = z
@@ -62,6 +63,30 @@ export const gatewayConfigSchema = z
      */
     MAX_BODY_BYTES_IN_FLIGHT: z.coerce.number().int().positive().optional(),
     /**
+     * Of MAX_BODY_BYTES_IN_FLIGHT, what one principal may hold; past it, its bodies are 503 with Retry-After
+     * while others still get the rest. An anonymous client address may hold 16 × MAX_ANONYMOUS_BODY_BYTES (if
+     * less). Bodies count by the bytes received (inflated, when compressed), not by their Content-Length.
+     * Default: half of MAX_BODY_BYTES_IN_FLIGHT, and at least MAX_BODY_BYTES.
+     */
+    MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER: z.coerce.number().int().positive().optional(),
+    /**
+     * JSON body shape, measured by the gateway as the bytes arrive, before anything parses them (json-shape.ts):
+     * deeper nesting is 400; more members in one object, elements in one array, members and elements in all,
+     * or bytes in one member name is 413. The defaults pass a page at content's cap of 2,000 blocks with 100
+     * tables of 120 cells (about 210,000 members), and keep a wide object's per-member validation short
+     * (content holds at most 2,000 blocks and 1,000 subjects anyway).
+     */
+    JSON_MAX_DEPTH: z.coerce.number().int().positive().default(100),
+    JSON_MAX_OBJECT_MEMBERS: z.coerce.number().int().positive().default(4000),
+    JSON_MAX_ARRAY_ELEMENTS: z.coerce.number().int().positive().default(20_000),
+    JSON_MAX_TOTAL_MEMBERS: z.coerce.number().int().positive().default(300_000),
+    JSON_MAX_KEY_BYTES: z.coerce.number().int().positive().default(1024),
+    /**
+     * Bytes of one JSON string value, as sent; longer is 413. Default: MAX_BODY_BYTES, since files travel in
+     * JSON as base64 strings (Volto's uploads); lower it where no such upload is expected.
+     */
+    JSON_MAX_STRING_BYTES: z.coerce.number().int().positive().optional(),
+    /**
      * How many reverse proxies in front of the gateway append the peer they saw to X-Forwarded-For; the client
      * address (identity throttles logins by it) is then the one the outermost saw. 0: the socket's peer is the
      * client and X-Forwarded-For is ignored (a client could write anything there).
@@ -118,11 +143,41 @@ export const gatewayConfigSchema = z
         message: 'must be at least MAX_BODY_BYTES',
       });
     }
+    const perCaller = config.MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER;
+    if (perCaller !== undefined && (perCaller < config.MAX_BODY_BYTES || perCaller > bodyBytesInFlight(config))) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER'],
+        message: 'must be at least MAX_BODY_BYTES and at most MAX_BODY_BYTES_IN_FLIGHT',
+      });
+    }
   });
 
 /** The bound on body bytes in flight: configured, or room for four of the largest bodies. */
 export function bodyBytesInFlight(config: Pick<GatewayConfig, 'MAX_BODY_BYTES' | 'MAX_BODY_BYTES_IN_FLIGHT'>): number {
   return config.MAX_BODY_BYTES_IN_FLIGHT ?? 4 * config.MAX_BODY_BYTES;
+}
+
+/** What one caller may hold of the bytes in flight: configured, or half of them (at least one largest body). */
+export function bodyBytesInFlightPerCaller(
+  config: Pick<GatewayConfig, 'MAX_BODY_BYTES' | 'MAX_BODY_BYTES_IN_FLIGHT' | 'MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER'>,
+): number {
+  return (
+    config.MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER ??
+    Math.max(config.MAX_BODY_BYTES, Math.floor(bodyBytesInFlight(config) / 2))
+  );
+}
+
+/** The JSON shape limits of the configuration (json-shape.ts). */
+export function jsonShapeLimits(config: GatewayConfig): JsonShapeLimits {
+  return {
+    depth: config.JSON_MAX_DEPTH,
+    objectMembers: config.JSON_MAX_OBJECT_MEMBERS,
+    arrayElements: config.JSON_MAX_ARRAY_ELEMENTS,
+    totalMembers: config.JSON_MAX_TOTAL_MEMBERS,
+    keyBytes: config.JSON_MAX_KEY_BYTES,
+    stringBytes: config.JSON_MAX_STRING_BYTES ?? config.MAX_BODY_BYTES,
+  };
 }
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -9,6 +9,7 @@ import {
   createLogger,
   loadConfig,
   protos,
+  requestBodyBytesHeld,
   startGrpcServer,
   unary,
   unauthorized,
@@ -18,7 +19,7 @@ import {
 } from '@cms/shared';
 import { pollUntil } from '../../test/support/poll';
 import { gatewayConfigSchema, startGateway, type RunningGateway } from '../src';
-import { bodyBytesInFlight } from '../src/config';
+import { bodyBytesInFlight, bodyBytesInFlightPerCaller, jsonShapeLimits } from '../src/config';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -26,6 +27,9 @@ const logger = createLogger('gateway', 'silent');
 const UNREACHABLE = '127.0.0.1:1';
 const ADMIN = 'Basic ' + Buffer.from('admin:admin').toString('base64');
 const WRONG = 'Basic ' + Buffer.from('admin:wrong').toString('base64');
+const EDITOR = 'Basic ' + Buffer.from('editor:editor').toString('base64');
+/** A body the stand-in content holds unanswered (so the gateway holds its bytes) until the test lets it go. */
+const HOLD = '{"hold":1';
 /** How long an answer that needs no body may take; the old gateway never answered before the body came. */
 const EARLY_ANSWER_MS = 3000;
 
@@ -102,11 +106,13 @@ describe('request bodies: the caller first, then a bounded body', () => {
   let gateway: RunningGateway;
   let authenticateCalls: AuthenticateRequest__Output[];
   let forwarded: HttpRequest__Output[];
+  let held: Promise<void> = Promise.resolve();
 
   beforeAll(async () => {
     const p = protos();
     const handle = unary(logger, async (request: HttpRequest__Output) => {
       forwarded.push(request);
+      if (request.body.subarray(0, HOLD.length).toString('utf8') === HOLD) await held;
       return { status: 201, headers: {}, body: Buffer.from(JSON.stringify({ bytes: request.body.length })) };
     });
     identity = await startGrpcServer({
@@ -118,10 +124,11 @@ describe('request bodies: the caller first, then a bounded body', () => {
           implementation: {
             Authenticate: unary(logger, async (request: AuthenticateRequest__Output) => {
               authenticateCalls.push(request);
-              if (request.basic?.login !== 'admin' || request.basic.password !== 'admin') {
+              const login = request.basic?.login;
+              if ((login !== 'admin' && login !== 'editor') || request.basic?.password !== login) {
                 throw unauthorized('Login failed');
               }
-              return { id: 'admin', roles: ['Manager'], groups: [], fullname: 'Admin' };
+              return { id: login, roles: ['Manager'], groups: [], fullname: login };
             }),
             Handle: handle,
             WatchInvalidations: () => {},
@@ -279,17 +286,54 @@ describe('request bodies: the caller first, then a bounded body', () => {
     expect(JSON.parse(answer.body)).toEqual({ bytes: MiB });
   });
 
-  it('large bodies beyond the bytes in flight are 503 with Retry-After before they are read; small ones pass', async () => {
-    // 2 MiB of the 3 MiB in flight, held: the gateway has counted it once it says `100 Continue`.
-    const held = Buffer.alloc(2 * MiB, 0x20);
+  const bytesHeld = async () => (await requestBodyBytesHeld.get()).values[0]?.value ?? 0;
+  const post = (auth: string, body: Buffer | string, headers: Record<string, string> = {}) =>
+    fetch(`http://127.0.0.1:${port()}/`, {
+      method: 'POST',
+      headers: { ...json, ...headers, Authorization: auth },
+      body,
+    });
+
+  it('a declared length reserves nothing: slow senders hold only what they sent, and others are served', async () => {
+    // Two of 1.5 MiB declared are the whole 3 MiB in flight; each sends 1 KiB and waits (the finding: four such
+    // connections took the whole budget until they timed out).
+    const slow = [0, 1].map(() => {
+      const exchange = open(port(), 'POST', '/', {
+        ...json,
+        Authorization: ADMIN,
+        Expect: '100-continue',
+        'Content-Length': 1.5 * MiB,
+      });
+      exchange.req.on('error', () => {});
+      exchange.answer.catch(() => {}); // cut off by the test below
+      return exchange;
+    });
+    for (const exchange of slow) {
+      await exchange.continued;
+      exchange.req.write(Buffer.alloc(KiB, 0x20));
+    }
+    await pollUntil(async () => (await bytesHeld()) === 2 * KiB, 5000, { description: 'the slow bytes to arrive' });
+
+    const other = await post(EDITOR, Buffer.alloc(1.5 * MiB, 0x20));
+    expect(other.status).toBe(201);
+    expect(await other.json()).toEqual({ bytes: 1.5 * MiB });
+
+    for (const exchange of slow) exchange.req.destroy();
+    await pollUntil(async () => (await bytesHeld()) === 0, 5000, { description: 'the slow bytes to be given back' });
+  });
+
+  it('one caller holds at most its share of the bytes in flight: its larger bodies are 503, others are served', async () => {
+    // 1.9 MiB of the admin's 2 MiB share (half of 3 MiB, at least MAX_BODY_BYTES), received and held.
+    const sent = Buffer.alloc(1.9 * MiB, 0x20);
     const holder = open(port(), 'POST', '/', {
       ...json,
       Authorization: ADMIN,
       Expect: '100-continue',
-      'Content-Length': held.length,
+      'Content-Length': 2 * MiB,
     });
     await holder.continued;
-    holder.req.write(held.subarray(0, KiB));
+    holder.req.write(sent);
+    await pollUntil(async () => (await bytesHeld()) >= sent.length, 5000, { description: 'the held body to arrive' });
 
     const busy = await answeredWithoutBody(port(), 'POST', '/', {
       ...json,
@@ -299,7 +343,7 @@ describe('request bodies: the caller first, then a bounded body', () => {
     expectJsonError(busy, 503, 'ServiceUnavailable');
     expect(busy.headers['retry-after']).toBe('1');
 
-    // A chunked body is refused as soon as it no longer fits.
+    // A chunked body is refused as soon as it no longer fits the caller's share.
     const chunked = open(port(), 'POST', '/', { ...json, Authorization: ADMIN, 'Transfer-Encoding': 'chunked' });
     chunked.req.on('error', () => {});
     for (let i = 0; i < 8; i++) chunked.req.write(Buffer.alloc(256 * KiB, 0x20));
@@ -307,13 +351,10 @@ describe('request bodies: the caller first, then a bounded body', () => {
     chunked.req.destroy();
     expectJsonError(cut, 503, 'ServiceUnavailable');
 
-    // Small bodies are not held back by large ones.
-    const small = await fetch(`http://127.0.0.1:${port()}/`, {
-      method: 'POST',
-      headers: { ...json, Authorization: ADMIN },
-      body: JSON.stringify({ title: 'small' }),
-    });
-    expect(small.status).toBe(201);
+    // Another caller gets the rest; small bodies are not held back, from anyone.
+    const other = await post(EDITOR, Buffer.alloc(MiB, 0x20));
+    expect(other.status).toBe(201);
+    expect((await post(ADMIN, JSON.stringify({ title: 'small' }))).status).toBe(201);
     const login = await fetch(`http://127.0.0.1:${port()}/@login`, {
       method: 'POST',
       headers: json,
@@ -321,7 +362,7 @@ describe('request bodies: the caller first, then a bounded body', () => {
     });
     expect(login.status).toBe(201);
 
-    holder.req.end(held.subarray(KiB));
+    holder.req.end(Buffer.alloc(2 * MiB - sent.length, 0x20));
     expect((await holder.answer).status).toBe(201);
     expect(forwarded.map((request) => request.body.length)).toEqual(expect.arrayContaining([2 * MiB]));
 
@@ -329,17 +370,103 @@ describe('request bodies: the caller first, then a bounded body', () => {
     const body = Buffer.alloc(1.5 * MiB, 0x20);
     const later = await pollUntil(
       async () => {
-        const response = await fetch(`http://127.0.0.1:${port()}/`, {
-          method: 'POST',
-          headers: { ...json, Authorization: ADMIN },
-          body,
-        });
+        const response = await post(ADMIN, body);
         return response.status === 201 && response;
       },
       5000,
       { description: 'the held body to give its room back' },
     );
     expect(await later.json()).toEqual({ bytes: body.length });
+  });
+
+  it('one client address holds at most 16 anonymous bodies of the largest size; callers with credentials go on', async () => {
+    // Slow logins of 64 KiB declared, 60 KiB of each sent: small bodies, once never held back at all, so enough
+    // connections from one address held any number of bytes.
+    const slow: Exchange[] = [];
+    let refusal: Answer | undefined;
+    for (let i = 0; i < 24 && !refusal; i++) {
+      const exchange = open(port(), 'POST', '/@login', {
+        ...json,
+        Expect: '100-continue',
+        'Content-Length': 64 * KiB,
+      });
+      exchange.req.on('error', () => {});
+      exchange.answer.catch(() => {});
+      slow.push(exchange);
+      const first = await Promise.race([exchange.continued.then(() => undefined), exchange.answer]);
+      if (first) {
+        refusal = first;
+        break;
+      }
+      exchange.req.write(Buffer.alloc(60 * KiB, 0x20));
+      const expected = (i + 1) * 60 * KiB;
+      await pollUntil(async () => (await bytesHeld()) === expected, 5000, { description: 'the slow login to arrive' });
+    }
+    expect(refusal).toBeDefined();
+    expectJsonError(refusal as Answer, 503, 'ServiceUnavailable');
+    expect(await bytesHeld()).toBeLessThanOrEqual(MiB);
+
+    // Callers with credentials are not held back by that address's share.
+    expect((await post(ADMIN, JSON.stringify({ title: 'small' }))).status).toBe(201);
+    expect((await post(EDITOR, Buffer.alloc(MiB, 0x20))).status).toBe(201);
+
+    for (const exchange of slow) exchange.req.destroy();
+    await pollUntil(async () => (await bytesHeld()) === 0, 5000, { description: 'the slow logins to be given back' });
+  });
+
+  it("a compressed body is charged by its inflated bytes as they come, against its caller's share", async () => {
+    const { gzipSync } = await import('node:zlib');
+    // 1.5 MiB inflated from a few KiB: held unanswered, it holds 1.5 MiB of the admin's 2 MiB share.
+    const large = gzipSync(HOLD + '}' + ' '.repeat(1.5 * MiB - HOLD.length - 1));
+    expect(large.length).toBeLessThan(64 * KiB);
+    let release: () => void = () => {};
+    held = new Promise<void>((resolve) => (release = resolve));
+    const first = post(ADMIN, large, { 'Content-Encoding': 'gzip' });
+    await pollUntil(async () => (await bytesHeld()) >= 1.5 * MiB, 5000, { description: 'the first to be inflated' });
+    const second = await post(ADMIN, large, { 'Content-Encoding': 'gzip' });
+    expectJsonError(
+      {
+        status: second.status,
+        headers: { 'content-type': second.headers.get('content-type') ?? '' },
+        body: await second.text(),
+        continued: false,
+      },
+      503,
+      'ServiceUnavailable',
+    );
+    release();
+    expect((await first).status).toBe(201);
+    held = Promise.resolve();
+  });
+
+  it('a compressed bomb is 413 once its inflated bytes pass the limit, and holds nothing after', async () => {
+    const { createGzip } = await import('node:zlib');
+    // 256 MiB of zeros in about 256 KiB: inflated only up to the 2 MiB limit.
+    const gzip = createGzip({ level: 9 });
+    const parts: Buffer[] = [];
+    gzip.on('data', (part: Buffer) => parts.push(part));
+    const zeros = Buffer.alloc(MiB);
+    for (let i = 0; i < 256; i++) gzip.write(zeros);
+    await new Promise<void>((resolve) => gzip.end(resolve));
+    const bomb = Buffer.concat(parts);
+    const rss = process.memoryUsage().rss;
+    const response = await post(ADMIN, bomb, { 'Content-Encoding': 'gzip' });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ type: 'PayloadTooLarge' });
+    // Not 256 MiB of inflated zeros; room for the limit and the test's own garbage.
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * MiB);
+    await pollUntil(async () => (await bytesHeld()) === 0, 5000, { description: "the bomb's bytes to be given back" });
+  });
+
+  it('a Content-Encoding the gateway does not inflate is 415 before the body is read', async () => {
+    const answer = await answeredWithoutBody(port(), 'POST', '/', {
+      ...json,
+      Authorization: ADMIN,
+      'Content-Encoding': 'compress',
+      'Content-Length': 100,
+    });
+    expectJsonError(answer, 415, 'UnsupportedMediaType');
+    expect(forwarded).toHaveLength(0);
   });
 
   it('an expectation other than 100-continue is ignored, not answered with a bare 417', async () => {
@@ -378,6 +505,26 @@ describe('the body limits in the configuration', () => {
     expect(bodyBytesInFlight(loadConfig(gatewayConfigSchema, { MAX_BODY_BYTES_IN_FLIGHT: String(200 * MiB) }))).toBe(
       200 * MiB,
     );
+  });
+
+  it('give one caller half the bytes in flight (at least one largest body), and bound JSON bodies', () => {
+    const config = loadConfig(gatewayConfigSchema, {});
+    expect(bodyBytesInFlightPerCaller(config)).toBe(2 * config.MAX_BODY_BYTES);
+    const small = { MAX_BODY_BYTES: String(2 * MiB), MAX_BODY_BYTES_IN_FLIGHT: String(3 * MiB) };
+    expect(bodyBytesInFlightPerCaller(loadConfig(gatewayConfigSchema, small))).toBe(2 * MiB);
+    expect(() =>
+      loadConfig(gatewayConfigSchema, { ...small, MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER: String(4 * MiB) }),
+    ).toThrow(
+      'MAX_BODY_BYTES_IN_FLIGHT_PER_CALLER: must be at least MAX_BODY_BYTES and at most MAX_BODY_BYTES_IN_FLIGHT',
+    );
+    expect(jsonShapeLimits(config)).toEqual({
+      depth: 100,
+      objectMembers: 4000,
+      arrayElements: 20_000,
+      totalMembers: 300_000,
+      keyBytes: 1024,
+      stringBytes: config.MAX_BODY_BYTES,
+    });
   });
 
   it('refuse bytes in flight below the largest body, and limits that are not positive whole numbers', () => {

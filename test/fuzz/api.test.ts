@@ -63,6 +63,8 @@ function routeOf(request: FuzzRequest) {
 /** What is wrong with an answer, as a short signature for grouping, or undefined. */
 function problemWith(request: FuzzRequest, response: FuzzResponse): string | undefined {
   if (response.status >= 500) return `${response.status} answer`;
+  // Wide objects, long arrays, compressed bombs: the gateway refuses them before any service parses them.
+  if (request.beyondBounds && response.status < 400) return `${response.status} to a body past the bounds`;
   if (request.method === 'HEAD') return undefined;
   const type = String(response.headers['content-type'] ?? '');
   const text = response.body.toString('utf8');

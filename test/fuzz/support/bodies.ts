@@ -692,6 +692,32 @@ export const body = (endpoint: string, method: string): fc.Arbitrary<Body> => {
         )
         .map(([depth, shape, inner]): Body => ({ kind: 'json', value: new Deep(depth, shape, inner) })),
     },
+    // Past the gateway's JSON shape limits (4,000 members an object, 20,000 elements an array, 300,000 in
+    // all): the finding's 500,000-member object froze every service while each member was validated.
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(4001, 50_000, 500_000), fc.constantFrom<Value>(0, 'x', null, obj({})))
+        .map(([count, item]): Body => ({ kind: 'json', value: new Wide(count, 'object', item), beyondBounds: true })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(20_001, 200_000, 1_000_000), fc.constantFrom<Value>(0, 'x', null, []))
+        .map(([count, item]): Body => ({
+          kind: 'json',
+          value: obj({ subjects: new Wide(count, 'array', item) }),
+          beyondBounds: true,
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(80, 200).map((count): Body => ({
+        kind: 'json',
+        value: obj({ blocks: new Wide(count, 'object', new Wide(3999, 'object', 1)) }),
+        beyondBounds: true,
+      })),
+    },
     {
       weight: 1,
       arbitrary: fc

@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from 'node:zlib';
 import { describe as describeJson, serialize, type Value } from './json';
 
 /** Who sends a request: nobody, the member, the manager, the member's token, or a header of our own. */
@@ -8,7 +8,8 @@ export type Caller = 'anonymous' | 'member' | 'manager' | 'token' | 'as-given';
 /** A request body before it is sent: nothing, JSON from the fuzzer's tree, text, or raw bytes. */
 export type Body =
   | { kind: 'none' }
-  | { kind: 'json'; value: Value }
+  /** `beyondBounds`: past the gateway's JSON shape limits, so never to be accepted. */
+  | { kind: 'json'; value: Value; beyondBounds?: boolean }
   | { kind: 'text'; text: string }
   | { kind: 'bytes'; bytes: number[] };
 
@@ -20,9 +21,21 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   body: Body;
   /** How the body travels: with its length, chunked, compressed, or declared far over the limit and never sent. */
-  framing: 'length' | 'chunked' | 'gzip' | 'deflate' | 'br' | 'bad-gzip' | 'declared-too-large';
+  framing:
+    | 'length'
+    | 'chunked'
+    | 'gzip'
+    | 'deflate'
+    | 'br'
+    | 'bad-gzip'
+    | 'declared-too-large'
+    | 'gzip-bomb'
+    | 'deflate-bomb'
+    | 'br-bomb';
   /** What the request is about, for reports. */
   kind: string;
+  /** A body past the gateway's bounds (its JSON shape limits, or a bomb): its answer must be a refusal. */
+  beyondBounds?: boolean;
 }
 
 export interface FuzzResponse {
@@ -34,6 +47,31 @@ export interface FuzzResponse {
 
 /** Larger than any MAX_BODY_BYTES the suite runs with; declared only, never sent. */
 export const DECLARED_TOO_LARGE = 1024 * 1024 * 1024;
+
+/** What a compressed bomb inflates to: twice any MAX_BODY_BYTES the suite runs with (its default, 32 MiB). */
+export const BOMB_INFLATED_BYTES = 64 * 1024 * 1024;
+
+const bombs = new Map<string, Buffer>();
+
+/**
+ * A body of a few dozen KiB that inflates to BOMB_INFLATED_BYTES of JSON whitespace before a value (the gateway
+ * must stop inflating at its limit, not hold it all), made once per coding.
+ */
+function bombOf(coding: 'gzip' | 'deflate' | 'br'): Buffer {
+  let bomb = bombs.get(coding);
+  if (!bomb) {
+    const inflated = Buffer.alloc(BOMB_INFLATED_BYTES, 0x20);
+    inflated.write('{}', BOMB_INFLATED_BYTES - 2);
+    bomb =
+      coding === 'gzip'
+        ? gzipSync(inflated, { level: 9 })
+        : coding === 'deflate'
+          ? deflateSync(inflated, { level: 9 })
+          : brotliCompressSync(inflated, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+    bombs.set(coding, bomb);
+  }
+  return bomb;
+}
 
 export function bodyBytes(body: Body): Buffer {
   switch (body.kind) {
@@ -113,6 +151,14 @@ export class Client {
       case 'bad-gzip':
         headers['Content-Encoding'] = 'gzip';
         break;
+      case 'gzip-bomb':
+      case 'deflate-bomb':
+      case 'br-bomb': {
+        const coding = request.framing.slice(0, -'-bomb'.length) as 'gzip' | 'deflate' | 'br';
+        bytes = bombOf(coding);
+        headers['Content-Encoding'] = coding;
+        break;
+      }
       case 'chunked':
         headers['Transfer-Encoding'] = 'chunked';
         chunks = [];

@@ -347,6 +347,7 @@ const framing: fc.Arbitrary<FuzzRequest['framing']> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<FuzzRequest['framing']>('gzip', 'deflate', 'br') },
   { weight: 1, arbitrary: fc.constant<FuzzRequest['framing']>('bad-gzip') },
   { weight: 1, arbitrary: fc.constant<FuzzRequest['framing']>('declared-too-large') },
+  { weight: 1, arbitrary: fc.constantFrom<FuzzRequest['framing']>('gzip-bomb', 'deflate-bomb', 'br-bomb') },
 );
 
 /** Node's default limit on a request's head (--max-http-header-size), less room for the headers the client adds. */
@@ -397,9 +398,13 @@ function assemble(endpoint: string, method: string, r: Parts, mode: string): Fuz
     target,
     caller: r.caller,
     headers: extra,
-    body: r.framing === 'declared-too-large' ? { kind: 'none' } : r.body,
+    // A bomb is a body of its own (http.ts), whatever was drawn.
+    body: r.framing === 'declared-too-large' || r.framing.endsWith('-bomb') ? { kind: 'none' } : r.body,
     framing: r.framing,
     kind: `${mode} @${endpoint}${r.body.kind === 'json' ? '' : ` ${r.body.kind}`}`,
+    beyondBounds:
+      r.framing.endsWith('-bomb') ||
+      (r.framing !== 'declared-too-large' && r.framing !== 'bad-gzip' && r.body.kind === 'json' && r.body.beyondBounds),
   };
 }
 

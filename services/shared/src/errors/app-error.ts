@@ -14,6 +14,8 @@ export const ERROR_TYPES = {
   /** A write whose `If-Match` no longer matches (the gateway's check). */
   PreconditionFailed: { http: 412, grpc: 9 /* FAILED_PRECONDITION */ },
   PayloadTooLarge: { http: 413, grpc: 11 /* OUT_OF_RANGE */ },
+  /** A request body in a Content-Encoding the gateway does not inflate (the gateway's check). */
+  UnsupportedMediaType: { http: 415, grpc: 3 /* INVALID_ARGUMENT */ },
   /** The next two come from the gateway's HTTP parser only, before there is a request to route. */
   RequestTimeout: { http: 408, grpc: 4 /* DEADLINE_EXCEEDED */ },
   RequestHeaderFieldsTooLarge: { http: 431, grpc: 11 /* OUT_OF_RANGE */ },

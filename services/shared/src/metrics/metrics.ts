@@ -50,6 +50,21 @@ export const grpcClientDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** Set by the gateway's body budget (gateway/src/body.ts) as body bytes arrive and are given back. */
+export const requestBodyBytesHeld = new Gauge({
+  name: 'cms_gateway_request_body_bytes_held',
+  help: 'Request body bytes the gateway holds (received, or inflated from a compressed body) until their answers are sent',
+  registers: [metricsRegistry],
+});
+
+/** Request bodies the gateway refused while reading them, by reason (a fixed set: see gateway/src/body.ts). */
+export const requestBodiesRefused = new Counter({
+  name: 'cms_gateway_request_bodies_refused_total',
+  help: 'Request bodies refused by the gateway as they arrived, by reason',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
 export const outboxPending = new Gauge({
   name: 'cms_outbox_pending_documents',
   help: 'Documents whose events wait in their outbox, as the last relay sweep found them, by collection',
