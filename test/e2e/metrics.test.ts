@@ -99,4 +99,23 @@ describe('metrics', () => {
     expect(samples(text, 'process_cpu_user_seconds_total').length).toBe(1);
     expect(samples(text, 'nodejs_eventloop_lag_seconds').length).toBe(1);
   });
+
+  // Last: its writes would show in the counts the tests above expect.
+  it('keeps its own paths from content: no object takes the name of a path the gateway answers at the top', async () => {
+    const post = (parent: string, body: Record<string, unknown>) => t.request('POST', parent, { body });
+    for (const id of ['metrics', 'healthz', 'readyz', 'openapi.json', 'Metrics']) {
+      const refused = await post('/', { '@type': 'Document', id, title: 'Shadowed' });
+      expect([id, refused.status]).toEqual([id, 400]);
+    }
+    // A title that suggests such a name gets the next free one; below the top the name is free.
+    const suggested = await post('/', { '@type': 'Document', title: 'Metrics' });
+    expect(((await suggested.json()) as { id: string }).id).toBe('metrics-1');
+    expect((await post('/', { '@type': 'Folder', id: 'reports', title: 'Reports' })).status).toBe(201);
+    expect((await post('/reports', { '@type': 'Document', id: 'metrics', title: 'Metrics' })).status).toBe(201);
+    // Renamed or pasted to the top, it keeps clear of the gateway's paths too.
+    expect((await t.request('PATCH', '/metrics-1', { body: { id: 'healthz' } })).status).toBe(400);
+    const copied = await t.request('POST', '/@copy', { body: { source: '/reports/metrics' } });
+    expect(((await copied.json()) as { target: string }[])[0].target).toMatch(/\/copy_of_metrics$/);
+    expect((await t.request('GET', '/metrics')).headers.get('content-type')).toMatch(/^text\/plain/);
+  });
 });

@@ -30,7 +30,7 @@ import type { FolderOrdering, OrderInput } from './folder-order';
 import { childPath, parentPathOf, type ContentDoc, type WorkflowEntry } from './model';
 import { withAlias } from './aliases';
 import { storedLinks } from './links';
-import { checkId, idCandidates, idFromTitle } from './naming';
+import { checkId, idCandidates, idFromTitle, reservedId } from './naming';
 import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
 import { INITIAL_STATE, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from './types';
@@ -139,7 +139,8 @@ export class ContentCommands {
   ): Promise<{ doc: ContentDoc; parent: ContentDoc }> {
     this.checkAddable(parent, type, caller);
     if (uid !== undefined) await this.checkUidFree(uid);
-    const explicitId = values.id !== undefined && values.id !== null ? checkId(String(values.id)) : undefined;
+    const explicitId =
+      values.id !== undefined && values.id !== null ? checkId(String(values.id), parent.path ?? '/') : undefined;
     const changes = await this.resolveRelations(type, values, caller);
     checkInvariants(type, valuesAfter(null, type, changes));
     const ingested = await this.ingestFiles(type, changes);
@@ -317,7 +318,7 @@ export class ContentCommands {
     let newId: string | undefined;
     if (input.id !== undefined && input.id !== doc.id) {
       if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be renamed');
-      newId = checkId(input.id);
+      newId = checkId(input.id, parentPathOf(doc.path ?? '/'));
     }
     const order =
       input.ordering || input.sort
@@ -499,7 +500,7 @@ async function* untakenIds(candidates: Iterable<string>, parentPath: string, rep
   let batch: string[] = [];
   const flush = async function* () {
     const taken = await repo.takenPaths(batch.map((id) => childPath(parentPath, id)));
-    for (const id of batch) if (!taken.has(childPath(parentPath, id))) yield id;
+    for (const id of batch) if (!taken.has(childPath(parentPath, id)) && !reservedId(parentPath, id)) yield id;
     batch = [];
   };
   for (const id of candidates) {

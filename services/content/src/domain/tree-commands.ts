@@ -13,6 +13,7 @@ import type { Caller } from './caller';
 import { addedEvent, movedEvent } from './content-events';
 import type { FileStorage, FileValue } from './files';
 import { childPath, type ContentDoc } from './model';
+import { reservedId } from './naming';
 import { withAlias } from './aliases';
 import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
@@ -61,7 +62,7 @@ export class TreeCommands {
         result.push({ source, target: source });
         continue;
       }
-      const moved = await this.relocate(doc, target, copyIds(doc.id), caller);
+      const moved = await this.relocate(doc, target, copyIds(doc.id, target.path ?? '/'), caller);
       result.push({ source, target: urlOf(caller.publicUrl, moved?.path ?? '/') });
     }
     return result;
@@ -188,7 +189,7 @@ export class TreeCommands {
     const copies = new Map<string, ContentDoc>();
     const rootPosition = await this.repo.takeChildPosition(target._id);
     let root: ContentDoc | null = null;
-    for (const id of copyIds(source.id)) {
+    for (const id of copyIds(source.id, target.path ?? '/')) {
       root = await this.insertCopy(source, target, id, rootPosition, run, caller);
       if (root) break;
     }
@@ -259,9 +260,12 @@ export class TreeCommands {
   }
 }
 
-/** `doc`, `copy_of_doc`, `copy2_of_doc`, … (the names a paste gives when the id is taken). */
-function* copyIds(id: string): Generator<string> {
-  yield id;
+/**
+ * `doc`, `copy_of_doc`, `copy2_of_doc`, … (the names a paste gives when the id is taken), but for a name the folder
+ * at `parentPath` keeps (naming.ts, reservedId).
+ */
+function* copyIds(id: string, parentPath: string): Generator<string> {
+  if (!reservedId(parentPath, id)) yield id;
   yield `copy_of_${id}`;
   for (let n = 2; ; n++) yield `copy${n}_of_${id}`;
 }
