@@ -1,4 +1,5 @@
 import {
+  AppError,
   requestMetadata,
   unary,
   type ContentServiceClient,
@@ -20,10 +21,14 @@ export function searchRpcs(
   content: () => ContentServiceClient,
   discussion: () => DiscussionServiceClient,
   log: Logger,
-  options: RebuildOptions,
+  options: RebuildOptions & { connectWaitMs: number },
 ): Omit<SearchServiceHandlers, 'Handle' | 'Terms' | 'QueryCollection'> {
   return {
     Reindex: unary(log, async (_request, ctx) => {
+      // A reindex often follows a restart (a restore): the channels may still be reconnecting, so each scan first
+      // waits for its service, within connectWaitMs; the scans themselves have no deadline (they last as needed).
+      await connected(content(), 'content', options.connectWaitMs);
+      await connected(discussion(), 'discussion', options.connectWaitMs);
       const snapshots = content().Scan({ page_size: 500 }, requestMetadata(ctx.requestId));
       // Opened once the content scan is done: a comment added meanwhile is found, on content the scan saw.
       const comments = () => discussion().ScanComments({ page_size: 500 }, requestMetadata(ctx.requestId));
@@ -37,4 +42,19 @@ export function searchRpcs(
       return { indexed: result.indexed, removed: result.removed };
     }),
   };
+}
+
+/** Resolves once the client's channel is connected; ServiceUnavailable when it is not within `waitMs`. */
+function connected(
+  client: { waitForReady(deadline: Date, callback: (error?: Error) => void): void },
+  name: string,
+  waitMs: number,
+) {
+  return new Promise<void>((resolve, reject) =>
+    client.waitForReady(new Date(Date.now() + waitMs), (error) =>
+      error
+        ? reject(new AppError('ServiceUnavailable', `The ${name} service is not reachable; reindex again once it is`))
+        : resolve(),
+    ),
+  );
 }
