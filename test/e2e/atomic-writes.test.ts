@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { upload } from '../support/images';
+import { blobsOnDisk } from '../support/blobs';
 
 /**
  * A PATCH is checked in full before anything is written, then the object's own changes (fields, new id,
@@ -22,16 +21,6 @@ describe('a PATCH that fails changes nothing', () => {
     return body.items.map((item: { '@id': string }) => item['@id'].split('/').pop());
   }
 
-  /** The blobs on disk (one file per blob under DATA_DIR/content/blobs when embedded). */
-  function blobsOnDisk(): string[] {
-    const dir = join(t.dataDir, 'content', 'blobs');
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((shard) => shard !== 'tmp')
-      .flatMap((shard) => readdirSync(join(dir, shard)))
-      .sort();
-  }
-
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
     await create('/', { '@type': 'Folder', id: 'f', title: 'F' });
@@ -49,7 +38,7 @@ describe('a PATCH that fails changes nothing', () => {
   });
 
   it('a rename with a bad upload is 400, and the object keeps its id, fields and file', async () => {
-    const blobs = blobsOnDisk();
+    const blobs = blobsOnDisk(t.dataDir);
     const response = await t.request('PATCH', '/f/file', {
       body: { id: 'renamed', title: 'Renamed', file: { data: '!!!', encoding: 'base64' } },
     });
@@ -63,7 +52,7 @@ describe('a PATCH that fails changes nothing', () => {
     expect(Buffer.from(await (await t.request('GET', '/f/file/@@download/file')).arrayBuffer()).toString()).toBe(
       'the bytes',
     );
-    expect(blobsOnDisk()).toEqual(blobs);
+    expect(blobsOnDisk(t.dataDir)).toEqual(blobs);
   });
 
   it('a re-ordering with an invalid field is 400, and the items keep their order', async () => {

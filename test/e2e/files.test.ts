@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { GIF, png, upload } from '../support/images';
+import { blobsOnDisk } from '../support/blobs';
 
 /** A small limit, so that a too large upload is cheap to send. */
 const LIMIT = 4096;
@@ -13,22 +12,11 @@ describe('files and images', () => {
   const url = (path: string) => t.suite.publicUrl + path;
   const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
-  /** The blobs on disk (the embedded store keeps one file per blob under DATA_DIR/content/blobs). */
-  function blobsOnDisk(): Set<string> {
-    const dir = join(t.dataDir, 'content', 'blobs');
-    if (!existsSync(dir)) return new Set();
-    return new Set(
-      readdirSync(dir)
-        .filter((shard) => shard !== 'tmp')
-        .flatMap((shard) => readdirSync(join(dir, shard))),
-    );
-  }
-
   /** Runs a write and returns the blobs it added and removed. */
   async function blobChanges(write: () => Promise<unknown>): Promise<{ added: string[]; removed: string[] }> {
-    const before = blobsOnDisk();
+    const before = blobsOnDisk(t.dataDir);
     await write();
-    const after = blobsOnDisk();
+    const after = blobsOnDisk(t.dataDir);
     return {
       added: [...after].filter((id) => !before.has(id)),
       removed: [...before].filter((id) => !after.has(id)),

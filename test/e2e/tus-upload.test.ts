@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { png } from '../support/images';
+import { blobsOnDisk } from '../support/blobs';
 
 /** Small, so that a too large upload is cheap to announce; the images below fit. */
 const MAX_UPLOAD_BYTES = 64 * 1024;
@@ -29,16 +28,6 @@ describe.each([
   const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
   /** A path of the site from a URL the service answered. */
   const pathOf = (url: string) => new URL(url).pathname;
-
-  function blobsOnDisk(): Set<string> {
-    const dir = join(t.dataDir, 'content', 'blobs');
-    if (!existsSync(dir)) return new Set();
-    return new Set(
-      readdirSync(dir)
-        .filter((shard) => shard !== 'tmp')
-        .flatMap((shard) => readdirSync(join(dir, shard))),
-    );
-  }
 
   async function announce(
     container: string,
@@ -290,7 +279,7 @@ describe.each([
     });
 
     it('400 when an Image upload is not an image, and the upload and its bytes are gone', async () => {
-      const before = blobsOnDisk();
+      const before = blobsOnDisk(t.dataDir);
       const bytes = Buffer.from('this is not a picture at all');
       const location = await announce('/uploads', bytes.length, { filename: 'fake.png', 'content-type': 'image/png' });
       expect((await patch(location, 0, bytes.subarray(0, 10))).status).toBe(204);
@@ -298,7 +287,7 @@ describe.each([
       expect(last.status).toBe(400);
       expect((await t.request('GET', '/uploads/fake.png')).status).toBe(404);
       expect((await t.request('HEAD', location, { headers: TUS })).status).toBe(404);
-      expect(blobsOnDisk()).toEqual(before);
+      expect(blobsOnDisk(t.dataDir)).toEqual(before);
     });
   });
 });

@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { png, upload } from '../support/images';
+import { blobsOnDisk } from '../support/blobs';
 
 /**
  * `@workingcopy` through the gateway (specification: Working copy reference, Working copy, Lock; addendum §3,
@@ -41,17 +40,6 @@ describe('working copies', () => {
     const response = await t.request('POST', `${path}/@workingcopy`, as(by));
     if (response.status !== 201) throw new Error(`check-out of ${path}: ${response.status} ${await response.text()}`);
     return new URL((await json(response))['@id']).pathname;
-  }
-
-  /** The blobs on disk (the embedded store keeps one file per blob under DATA_DIR/content/blobs). */
-  function blobsOnDisk(): Set<string> {
-    const dir = join(t.dataDir, 'content', 'blobs');
-    if (!existsSync(dir)) return new Set();
-    return new Set(
-      readdirSync(dir)
-        .filter((shard) => shard !== 'tmp')
-        .flatMap((shard) => readdirSync(join(dir, shard))),
-    );
   }
 
   beforeAll(async () => {
@@ -213,7 +201,7 @@ describe('working copies', () => {
         }),
       );
       await admin('POST', '/desk/news/@workflow/publish');
-      const blobsBefore = blobsOnDisk();
+      const blobsBefore = blobsOnDisk(t.dataDir);
       const wc = await checkOut('/desk/news');
       expect((await t.request('PATCH', wc, { ...as('ed'), body: { title: 'Fresh news' } })).status).toBe(204);
       const edited = await t.request('PATCH', wc, {
@@ -255,7 +243,7 @@ describe('working copies', () => {
       const found = await json(await t.request('GET', '/@search?SearchableText=fresh', as('ed')));
       expect(found.items.map((i: any) => i['@id'])).toEqual([url('/desk/news')]);
       // Blobs: the copy's went with it; the original's old one stays while its version 0 refers to it; nothing leaks.
-      const blobsAfter = blobsOnDisk();
+      const blobsAfter = blobsOnDisk(t.dataDir);
       expect([...blobsBefore].every((b) => blobsAfter.has(b))).toBe(true);
       expect(blobsAfter.size).toBe(blobsBefore.size + 1);
       // The original is open to others' edits again (published: to site managers).
