@@ -14,9 +14,8 @@ import {
 } from '@cms/shared';
 import { accessOf } from './access';
 import type { Caller } from './caller';
-import { modifiedEvent } from './content-events';
 import type { ContentDoc, VersionRecord } from './model';
-import { INITIAL_VERSION_NOTE, type VersionKeeper } from './versions';
+import { contentRestored, INITIAL_VERSION_NOTE, type VersionKeeper } from './versions';
 import type { ContentWriter } from './write-path';
 
 /** `actor` of an entry: the user, with the name identity knows. */
@@ -169,23 +168,13 @@ export class HistoryCommands {
 
   async revert(doc: ContentDoc, version: number, caller: Caller): Promise<ContentDoc> {
     const record = await this.version(doc, version, caller);
-    const { title, description, effective, expires, fields } = record.content;
     const written = await this.writer.write(
       doc,
       {
         kind: 'revert',
         permission: 'Modify portal content',
         note: `Restored from revision ${version}`,
-        plan: () => ({
-          set: { title, description, effective, expires, fields, modified: this.now().toISOString() },
-          events: (next) => [
-            modifiedEvent(
-              next,
-              ['title', 'description', 'effective', 'expires', ...Object.keys(fields)],
-              caller.requestId,
-            ),
-          ],
-        }),
+        plan: () => contentRestored(record.content, this.now().toISOString(), caller.requestId),
       },
       caller,
     );

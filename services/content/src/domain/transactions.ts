@@ -14,12 +14,11 @@
 import { clip, conflict, notFound, type Document } from '@cms/shared';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Caller } from './caller';
-import { modifiedEvent } from './content-events';
 import { fileValuesOf } from './field-values';
 import type { ContentDoc, VersionedContent } from './model';
 import type { ContentRepository } from './repository';
 import type { TypeRegistry } from './types';
-import { versionedContent } from './versions';
+import { contentRestored, versionedContent } from './versions';
 import type { ContentWriter, JournaledWrite, WriteJournal, WriteKind } from './write-path';
 
 /** One object a transaction wrote. */
@@ -232,14 +231,13 @@ export class TransactionCommands {
     transaction: TransactionRecord,
     caller: Caller,
   ): Promise<void> {
-    const { title, description, effective, expires, fields } = before;
     const blobs = (d: ContentDoc) =>
       fileValuesOf(d, this.types)
         .map((f) => f.blob_id)
         .sort()
         .join();
     // The files a write replaced are released once nothing refers to them: they cannot be brought back.
-    if (blobs({ ...doc, fields }) !== blobs(doc)) {
+    if (blobs({ ...doc, fields: before.fields }) !== blobs(doc)) {
       throw conflict(`${describe(transaction)} cannot be undone: it replaced a file of ${clip(doc.path ?? '/', 200)}`);
     }
     await this.writer.write(
@@ -248,16 +246,7 @@ export class TransactionCommands {
         kind: 'undo',
         permission: 'Modify portal content',
         note: `Undo of ${describe(transaction)}`,
-        plan: () => ({
-          set: { title, description, effective, expires, fields, modified: this.now().toISOString() },
-          events: (next) => [
-            modifiedEvent(
-              next,
-              ['title', 'description', 'effective', 'expires', ...Object.keys(fields)],
-              caller.requestId,
-            ),
-          ],
-        }),
+        plan: () => contentRestored(before, this.now().toISOString(), caller.requestId),
       },
       caller,
     );

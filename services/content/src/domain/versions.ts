@@ -14,7 +14,8 @@ import type { ContentDoc, VersionedContent, VersionRecord } from './model';
 
 export type { VersionedContent, VersionRecord };
 import type { TypeRegistry } from './types';
-import type { VersionedWrite, VersionRecorder, WriteKind } from './write-path';
+import type { Change, VersionedWrite, VersionRecorder, WriteKind } from './write-path';
+import { modifiedEvent } from './content-events';
 
 /** Writes that make a version when they change what one keeps. */
 const VERSIONING_WRITES: ReadonlySet<WriteKind> = new Set<WriteKind>([
@@ -28,6 +29,20 @@ const VERSIONING_WRITES: ReadonlySet<WriteKind> = new Set<WriteKind>([
 ]);
 
 export const INITIAL_VERSION_NOTE = 'Initial version';
+
+/**
+ * The change that sets an object's content back to `content` (a revert to a version, an undo): the versioned
+ * members, a new modification date, and the event naming every member it sets.
+ */
+export function contentRestored(content: VersionedContent, modified: string, requestId: string): Change {
+  const { title, description, effective, expires, fields } = content;
+  return {
+    set: { title, description, effective, expires, fields, modified },
+    events: (next) => [
+      modifiedEvent(next, ['title', 'description', 'effective', 'expires', ...Object.keys(fields)], requestId),
+    ],
+  };
+}
 
 export function versionedContent(doc: ContentDoc): VersionedContent {
   return {
