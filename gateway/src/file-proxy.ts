@@ -56,16 +56,31 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
     proxyTimeout: timeoutMs,
     pathRewrite: () => FILE_HOP_PATH,
     on: {
-      proxyRes: (proxyRes, _req, res) => {
+      proxyRes: (proxyRes, req, res) => {
         const cacheControl = (res as Response).locals?.fileCacheControl as string | undefined;
         if (cacheControl && proxyRes.statusCode !== undefined && proxyRes.statusCode < 400) {
           proxyRes.headers['cache-control'] ??= cacheControl;
         }
+        // Answered before the client's body had all come (an upload refused at once): the body still on its way
+        // would stall the connection's next request behind it, so this answer ends the connection.
+        if (!req.complete) {
+          proxyRes.headers.connection = 'close';
+          res.once('finish', () => {
+            if (!req.complete) req.destroy();
+          });
+        }
       },
-      error: (error, _req, res) => {
+      error: (error, req, res) => {
         const requestId = (res as Response).locals?.requestId as string;
         logger.warn({ err: error, requestId }, 'file hop to content failed');
         if ('setHeader' in res) {
+          // As above: a body not all read stalls what follows on the connection.
+          if (!req.complete && !res.headersSent) {
+            res.setHeader('Connection', 'close');
+            res.once('finish', () => {
+              if (!req.complete) req.destroy();
+            });
+          }
           sendError(
             res as Response,
             new AppError('ServiceUnavailable', 'The content service is not reachable; try again'),

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { png } from '../support/images';
 import { blobsOnDisk } from '../support/blobs';
@@ -276,6 +276,41 @@ describe.each([
         auth: null,
       });
       expect(anonymous.status).toBe(401);
+    });
+
+    it('a part refused before its body has all come does not stall the next request on the connection', async () => {
+      // One connection, kept alive, as a client's agent keeps it: a refused part's unread bytes must not be taken
+      // for the next request's start, nor hold it back.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (method: string, path: string, body?: Buffer) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpRequest(t.url(path), {
+            method,
+            agent,
+            headers: {
+              Authorization: ADMIN,
+              ...TUS,
+              ...OFFSET_STREAM,
+              'Upload-Offset': '0',
+              ...(body ? { 'Content-Length': String(body.length) } : {}),
+            },
+          });
+          request.setTimeout(15_000, () => request.destroy(new Error(`${method} ${path}: no answer`)));
+          request.on('error', reject);
+          request.on('response', (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          });
+          request.end(body);
+        });
+      try {
+        expect(
+          await send('PATCH', '/uploads/@tus-upload/0123456789abcdef0123456789abcdef', Buffer.alloc(4 << 20)),
+        ).toBe(404);
+        expect(await send('GET', '/uploads')).toBe(200);
+      } finally {
+        agent.destroy();
+      }
     });
 
     it('400 when an Image upload is not an image, and the upload and its bytes are gone', async () => {
