@@ -6,8 +6,9 @@
  * users, groups, registry) equal to the state before it, except where a write of the batch was accepted.
  *
  * FUZZ_SEED (default fixed) and FUZZ_RUNS (requests, default 5000) change the run; FUZZ_BATCH the requests
- * between two state comparisons; FUZZ_LOG names a file that gets every request and its answer's status. A run
- * reports every finding, grouped, with the seed that replays it.
+ * between two state comparisons; FUZZ_LOG names a file that gets every request and its answer's status (`none`
+ * for a request not answered), and `<FUZZ_LOG>.out` the suite's own output, at the level FUZZ_LOG_LEVEL (default
+ * error). A run reports every finding, grouped, with the seed that replays it.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -171,6 +172,7 @@ class FuzzRun {
       response = await this.client.send(request);
     } catch (error) {
       this.note(`no answer (${(error as Error).message})`, describeRequest(request));
+      if (LOG) appendFileSync(LOG, `none ${(error as Error).message} ${describeRequest(request).slice(0, 400)}\n`);
       return undefined;
     }
     add(this.statuses, response.status);
@@ -229,6 +231,7 @@ describe('fuzzing the API through the gateway', () => {
 
   afterAll(async () => {
     client?.close();
+    if (LOG) writeFileSync(LOG + '.out', suite?.process.output ?? '');
     await suite?.stop();
   });
 

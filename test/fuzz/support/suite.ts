@@ -73,7 +73,7 @@ export class FuzzSuite {
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'error',
       // The fuzzer logs in with wrong passwords on purpose; throttling would lock out the callers it sends as.
       LOGIN_FAILURES_BEFORE_DELAY: '1000000000',
       LOGIN_FAILURES_BEFORE_LOCK: '1000000000',
