@@ -27,8 +27,8 @@ import { ADMIN_AUTH, PG_URL, ROOT, copyDir, log, request, startEmbedded, stopAll
 export const PG_COPY_VERSION = 1;
 /** Collections of per-process state, not part of the tree (see the top of this file). */
 const NOT_COPIED = new Set(['content/content_replicas', 'identity/login_attempts']);
-/** Inserts in flight, and the adapter's pool size for the copy (`?max=`). */
-const COPY_CONCURRENCY = 16;
+/** Inserts in flight per collection, and the adapter's pool size per service for the copy (`?max=`). */
+const COPY_CONCURRENCY = 12;
 const STARTUP_TIMEOUT_MS = 10 * 60_000;
 const STOP_GRACE_MS = 60_000;
 /** A server engine needs the secrets a production deployment sets (identity refuses to start without). */
@@ -105,35 +105,41 @@ async function copyCollections(dataDir, url, log) {
   const { openPostgresStore } = require(join(ROOT, 'services/shared/dist/store/postgres/index.js'));
   const counts = {};
   const services = readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  for (const { name: service } of services) {
-    const folder = join(dataDir, service);
-    const blobs = existsSync(join(folder, 'blobs')) ? blobFiles(join(folder, 'blobs')) : [];
-    if (blobs.length > 0) throw new Error(`${service} keeps files (${blobs[0]}); the PostgreSQL copy has no blobs`);
-    const collections = readdirSync(folder)
-      .filter((file) => file.endsWith('.db'))
-      .map((file) => file.slice(0, -'.db'.length))
-      .filter((collection) => !NOT_COPIED.has(`${service}/${collection}`))
-      .sort();
-    const started = Date.now();
-    const embedded = await openEmbeddedStore(folder);
-    const postgres = await openPostgresStore(url, { schema: `cms_${service}` });
-    try {
-      for (const collection of collections) {
-        const docs = await embedded.collection(collection).find({});
-        const target = postgres.collection(collection);
-        await pool(docs, COPY_CONCURRENCY, (doc) => target.insertOne(doc));
-        const copied = await target.countDocuments({});
-        if (copied !== docs.length) throw new Error(`${service}/${collection}: ${copied} of ${docs.length} copied`);
-        if (docs.length > 0) counts[`${service}/${collection}`] = docs.length;
+  // Services, and a service's collections, are copied at once: the copy takes as long as the largest collection.
+  await Promise.all(
+    services.map(async ({ name: service }) => {
+      const folder = join(dataDir, service);
+      const blobs = existsSync(join(folder, 'blobs')) ? blobFiles(join(folder, 'blobs')) : [];
+      if (blobs.length > 0) throw new Error(`${service} keeps files (${blobs[0]}); the PostgreSQL copy has no blobs`);
+      const collections = readdirSync(folder)
+        .filter((file) => file.endsWith('.db'))
+        .map((file) => file.slice(0, -'.db'.length))
+        .filter((collection) => !NOT_COPIED.has(`${service}/${collection}`))
+        .sort();
+      const started = Date.now();
+      const embedded = await openEmbeddedStore(folder);
+      const postgres = await openPostgresStore(url, { schema: `cms_${service}` });
+      try {
+        await Promise.all(
+          collections.map(async (collection) => {
+            const docs = await embedded.collection(collection).find({});
+            const target = postgres.collection(collection);
+            await pool(docs, COPY_CONCURRENCY, (doc) => target.insertOne(doc));
+            const copied = await target.countDocuments({});
+            if (copied !== docs.length) {
+              throw new Error(`${service}/${collection}: ${copied} of ${docs.length} copied`);
+            }
+            if (docs.length > 0) counts[`${service}/${collection}`] = docs.length;
+          }),
+        );
+      } finally {
+        await Promise.allSettled([embedded.close(), postgres.close()]);
       }
-    } finally {
-      await Promise.allSettled([embedded.close(), postgres.close()]);
-    }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    log(
-      `  copied ${service} in ${seconds} s: ${collections.map((c) => `${c} ${counts[`${service}/${c}`] ?? 0}`).join(', ')}`,
-    );
-  }
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const copied = collections.map((c) => `${c} ${counts[`${service}/${c}`] ?? 0}`).join(', ');
+      log(`  copied ${service} in ${seconds} s: ${copied}`);
+    }),
+  );
   return counts;
 }
 
