@@ -143,10 +143,20 @@ async function copyCollections(dataDir, url, log) {
   return counts;
 }
 
+/** Attempts of a check that answers 5xx: the suite may still be making its indexes on a loaded machine. */
+const CHECK_ATTEMPTS = 5;
+
+/** GET as admin; a 5xx answer is asked again, after a pause that grows. */
+async function getChecked(url) {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await request(url, { headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' } });
+    if (response.status < 500 || attempt >= CHECK_ATTEMPTS) return response;
+    await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
+  }
+}
+
 async function itemsTotal(baseUrl, path) {
-  const response = await request(`${baseUrl}${path === '/' ? '' : path}?b_size=1`, {
-    headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
-  });
+  const response = await getChecked(`${baseUrl}${path === '/' ? '' : path}?b_size=1`);
   if (response.status !== 200) throw new Error(`GET ${path} on the PostgreSQL copy answered ${response.status}`);
   return JSON.parse(response.bytes.toString('utf8')).items_total;
 }
@@ -155,14 +165,12 @@ async function itemsTotal(baseUrl, path) {
 async function verifyCopy(baseUrl, n) {
   const plan = planTree(n);
   const wrong = [];
-  await pool(Object.entries(plan.expectedItems), 4, async ([path, expected]) => {
+  await pool(Object.entries(plan.expectedItems), 2, async ([path, expected]) => {
     const total = await itemsTotal(baseUrl, path);
     if (total !== expected) wrong.push(`${path} holds ${total}, expected ${expected}`);
   });
   if (wrong.length > 0) throw new Error(`the PostgreSQL copy is wrong: ${wrong.slice(0, 10).join('; ')}`);
-  const response = await request(`${baseUrl}/@search?portal_type=Document&b_size=1`, {
-    headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
-  });
+  const response = await getChecked(`${baseUrl}/@search?portal_type=Document&b_size=1`);
   const found = response.status === 200 ? JSON.parse(response.bytes.toString('utf8')).items_total : undefined;
   if (found !== plan.counts.documents) {
     throw new Error(
