@@ -27,7 +27,7 @@ import { ADMIN_AUTH, PG_URL, ROOT, copyDir, log, request, startEmbedded, stopAll
 export const PG_COPY_VERSION = 1;
 /** Collections of per-process state, not part of the tree (see the top of this file). */
 const NOT_COPIED = new Set(['content/content_replicas', 'identity/login_attempts']);
-/** Inserts in flight per collection, and the adapter's pool size per service for the copy (`?max=`). */
+/** Inserts in flight per service, and the adapter's pool size per service for the copy (`?max=`). */
 const COPY_CONCURRENCY = 12;
 const STARTUP_TIMEOUT_MS = 10 * 60_000;
 const STOP_GRACE_MS = 60_000;
@@ -105,7 +105,7 @@ async function copyCollections(dataDir, url, log) {
   const { openPostgresStore } = require(join(ROOT, 'services/shared/dist/store/postgres/index.js'));
   const counts = {};
   const services = readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  // Services, and a service's collections, are copied at once: the copy takes as long as the largest collection.
+  // Services are copied at once, each by its own pool.
   await Promise.all(
     services.map(async ({ name: service }) => {
       const folder = join(dataDir, service);
@@ -120,18 +120,16 @@ async function copyCollections(dataDir, url, log) {
       const embedded = await openEmbeddedStore(folder);
       const postgres = await openPostgresStore(url, { schema: `cms_${service}` });
       try {
-        await Promise.all(
-          collections.map(async (collection) => {
-            const docs = await embedded.collection(collection).find({});
-            const target = postgres.collection(collection);
-            await pool(docs, COPY_CONCURRENCY, (doc) => target.insertOne(doc));
-            const copied = await target.countDocuments({});
-            if (copied !== docs.length) {
-              throw new Error(`${service}/${collection}: ${copied} of ${docs.length} copied`);
-            }
-            if (docs.length > 0) counts[`${service}/${collection}`] = docs.length;
-          }),
-        );
+        // One collection at a time: no more inserts in flight than the pool has connections (a caller waiting
+        // for one longer than the adapter's connect timeout fails).
+        for (const collection of collections) {
+          const docs = await embedded.collection(collection).find({});
+          const target = postgres.collection(collection);
+          await pool(docs, COPY_CONCURRENCY, (doc) => target.insertOne(doc));
+          const copied = await target.countDocuments({});
+          if (copied !== docs.length) throw new Error(`${service}/${collection}: ${copied} of ${docs.length} copied`);
+          if (docs.length > 0) counts[`${service}/${collection}`] = docs.length;
+        }
       } finally {
         await Promise.allSettled([embedded.close(), postgres.close()]);
       }
