@@ -24,7 +24,7 @@ import { GENERATOR_VERSION, ensureTree, planTree } from './generate-tree.mjs';
 import { ADMIN_AUTH, PG_URL, ROOT, copyDir, log, request, startEmbedded, stopAll, tempDir } from './lib.mjs';
 
 /** Bump when the way of copying changes: older cached databases are then ignored. */
-export const PG_COPY_VERSION = 1;
+export const PG_COPY_VERSION = 2;
 /** Collections of per-process state, not part of the tree (see the top of this file). */
 const NOT_COPIED = new Set(['content/content_replicas', 'identity/login_attempts']);
 /** Inserts in flight per service, and the adapter's pool size per service for the copy (`?max=`). */
@@ -217,12 +217,21 @@ export async function ensurePgTree(tree, log) {
     const exit = await server.stop(STOP_GRACE_MS);
     if (wrong) throw wrong;
     if (exit.code !== 0) throw new Error(`the suite on ${partial} did not stop cleanly (${JSON.stringify(exit)})`);
+    // The planner's statistics, which autovacuum gathers some time after a bulk load (the clones inherit them): a
+    // server running for a while has them, and without them PostgreSQL plans the catalog's queries blind.
+    const client = new Client({ connectionString: urlOf(partial) });
+    await client.connect();
+    try {
+      await client.query('ANALYZE');
+    } finally {
+      await client.end();
+    }
     // Renamed only once whole: a database of the cache's name is always a finished copy.
     await withAdmin((client) => client.query(`ALTER DATABASE ${partial} RENAME TO ${name}`));
     const seconds = (Date.now() - started) / 1000;
     log(
       `tree N=${tree.manifest.n} on PostgreSQL: copied in ${copySeconds.toFixed(1)} s, indexed and verified by a ` +
-        `suite in ${((Date.now() - t) / 1000).toFixed(1)} s; cached as database ${name}`,
+        `suite and analyzed in ${((Date.now() - t) / 1000).toFixed(1)} s; cached as database ${name}`,
     );
     return { name, url: urlOf(name), copied: true, seconds };
   } catch (error) {

@@ -84,8 +84,15 @@ async function check(n, scenario) {
   return { items: parsed.items?.length ?? 0, total: parsed.items_total, bytes: response.bytes.length };
 }
 
+/** p50 / p99 of a run, or, when no 2xx answer came within it, how many requests failed or timed out. */
+const latencyOf = (r) =>
+  r.p50 === undefined || Number.isNaN(r.p50)
+    ? `no 2xx (${r.non2xx} non-2xx, ${r.timeouts} timeouts/errors)`
+    : `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`;
+
 /** p50 of `r` against the same query's p50 on the smallest tree of the engine, e.g. "1.12x". */
-const scaleOf = (r, small) => (small && small !== r && small.p50 > 0 ? `${fmt(r.p50 / small.p50, 2)}x` : '-');
+const scaleOf = (r, small) =>
+  small && small !== r && small.p50 > 0 && Number.isFinite(r.p50) ? `${fmt(r.p50 / small.p50, 2)}x` : '-';
 
 export async function runSearch(settings) {
   const sizes = sizesFromEnv();
@@ -139,6 +146,7 @@ export async function runSearch(settings) {
             p50: quantile(result.latencies, 0.5),
             p99: quantile(result.latencies, 0.99),
             non2xx: result.non2xx,
+            timeouts: result.timeouts + result.errors,
           };
           runs.set(key, [...(runs.get(key) ?? []), entry]);
         }
@@ -164,8 +172,8 @@ export async function runSearch(settings) {
           verdicts.push(r.p50 < P50_TARGET_MS);
           const small = medianRun(`${t.engine}/${smallest}/${s.key}`);
           if (smallest !== t.n && small) {
-            targets.push(`<= ${SCALE_TARGET}x ${label(smallest)} (${fmt(r.p50 / small.p50, 2)}x)`);
-            verdicts.push(r.p50 <= SCALE_TARGET * small.p50);
+            targets.push(`<= ${SCALE_TARGET}x ${label(smallest)} (${scaleOf(r, small)})`);
+            verdicts.push(Number.isFinite(r.p50) && r.p50 <= SCALE_TARGET * small.p50);
           }
         }
         if (s.key in RATIO_TARGETS) {
@@ -173,11 +181,11 @@ export async function runSearch(settings) {
           targets.push(`>= ${RATIO_TARGETS[s.key]} of folder (${fmt(ratio, 2)})`);
           verdicts.push(ratio >= RATIO_TARGETS[s.key]);
         }
-        if (r.non2xx > 0) verdicts.push(false);
+        if (r.non2xx > 0 || r.timeouts > 0) verdicts.push(false);
         rows.push([
           `${t.name} ${s.name}`,
           fmt(r.rps),
-          `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`,
+          latencyOf(r),
           targets.join('; ') || '-',
           verdicts.length === 0 ? '-' : verdicts.every(Boolean) ? 'MET' : 'MISS',
         ]);
@@ -193,7 +201,7 @@ export async function runSearch(settings) {
         for (const engine of engines) {
           const r = medianRun(`${engine}/${n}/${s.key}`);
           const small = medianRun(`${engine}/${smallest}/${s.key}`);
-          row.push(fmt(r.rps), `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`, scaleOf(r, small));
+          row.push(fmt(r.rps), latencyOf(r), scaleOf(r, small));
         }
         sideBySide.push(row);
       }
