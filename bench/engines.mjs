@@ -8,8 +8,9 @@
 //   POST           a Document into a Folder as admin at BENCH_CONNECTIONS connections: p50 and p99 (ms, per
 //                  response), and its p50 against the anonymous GET's p50 of the same engine
 // Rounds are interleaved (each round runs every server once) and the median round by req/s is reported, as in the
-// gateway part. `@search` on the 100,000-object tree and write -> searchable are the search and searchable parts
-// (the latter runs on both engines, with two search replicas on PostgreSQL).
+// gateway part. `@search` on the 100,000-object tree and write -> searchable are the search and searchable parts,
+// both on both engines (search on a PostgreSQL copy of the generated trees; searchable with two search replicas on
+// PostgreSQL).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

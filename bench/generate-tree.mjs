@@ -188,17 +188,44 @@ function dirBytes(dir) {
   return total;
 }
 
+/** Attempts of one POST that answered 5xx (a loaded machine: a call past its deadline) before the run fails. */
+const POST_ATTEMPTS = 3;
+
+/**
+ * POSTs `item`; a 5xx answer is tried again, unless the item was made all the same (then it is there at its path:
+ * a second POST would make a copy under another id).
+ */
 async function post(baseUrl, item) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await postOnce(baseUrl, item);
+    } catch (error) {
+      if (!error.retryable || attempt >= POST_ATTEMPTS) throw error;
+      process.stderr.write(`${error.message.slice(0, 300)}; trying again (${attempt}/${POST_ATTEMPTS - 1})\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      const existing = await fetch(`${baseUrl}${item.path}`, {
+        headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
+      });
+      await existing.arrayBuffer();
+      if (existing.status === 200) return;
+    }
+  }
+}
+
+async function postOnce(baseUrl, item) {
   const response = await fetch(`${baseUrl}${item.parent === '/' ? '' : item.parent}`, {
     method: 'POST',
     headers: { Authorization: ADMIN_AUTH, Accept: 'application/json', 'Content-Type': 'application/json' },
     body: JSON.stringify({ '@type': item.type, title: item.title }),
   });
   const text = await response.text();
-  if (response.status !== 201)
-    throw new Error(
+  if (response.status !== 201) {
+    const error = new Error(
       `POST ${item.parent} (${item.type} "${item.title}") answered ${response.status}: ${text.slice(0, 500)}`,
     );
+    error.retryable = response.status >= 500;
+    throw error;
+  }
   const location = new URL(response.headers.get('location') ?? '').pathname;
   if (location !== item.path)
     throw new Error(`POST ${item.parent} "${item.title}" created ${location}, expected ${item.path}`);
@@ -341,7 +368,11 @@ async function verifyTree(baseUrl, plan) {
 async function withSuite(name, dataDir, task) {
   const server = await startEmbedded(name, { dataDir, workers: 0, readyTimeoutMs: 10 * 60_000 });
   try {
-    const result = await task(server);
+    const result = await task(server).catch((error) => {
+      // What the server logged says why a request failed; its output goes nowhere else.
+      process.stderr.write(`${server.describe()}\n`);
+      throw error;
+    });
     const exit = await server.stop(STOP_GRACE_MS);
     if (exit.code !== 0)
       throw new Error(`${name} did not stop cleanly (${JSON.stringify(exit)})\n${server.describe()}`);

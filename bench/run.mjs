@@ -26,7 +26,8 @@
 //
 //   content  bench/content.mjs: the content service on generated trees of 1,000 and 100,000 objects
 //            (GET of a Document, of a 1,000-item folder, expanded GET, POST), same method.
-//   search   bench/search.mjs: @search and @querystring-search on the content part's trees (issue 12).
+//   search   bench/search.mjs: @search and @querystring-search on the content part's trees (issue 12), on each
+//            engine of BENCH_ENGINES (the PostgreSQL copy of a tree: bench/pg-tree.mjs), side by side (issue 24).
 //   store    bench/store.mjs: the embedded store at 100,000 objects through the store port: start-up,
 //            insert/update p50/p99 at 1 and BENCH_CONNECTIONS writers, longest event-loop stall under a
 //            sustained write load that includes a background compaction (issue 18, item 6).

@@ -11,8 +11,14 @@
 // Every answer is 25 items (the default batch). Targets: each p50 < 20 ms at 100,000 objects, and within 1.5x of
 // the same query at 1,000. Rounds are interleaved (each round runs every tree x scenario once) and the median round
 // by req/s is reported; p50/p99 are exact, from every 2xx response's own latency. Env as bench/run.mjs, plus
-// BENCH_CONTENT_SIZES (default "1000,100000"; the 100k tree is generated once, ~18 min, and cached).
+// BENCH_CONTENT_SIZES (default "1000,100000"; the 100k tree is generated once, ~18 min, and cached) and
+// BENCH_ENGINES (default "embedded,postgres"): each tree is served on each engine, PostgreSQL's from a copy of the
+// same generated data (bench/pg-tree.mjs, cached as a database at PG_URL), every tree x engine by its own suite,
+// and a last table puts the engines side by side. The same query must find as many items on both engines (a
+// warning says when it does not).
 import { startTree } from './content.mjs';
+import { startPgTree } from './pg-tree.mjs';
+import { benchEngines } from './searchable.mjs';
 import {
   ADMIN_AUTH,
   fmt,
@@ -78,23 +84,50 @@ async function check(n, scenario) {
   return { items: parsed.items?.length ?? 0, total: parsed.items_total, bytes: response.bytes.length };
 }
 
+/** p50 / p99 of a run, or, when no 2xx answer came within it, how many requests failed or timed out. */
+const latencyOf = (r) =>
+  r.p50 === undefined || Number.isNaN(r.p50)
+    ? `no 2xx (${r.non2xx} non-2xx, ${r.timeouts} timeouts/errors)`
+    : `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`;
+
+/** p50 of `r` against the same query's p50 on the smallest tree of the engine, e.g. "1.12x". */
+const scaleOf = (r, small) =>
+  small && small !== r && small.p50 > 0 && Number.isFinite(r.p50) ? `${fmt(r.p50 / small.p50, 2)}x` : '-';
+
 export async function runSearch(settings) {
   const sizes = sizesFromEnv();
+  const engines = benchEngines();
   log(`search: ${machineState()}`);
-  log(`sizes ${sizes.join(', ')}; ${settings.rounds} rounds of ${settings.duration} s at ${settings.connections} conn`);
+  log(
+    `engines ${engines.join(', ')}; sizes ${sizes.join(', ')}; ` +
+      `${settings.rounds} rounds of ${settings.duration} s at ${settings.connections} conn`,
+  );
+  const databases = [];
   try {
     const trees = [];
-    for (const n of sizes) trees.push(await startTree(n));
+    for (const engine of engines) {
+      for (const n of sizes) {
+        const tree = engine === 'postgres' ? await startPgTree(n) : await startTree(n);
+        if (tree.database) databases.push(tree.database);
+        trees.push({ ...tree, engine, name: `${engine} ${label(n)}` });
+      }
+    }
     const shapes = [];
+    const answers = new Map();
     for (const t of trees) {
       t.scenarios = scenarios(t.server.baseUrl);
       for (const s of t.scenarios) {
         const shape = await check(t.n, s);
-        shapes.push([
-          `${label(t.n)} ${s.name}`,
-          `${shape.items} of ${shape.total}`,
-          `${fmt(shape.bytes / 1024, 1)} KiB`,
-        ]);
+        shapes.push([`${t.name} ${s.name}`, `${shape.items} of ${shape.total}`, `${fmt(shape.bytes / 1024, 1)} KiB`]);
+        // The same data on every engine: the same query must find as much.
+        const key = `${t.n}/${s.key}`;
+        const seen = answers.get(key);
+        if (seen && (seen.items !== shape.items || seen.total !== shape.total)) {
+          log(
+            `warning: ${t.name} ${s.name} answers ${shape.items} of ${shape.total}, ${seen.name} ${seen.items} of ${seen.total}`,
+          );
+        }
+        answers.set(key, { ...shape, name: t.name });
       }
     }
     log(table(['query', 'items of items_total', 'answer'], shapes));
@@ -107,16 +140,18 @@ export async function runSearch(settings) {
       for (const t of trees) {
         for (const s of t.scenarios) {
           const result = await run(s, settings.duration);
-          const key = `${t.n}/${s.key}`;
+          const key = `${t.engine}/${t.n}/${s.key}`;
           const entry = {
             rps: result.requests.average,
             p50: quantile(result.latencies, 0.5),
             p99: quantile(result.latencies, 0.99),
             non2xx: result.non2xx,
+            timeouts: result.timeouts + result.errors,
           };
           runs.set(key, [...(runs.get(key) ?? []), entry]);
         }
       }
+      log(`round ${round + 1}/${settings.rounds} done: ${machineState()}`);
     }
     const medianRun = (key) => {
       const all = runs.get(key) ?? [];
@@ -127,18 +162,18 @@ export async function runSearch(settings) {
     const rows = [];
     const smallest = sizes[0];
     for (const t of trees) {
-      const folder = medianRun(`${t.n}/folder`);
+      const folder = medianRun(`${t.engine}/${t.n}/folder`);
       for (const s of t.scenarios) {
-        const r = medianRun(`${t.n}/${s.key}`);
+        const r = medianRun(`${t.engine}/${t.n}/${s.key}`);
         const targets = [];
         const verdicts = [];
         if (t.n >= 100000) {
           targets.push(`p50 < ${P50_TARGET_MS}`);
           verdicts.push(r.p50 < P50_TARGET_MS);
-          const small = medianRun(`${smallest}/${s.key}`);
+          const small = medianRun(`${t.engine}/${smallest}/${s.key}`);
           if (smallest !== t.n && small) {
-            targets.push(`<= ${SCALE_TARGET}x ${label(smallest)} (${fmt(r.p50 / small.p50, 2)}x)`);
-            verdicts.push(r.p50 <= SCALE_TARGET * small.p50);
+            targets.push(`<= ${SCALE_TARGET}x ${label(smallest)} (${scaleOf(r, small)})`);
+            verdicts.push(Number.isFinite(r.p50) && r.p50 <= SCALE_TARGET * small.p50);
           }
         }
         if (s.key in RATIO_TARGETS) {
@@ -146,18 +181,37 @@ export async function runSearch(settings) {
           targets.push(`>= ${RATIO_TARGETS[s.key]} of folder (${fmt(ratio, 2)})`);
           verdicts.push(ratio >= RATIO_TARGETS[s.key]);
         }
-        if (r.non2xx > 0) verdicts.push(false);
+        if (r.non2xx > 0 || r.timeouts > 0) verdicts.push(false);
         rows.push([
-          `${label(t.n)} ${s.name}`,
+          `${t.name} ${s.name}`,
           fmt(r.rps),
-          `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`,
+          latencyOf(r),
           targets.join('; ') || '-',
           verdicts.length === 0 ? '-' : verdicts.every(Boolean) ? 'MET' : 'MISS',
         ]);
       }
     }
     log(table(['query', 'req/s', 'p50 / p99 ms', 'target', 'verdict'], rows));
+
+    // The engines side by side: per tree and query, each engine's req/s, p50 / p99 and p50 against the smallest tree.
+    const sideBySide = [];
+    for (const n of sizes) {
+      for (const s of scenarios('')) {
+        const row = [`${label(n)} ${s.name}`];
+        for (const engine of engines) {
+          const r = medianRun(`${engine}/${n}/${s.key}`);
+          const small = medianRun(`${engine}/${smallest}/${s.key}`);
+          row.push(fmt(r.rps), latencyOf(r), scaleOf(r, small));
+        }
+        sideBySide.push(row);
+      }
+    }
+    const header = ['query'];
+    for (const engine of engines) header.push(`${engine} req/s`, 'p50 / p99 ms', `p50 vs ${label(smallest)}`);
+    log(table(header, sideBySide));
+    log(`search at end: ${machineState()}`);
   } finally {
     await stopAll();
+    for (const database of databases) await database.drop();
   }
 }
