@@ -247,7 +247,7 @@ async function checkEntrypoint(runtime, entrypoint, scratch) {
     ]),
     ['content', {}, /AMQP_URL: required when a service runs as its own process/],
     ['reindex', { SEARCH_ADDRESS: 'nowhere' }, /Invalid configuration: SEARCH_ADDRESS/],
-    ['events-replay', {}, /usage: replay-dead-letters\.js/, 2],
+    ['events-replay', {}, /usage: npm run events:replay/, 2],
     ['migrate', {}, /no data migrations pending/, 0],
     ['probe', {}, /usage: health-probe\.js/, 2],
   ];
