@@ -115,6 +115,7 @@ export async function startSearchService({
           ...searchRpcs(catalog, contentClient, discussionClient, logger, {
             now: clock,
             tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
+            connectWaitMs: config.CALL_TIMEOUT_MS,
           }),
         },
       },
