@@ -2,7 +2,8 @@
  * A server's GRPC_MAX_CONNECTION_AGE_MS ends a connection gracefully: a GOAWAY, after which the calls already on it
  * go on to their end while new calls take a new connection. grpc-js 1.14 sent its keepalive ping on such a draining
  * connection too; Node refuses a ping there, and grpc-js took that for a dead peer and ended the draining calls
- * with UNAVAILABLE "Connection dropped" (grpc/grpc-node#3068; patched in patches/@grpc__grpc-js@*.patch).
+ * with UNAVAILABLE "Connection dropped" (grpc/grpc-node#3068; patched in patches/@grpc__grpc-js@*.patch). The
+ * server's own keepalive did the same from its side.
  */
 import * as grpc from '@grpc/grpc-js';
 import { serverChannelOptions, clientChannelOptions } from '../../src/grpc/loader';
@@ -23,13 +24,16 @@ const SLOW: grpc.ServiceDefinition = {
   },
 };
 
-describe('a call still running when its connection reaches its maximum age', () => {
+describe.each([
+  ['the client', { client: 300, server: 30_000 }],
+  ['the server', { client: 30_000, server: 300 }],
+])('a call still running when its connection reaches its maximum age, %s pinging', (_who, keepaliveMs) => {
   let server: grpc.Server;
   let client: grpc.Client;
 
   beforeAll(async () => {
-    // The connection is aged out while the call runs, and the client's keepalive comes due before the call ends.
-    server = new grpc.Server(serverChannelOptions(1 << 20, 200));
+    // The connection is aged out while the call runs, and a keepalive ping comes due before the call ends.
+    server = new grpc.Server({ ...serverChannelOptions(1 << 20, 200), 'grpc.keepalive_time_ms': keepaliveMs.server });
     server.addService(SLOW, {
       Slow: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
         setTimeout(() => callback(null, Buffer.from('done')), 1500);
@@ -43,7 +47,7 @@ describe('a call still running when its connection reaches its maximum age', () 
     const Client = grpc.makeGenericClientConstructor(SLOW, 'Slow');
     client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       ...clientChannelOptions(1 << 20),
-      'grpc.keepalive_time_ms': 300,
+      'grpc.keepalive_time_ms': keepaliveMs.client,
     });
   });
 
