@@ -47,7 +47,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ADMIN_AUTH, ROOT, startEmbedded } from './lib.mjs';
+import { ADMIN_AUTH, pool, ROOT, startEmbedded } from './lib.mjs';
 
 /** Bump when the shape or the way of writing changes: older caches are then ignored. */
 export const GENERATOR_VERSION = 2;
@@ -241,25 +241,6 @@ async function publish(baseUrl, path) {
     throw new Error(`publish ${path} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
 }
 
-/** Runs `task` over `items` with at most `concurrency` in flight; the first failure stops it. */
-async function pool(items, concurrency, task, onDone) {
-  let next = 0;
-  let failed = null;
-  const worker = async () => {
-    while (next < items.length && !failed) {
-      const item = items[next++];
-      try {
-        await task(item);
-        onDone?.();
-      } catch (error) {
-        failed ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  if (failed) throw failed;
-}
-
 const secondsSince = (t) => Number(((Date.now() - t) / 1000).toFixed(1));
 
 /** The final state of an NeDB collection file: documents by _id (as their stored lines) and its index lines. */
@@ -288,9 +269,11 @@ function collectionFiles(dir, under = dir, into = new Set()) {
 
 /**
  * Collections of per-process state that every worker writes alike and the tree does not need: identity's login
- * throttle records (each suite counts the same client address). The base's copy is kept.
+ * throttle records (each suite counts the same client address), and content's transaction log (`@transactions`:
+ * bounded, so a worker drops the base's oldest entries as it writes; the tree needs no undo history). The base's
+ * copy is kept.
  */
-const NOT_MERGED = new Set([join('identity', 'login_attempts.db')]);
+const NOT_MERGED = new Set([join('identity', 'login_attempts.db'), join('content', 'transactions.db')]);
 
 /**
  * Merges the workers' data into the base's: per collection file, every

@@ -451,3 +451,22 @@ export async function startScriptServer(name, script, payloadFile) {
   const port = await waitForPortLine(handle);
   return { ...handle, port, baseUrl: `http://127.0.0.1:${port}` };
 }
+
+/** Runs `task` over `items` with at most `concurrency` in flight, `onDone` after each; the first failure stops it. */
+export async function pool(items, concurrency, task, onDone) {
+  let next = 0;
+  let failed = null;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const item = items[next++];
+      try {
+        await task(item);
+        onDone?.();
+      } catch (error) {
+        failed ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  if (failed) throw failed;
+}

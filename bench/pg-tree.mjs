@@ -21,7 +21,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { GENERATOR_VERSION, ensureTree, planTree } from './generate-tree.mjs';
-import { ADMIN_AUTH, PG_URL, ROOT, copyDir, log, request, startEmbedded, stopAll, tempDir } from './lib.mjs';
+import { ADMIN_AUTH, PG_URL, ROOT, copyDir, log, pool, request, startEmbedded, stopAll, tempDir } from './lib.mjs';
 
 /** Bump when the way of copying changes: older cached databases are then ignored. */
 export const PG_COPY_VERSION = 2;
@@ -79,24 +79,6 @@ function blobFiles(dir) {
     else if (statSync(full).size > 0) found.push(full);
   }
   return found;
-}
-
-/** Runs `task` over `items` with at most `concurrency` in flight; the first failure stops it. */
-async function pool(items, concurrency, task) {
-  let next = 0;
-  let failed = null;
-  const worker = async () => {
-    while (next < items.length && !failed) {
-      const item = items[next++];
-      try {
-        await task(item);
-      } catch (error) {
-        failed ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  if (failed) throw failed;
 }
 
 /** Copies every service's collections from the embedded data at `dataDir` into the database at `url`. */
