@@ -227,17 +227,17 @@ export const tusUpload = endpoint({
     GET: operation({
       summary: 'How many bytes of the upload have arrived (`HEAD`: `Upload-Offset`, `Upload-Length`)',
       paths: [':id'],
-      // The upload's announcer only, who needed Add (or Modify) portal content to announce it; anyone else is
-      // told there is no such upload. The write that completes it checks that permission again.
-      permission: null,
+      // View of the folder, as the file hop checks it for HEAD; beyond that the upload is its announcer's only (who
+      // needed Add or Modify portal content to announce it): anyone else is told there is no such upload.
+      permission: 'View',
       params: uploadParams,
       handle: async (call, deps) => uploadStatus(requestOf(call), call.params.id, deps),
     }),
     PATCH: operation({
       summary: 'Appends bytes at `Upload-Offset`; the last ones create the File or Image (its URL in `Location`)',
       paths: [':id'],
-      // As GET: the announcer only; the write that completes the upload checks the permission again.
-      permission: null,
+      // As GET; the write that completes the upload checks Add (or Modify) portal content again.
+      permission: 'View',
       params: uploadParams,
       handle: async (call, deps) => {
         const body = call.request.body;
