@@ -66,3 +66,28 @@ describe('traces', () => {
     expect(text).not.toMatch(/Basic |admin:admin/);
   });
 });
+
+describe('traces on the console', () => {
+  it('are one JSON object per line, so the JSON log stays whole', async () => {
+    const env = { ...baseEnv(), OTEL_TRACES_EXPORTER: 'console', OTEL_SERVICE_NAME: 'cms-probe' };
+    const run = await runNode('console-trace-probe', join(ROOT, 'test/support/console-trace-probe.js'), env, 60_000);
+    expect(run.code).toBe(0);
+    const lines = run.output.split('\n').filter((line) => line.trim() !== '');
+    const entries = lines.map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON line: ${line.slice(0, 200)}`);
+      }
+    });
+    const spans = entries.filter((entry) => entry.msg === 'span');
+    expect(spans.map((span) => [span.service, span.kind])).toEqual(
+      expect.arrayContaining([
+        ['cms-probe', 1],
+        ['cms-probe', 2],
+      ]),
+    );
+    expect(spans[0]).toEqual(expect.objectContaining({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/) }));
+    expect(entries.some((entry) => entry.msg === 'probe done')).toBe(true);
+  }, 90_000);
+});
