@@ -11,9 +11,13 @@ import {
   buildType,
   clip,
   conflict,
+  DEFAULT_RETRY,
+  LOST_RACE,
   notFound,
+  retryLostRaces,
   SITE_ROOT_TYPE,
   type ContentTypeDef,
+  type WriteRetry,
 } from '@cms/shared';
 import type { RecordChanges } from './changes';
 import {
@@ -53,14 +57,13 @@ export type SchemaEdit =
   | { change: 'replace'; body: unknown }
   | { change: 'remove'; target: string };
 
-/** Attempts at a read-modify-write that raced another write of the same type. */
-const WRITE_ATTEMPTS = 5;
-
 export class ContentTypes {
   constructor(
     private readonly store: TypeDefinitionStore,
     /** Told of every write, so that other services' type caches drop what changed. */
     private readonly changes: RecordChanges,
+    /** How a read-modify-write that raced another write of the same type is tried again. */
+    private readonly retry: WriteRetry = DEFAULT_RETRY,
   ) {}
 
   /** Stores the built-in types on a site that has none yet. */
@@ -140,16 +143,18 @@ export class ContentTypes {
 
   /** Read, change, write if nobody wrote in between (else again), announce. */
   private async modify(name: string, edit: (def: ContentTypeDef) => SchemaEditResult): Promise<SchemaEditResult> {
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      const stored = await this.store.find(name);
-      if (!stored) throw notFound(`No content type ${clip(name)}`);
-      const result = edit(stored.definition);
-      buildType(result.definition, BEHAVIORS);
-      if (await this.store.replace(result.definition, stored.version)) {
+    return retryLostRaces(
+      this.retry,
+      async () => {
+        const stored = await this.store.find(name);
+        if (!stored) throw notFound(`No content type ${clip(name)}`);
+        const result = edit(stored.definition);
+        buildType(result.definition, BEHAVIORS);
+        if (!(await this.store.replace(result.definition, stored.version))) return LOST_RACE;
         await this.changes.publish([name]);
         return result;
-      }
-    }
-    throw conflict(`The content type ${clip(name)} is being changed by others; try again`);
+      },
+      () => conflict(`The content type ${clip(name)} is being changed by others; try again`),
+    );
   }
 }

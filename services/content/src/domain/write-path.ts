@@ -16,7 +16,8 @@ import {
   DEFAULT_RETRY,
   notFound,
   requirePermission,
-  retryDelay,
+  LOST_RACE,
+  retryLostRaces,
   urlOf,
   type EventEnvelope,
   type Permission,
@@ -281,37 +282,38 @@ export class ContentWriter {
     flushes?: DeferredFlushes,
   ): Promise<Written | null> {
     let current = initial;
-    for (let attempt = 0; attempt < this.retry.attempts; attempt++) {
-      if (attempt > 0) {
-        await this.retry.sleep(retryDelay(this.retry, attempt));
-        const reread = await this.store.byUid(initial._id);
-        if (!reread) return this.gone(initial, author);
-        current = reread;
-      }
-      await this.check(current, write, author);
-      // A version the last write left pending goes to the versions before this write may replace it.
-      await this.versions.settle(current);
-      const change = await write.plan(current);
-      if (!change) return { before: current, after: current, changed: false };
-      const stored = storedChange(current, change);
-      const made = this.versions.plan({
-        kind: write.kind,
-        current,
-        next: applied(current, stored),
-        author,
-        note: write.note,
-      });
-      if (made) Object.assign(stored.set, { last_version: made.version, version_pending: made });
-      const next = applied(current, stored);
-      const events = attributed(change.events(next, current), author);
-      if (await this.store.applyChange(current._id, current.version, stored, events)) {
+    return retryLostRaces(
+      this.retry,
+      async (attempt): Promise<Written | null | typeof LOST_RACE> => {
+        if (attempt > 1) {
+          const reread = await this.store.byUid(initial._id);
+          if (!reread) return this.gone(initial, author);
+          current = reread;
+        }
+        await this.check(current, write, author);
+        // A version the last write left pending goes to the versions before this write may replace it.
+        await this.versions.settle(current);
+        const change = await write.plan(current);
+        if (!change) return { before: current, after: current, changed: false };
+        const stored = storedChange(current, change);
+        const made = this.versions.plan({
+          kind: write.kind,
+          current,
+          next: applied(current, stored),
+          author,
+          note: write.note,
+        });
+        if (made) Object.assign(stored.set, { last_version: made.version, version_pending: made });
+        const next = applied(current, stored);
+        const events = attributed(change.events(next, current), author);
+        if (!(await this.store.applyChange(current._id, current.version, stored, events))) return LOST_RACE;
         const paths = current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/'];
         await this.committed(next, events.length > 0, flushes, this.onCommit(paths));
         await this.journaled(write.kind, author, current, next);
         return { before: current, after: next, changed: true };
-      }
-    }
-    throw conflict('The object is being changed by others; try again');
+      },
+      () => conflict('The object is being changed by others; try again'),
+    );
   }
 
   private async check(current: ContentDoc, write: ObjectWrite, author: WriteAuthor): Promise<void> {

@@ -2,7 +2,20 @@
  * The comment writes: add, reply, edit, remove (with the replies), and the moderators' transitions. Each write is
  * one atomic store operation carrying its event (outbox), whose publish it then waits for, boundedly.
  */
-import { AppError, BASIC_CHALLENGE, badRequest, clip, forbidden, newEvent, notFound, type Logger } from '@cms/shared';
+import {
+  AppError,
+  BASIC_CHALLENGE,
+  badRequest,
+  clip,
+  DEFAULT_RETRY,
+  forbidden,
+  LOST_RACE,
+  newEvent,
+  notFound,
+  retryLostRaces,
+  type Logger,
+  type WriteRetry,
+} from '@cms/shared';
 import type { CommentStore } from '../store/comments';
 import {
   checkLength,
@@ -42,8 +55,8 @@ const TRANSITIONS: Record<string, { from: readonly ReviewState[]; to: ReviewStat
   reject: { from: ['pending'], to: 'rejected' },
 };
 
-/** How often an insert tries another id when a replica took the one it chose. */
-const ID_ATTEMPTS = 5;
+/** How often, and after what waits, an insert tries another id when a replica took the one it chose. */
+const ID_RETRY: WriteRetry = { ...DEFAULT_RETRY, attempts: 5 };
 
 export class CommentCommands {
   constructor(
@@ -79,43 +92,45 @@ export class CommentCommands {
     const at = this.now().toISOString();
     // With moderation on every new comment waits for approval, a moderator's own too (addendum §8).
     const state: ReviewState = settings.moderationEnabled ? 'pending' : 'published';
-    for (let attempt = 1; ; attempt++) {
-      const id = nextCommentId(this.now().getTime());
-      const comment: CommentDoc = {
-        _id: id,
-        content_uid: contentUid,
-        in_reply_to: inReplyTo,
-        text: input.text,
-        mime_type: settings.textTransform,
-        author_username: caller.userId,
-        author_name: anonymous ? (input.authorName ?? null) : null,
-        author_email: input.authorEmail ?? null,
-        user_notification: settings.userNotificationEnabled ? (input.userNotification ?? null) : null,
-        review_state: state,
-        created: at,
-        modified: at,
-        version: 1,
-        ...(input.publicUrl ? { public_url: input.publicUrl } : {}),
-      };
-      const event = newEvent(
-        'comment.added',
-        {
+    return retryLostRaces(
+      ID_RETRY,
+      async () => {
+        const id = nextCommentId(this.now().getTime());
+        const comment: CommentDoc = {
+          _id: id,
           content_uid: contentUid,
-          comment_id: id,
-          version: 1,
-          in_reply_to: inReplyTo ?? '',
-          author_username: caller.userId ?? '',
+          in_reply_to: inReplyTo,
+          text: input.text,
+          mime_type: settings.textTransform,
+          author_username: caller.userId,
+          author_name: anonymous ? (input.authorName ?? null) : null,
+          author_email: input.authorEmail ?? null,
+          user_notification: settings.userNotificationEnabled ? (input.userNotification ?? null) : null,
           review_state: state,
           created: at,
-        },
-        requestId,
-      );
-      if (await this.store.insert(comment, event)) {
+          modified: at,
+          version: 1,
+          ...(input.publicUrl ? { public_url: input.publicUrl } : {}),
+        };
+        const event = newEvent(
+          'comment.added',
+          {
+            content_uid: contentUid,
+            comment_id: id,
+            version: 1,
+            in_reply_to: inReplyTo ?? '',
+            author_username: caller.userId ?? '',
+            review_state: state,
+            created: at,
+          },
+          requestId,
+        );
+        if (!(await this.store.insert(comment, event))) return LOST_RACE;
         await this.events.flush(id);
         return id;
-      }
-      if (attempt >= ID_ATTEMPTS) throw new AppError('ServiceUnavailable', 'No free comment id; try again');
-    }
+      },
+      () => new AppError('ServiceUnavailable', 'No free comment id; try again'),
+    );
   }
 
   async edit(

@@ -2,7 +2,8 @@ import {
   conflict,
   DEFAULT_RETRY,
   notFound,
-  retryDelay,
+  LOST_RACE,
+  retryLostRaces,
   type Document,
   type EventEnvelope,
   type OutboxFields,
@@ -153,21 +154,21 @@ export class WritePath<T extends VersionedRecord> {
     ifMissing: 'notFound' | 'skip',
     prepare: () => Promise<void>,
   ): Promise<Change<T> | null> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.records.byId(id);
-      if (!current) {
-        if (ifMissing === 'skip') return null;
-        throw notFound(`No ${this.options.kind} ${id}`);
-      }
-      const change = await plan(current);
-      if (!change) return null;
-      await prepare();
-      if (await this.write(current, change)) return change;
-      if (attempt >= this.retry.attempts) {
-        throw conflict(`The ${this.options.kind} ${id} is being changed by others; try again`);
-      }
-      await this.retry.sleep(retryDelay(this.retry, attempt));
-    }
+    return retryLostRaces(
+      this.retry,
+      async () => {
+        const current = await this.records.byId(id);
+        if (!current) {
+          if (ifMissing === 'skip') return null;
+          throw notFound(`No ${this.options.kind} ${id}`);
+        }
+        const change = await plan(current);
+        if (!change) return null;
+        await prepare();
+        return (await this.write(current, change)) ? change : LOST_RACE;
+      },
+      () => conflict(`The ${this.options.kind} ${id} is being changed by others; try again`),
+    );
   }
 
   private write(current: T, change: Change<T>): Promise<boolean> {

@@ -26,3 +26,24 @@ export function retryDelay(policy: WriteRetry, retry: number): number {
   const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (retry - 1));
   return delay * (0.5 + policy.random() / 2);
 }
+
+/** What an attempt answers when its conditional write lost to a concurrent one. */
+export const LOST_RACE: unique symbol = Symbol('lost race');
+
+/**
+ * The one retry loop of the services' write paths: runs `attempt` (1 for the first) until it answers anything but
+ * LOST_RACE, waiting the policy's backoff before each further one; after `policy.attempts` lost races, throws what
+ * `exhausted` makes (a 409, or a 503 where the race is for a name).
+ */
+export async function retryLostRaces<T>(
+  policy: WriteRetry,
+  attempt: (n: number) => Promise<T | typeof LOST_RACE>,
+  exhausted: () => Error,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    const result = await attempt(n);
+    if (result !== LOST_RACE) return result;
+    if (n >= policy.attempts) throw exhausted();
+    await policy.sleep(retryDelay(policy, n));
+  }
+}
