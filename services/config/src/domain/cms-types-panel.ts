@@ -3,73 +3,17 @@
  * form of its settings and one yes/no per behavior. Switching a behavior changes the type's fields, and with
  * them what content of the type accepts and serializes.
  */
-import { badRequest, clip, urlOf, type ContentTypeDef } from '@cms/shared';
+import { badRequest, BEHAVIORS, clip, urlOf, type ContentTypeDef } from '@cms/shared';
 import { z } from 'zod';
 import { panelUrl } from './panels';
 import { parsed } from './schema-edits';
 
 export const CMS_TYPES_PANEL = 'cms-types';
 
-/** The behaviors the panel switches, in the order of its form, with the form's words. */
-const PANEL_BEHAVIORS: readonly (readonly [name: string, title: string, description: string])[] = [
-  ['cms.allowdiscussion', 'Allow discussion', 'Allow discussion on this item'],
-  ['cms.basic', 'Basic metadata', 'Adds title and description fields.'],
-  ['blocks', 'Blocks', 'Enables Blocks support'],
-  ['blocks.editable.layout', 'Blocks (Editable Layout)', 'Enables Blocks (editable layout) support'],
-  ['cms.categorization', 'Categorization', 'Adds keywords and language fields.'],
-  ['cms.collection', 'Collection', 'Adds collection behavior'],
-  ['cms.publication', 'Date range', 'Adds effective date and expiration date fields.'],
-  [
-    'cms.dublincore',
-    'Dublin Core metadata',
-    'Adds standard metadata fields (equals Basic metadata + Categorization + Effective range + Ownership)',
-  ],
-  ['cms.eventattendees', 'Event Attendees', 'Attendees extension for Events.'],
-  ['cms.eventbasic', 'Event Basic', 'Basic Event schema.'],
-  ['cms.eventcontact', 'Event Contact', 'Contact extension for Events.'],
-  ['cms.eventlocation', 'Event Location', 'Location extension for Events.'],
-  ['cms.eventrecurrence', 'Event Recurrence', 'Recurrence extension for Events.'],
-  ['cms.excludefromnavigation', 'Exclude From navigation', 'Allow items to be excluded from navigation'],
-  [
-    'cms.constraintypes',
-    'Folder Addable Constrains',
-    'Restrict the content types that can be added to folderish content',
-  ],
-  [
-    'cms.textindexer',
-    'Full-Text Indexing',
-    "Enables the enhanced full-text indexing for a content type ('cms.textindexer'). If a field is marked 'searchable', its content gets added to the 'SearchableText' index in the catalog.",
-  ],
-  ['cms.leadimage', 'Lead Image', 'Adds image and image caption fields'],
-  ['cms.locking', 'Locking', 'Locking support for dexterity'],
-  ['cms.translatable', 'Multilingual Support', 'Make this content type multilingual aware'],
-  [
-    'cms.namefromfilename',
-    'Name from file name',
-    'Automatically generate short URL name for content based on its primary field file name',
-  ],
-  [
-    'cms.namefromtitle',
-    'Name from title',
-    'Automatically generate short URL name for content based on its initial title',
-  ],
-  ['cms.navigationroot', 'Navigation root', 'Make all items of this type a navigation root'],
-  ['cms.nextpreviousenabled', 'Next previous navigation', 'Enable next previous navigation for all items of this type'],
-  ['cms.nextprevioustoggle', 'Next previous navigation toggle', 'Allow items to have next previous navigation enabled'],
-  ['cms.ownership', 'Ownership', 'Adds creator, contributor, and rights fields.'],
-  ['cms.relateditems', 'Related items', 'Adds the ability to assign related items'],
-  ['cms.richtext', 'RichText', 'Adds richtext behavior'],
-  ['cms.shortname', 'Short name', 'Gives the ability to rename an item from its edit form.'],
-  ['cms.tableofcontents', 'Table of contents', 'Adds a table of contents'],
-  [
-    'cms.thumb_icon',
-    'Thumbs and icon handling',
-    'Options to suppress thumbs and/or icons and to override thumb size in listings, tables etc.',
-  ],
-  ['cms.versioning', 'Versioning', 'Versioning support with CMFEditions'],
-];
+/** Every behavior, in the order of the panel's form: by title, as the original lists them. */
+const PANEL_BEHAVIORS = Object.values(BEHAVIORS).sort((a, b) => a.title.localeCompare(b.title));
 
-export const PANEL_BEHAVIOR_NAMES: readonly string[] = PANEL_BEHAVIORS.map(([name]) => name);
+export const PANEL_BEHAVIOR_NAMES: readonly string[] = PANEL_BEHAVIORS.map((behavior) => behavior.name);
 
 export function cmsTypesUrl(publicUrl: string, typeName?: string): string {
   // As the reference writes them: the type name as it is (`cms-types/News Item`).
@@ -94,7 +38,7 @@ export function typeEntry(def: ContentTypeDef, count: number, publicUrl: string)
 export function typeFormSchema(publicUrl: string) {
   const site = urlOf(publicUrl, '/');
   const behaviors = Object.fromEntries(
-    PANEL_BEHAVIORS.map(([name, title, description]) => [
+    PANEL_BEHAVIORS.map(({ name, title, description }) => [
       name,
       { description, factory: 'Yes/No', title, type: 'boolean' },
     ]),

@@ -45,7 +45,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.dublincore',
     title: 'Dublin Core metadata',
-    description: 'Title, description, categorization, dates and ownership.',
+    description: 'Adds standard metadata fields (equals Basic metadata + Categorization + Effective range + Ownership)',
     fields: [
       {
         name: 'title',
@@ -140,13 +140,13 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.namefromtitle',
     title: 'Name from title',
-    description: 'Automatically generate short URL name for content based on its initial title.',
+    description: 'Automatically generate short URL name for content based on its initial title',
     fields: [],
   },
   {
     name: 'cms.namefromfilename',
     title: 'Name from file name',
-    description: 'Automatically generate short URL name for content based on its primary field file name.',
+    description: 'Automatically generate short URL name for content based on its primary field file name',
     fields: [],
   },
   {
@@ -167,7 +167,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.excludefromnavigation',
     title: 'Exclude From navigation',
-    description: 'Allow items to be excluded from navigation.',
+    description: 'Allow items to be excluded from navigation',
     fields: [
       {
         name: 'exclude_from_nav',
@@ -182,7 +182,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.allowdiscussion',
     title: 'Allow discussion',
-    description: 'Allow discussion on this item.',
+    description: 'Allow discussion on this item',
     fields: [
       {
         name: 'allow_discussion',
@@ -201,7 +201,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.relateditems',
     title: 'Related items',
-    description: 'Adds the ability to assign related items.',
+    description: 'Adds the ability to assign related items',
     fields: [
       {
         name: 'relatedItems',
@@ -217,7 +217,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.versioning',
     title: 'Versioning',
-    description: 'Versioning support with CMFEditions.',
+    description: 'Versioning support with CMFEditions',
     fields: [
       {
         name: 'changeNote',
@@ -242,7 +242,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.tableofcontents',
     title: 'Table of contents',
-    description: 'Adds a table of contents.',
+    description: 'Adds a table of contents',
     fields: [
       {
         name: 'table_of_contents',
@@ -257,7 +257,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.leadimage',
     title: 'Lead Image',
-    description: 'Adds a lead image field.',
+    description: 'Adds image and image caption fields',
     fields: [
       { name: 'image', kind: 'image', title: 'Lead Image', description: '', default: null, fieldset: 'default' },
       {
@@ -274,8 +274,8 @@ const behaviorList: BehaviorDef[] = [
   },
   {
     name: 'cms.nextpreviousenabled',
-    title: 'Next previous navigation toggle',
-    description: 'Lets the editor switch next/previous navigation on for the items of this folder.',
+    title: 'Next previous navigation',
+    description: 'Enable next previous navigation for all items of this type',
     fields: [
       {
         name: 'nextPreviousEnabled',
@@ -290,13 +290,13 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.locking',
     title: 'Locking',
-    description: 'Locking support for content objects.',
+    description: 'Locking support for dexterity',
     fields: [],
   },
   {
     name: 'cms.richtext',
     title: 'RichText',
-    description: 'Adds a rich text field.',
+    description: 'Adds richtext behavior',
     fields: [
       {
         name: 'text',
@@ -311,8 +311,8 @@ const behaviorList: BehaviorDef[] = [
   },
   {
     name: 'cms.eventbasic',
-    title: 'Event basic',
-    description: 'Basic event schema.',
+    title: 'Event Basic',
+    description: 'Basic Event schema.',
     invariants: eventDates,
     fields: [
       {
@@ -363,7 +363,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.eventrecurrence',
     title: 'Event Recurrence',
-    description: 'Recurrence support for Events.',
+    description: 'Recurrence extension for Events.',
     fields: [
       {
         name: 'recurrence',
@@ -379,7 +379,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.eventlocation',
     title: 'Event Location',
-    description: 'Location for Events.',
+    description: 'Location extension for Events.',
     fields: [
       {
         name: 'location',
@@ -453,7 +453,7 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'cms.collection',
     title: 'Collection',
-    description: 'Adds collection behavior.',
+    description: 'Adds collection behavior',
     fields: [
       {
         name: 'query',
@@ -516,14 +516,14 @@ const behaviorList: BehaviorDef[] = [
   {
     name: 'blocks',
     title: 'Blocks',
-    description: 'Enables the blocks editor: the page is made of blocks.',
+    description: 'Enables Blocks support',
     fields: BLOCKS_FIELDS,
     invariants: blocksInvariants,
   },
   {
     name: 'blocks.editable.layout',
-    title: 'Blocks (editable layout)',
-    description: 'The blocks editor, with a layout each object may change.',
+    title: 'Blocks (Editable Layout)',
+    description: 'Enables Blocks (editable layout) support',
     fields: BLOCKS_FIELDS,
     invariants: blocksInvariants,
   },
@@ -545,9 +545,17 @@ const MARKER_BEHAVIORS: readonly BehaviorDef[] = [
   ],
   ['cms.navigationroot', 'Navigation root', 'Make all items of this type a navigation root'],
   ['cms.nextprevioustoggle', 'Next previous navigation toggle', 'Allow items to have next previous navigation enabled'],
-  ['cms.textindexer', 'Full-Text Indexing', 'Enables the enhanced full-text indexing for a content type.'],
-  ['cms.thumb_icon', 'Thumbs and icon handling', 'Options to suppress thumbs and/or icons in listings.'],
-  ['cms.translatable', 'Multilingual Support', 'Make this content type multilingual aware.'],
+  [
+    'cms.textindexer',
+    'Full-Text Indexing',
+    "Enables the enhanced full-text indexing for a content type ('cms.textindexer'). If a field is marked 'searchable', its content gets added to the 'SearchableText' index in the catalog.",
+  ],
+  [
+    'cms.thumb_icon',
+    'Thumbs and icon handling',
+    'Options to suppress thumbs and/or icons and to override thumb size in listings, tables etc.',
+  ],
+  ['cms.translatable', 'Multilingual Support', 'Make this content type multilingual aware'],
 ].map(([name, title, description]) => ({ name, title, description, fields: [] }));
 
 export const BEHAVIORS: Readonly<Record<string, BehaviorDef>> = Object.fromEntries(
