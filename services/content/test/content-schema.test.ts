@@ -154,6 +154,14 @@ describe('field kinds', () => {
     });
   }
 
+  it('a rich text takes the formats the Markup panel offers, its default alternative (textile) among them', () => {
+    for (const format of ['text/x-web-textile', 'text/x-rst', 'text/structured', 'text/x-web-markdown']) {
+      expect(accepts(field('richtext'), { data: 'x', 'content-type': format })).toMatchObject({
+        'content-type': format,
+      });
+    }
+  });
+
   it('a required text field refuses the empty string', () => {
     rejects(field('textline', { required: true }), '');
     expect(accepts(field('textline'), '')).toBe('');

@@ -4,6 +4,7 @@
  * descriptions and defaults. Records that other features defined first (discussion, `allowed_sizes`,
  * `allowed_types`, `use_email_as_login`, ...) stay in records.ts; panels.ts says which panel shows which.
  */
+import { TEXT_FORMATS } from '@cms/shared';
 import type { BoolFieldSpec, FieldSpec, IntegerFieldSpec, JsonValue, TextFieldSpec } from './field-specs';
 import {
   COMMON_TIMEZONES_VOCABULARY,
@@ -687,16 +688,7 @@ const MARKUP: PanelRecord[] = [
       title: 'Default format',
       description: 'Select the default format of textfields for newly created content objects.',
       vocabulary: `${V}AllowableContentTypes`,
-      tokens: [
-        'text/html',
-        'text/plain',
-        'text/restructured',
-        'text/structured',
-        'text/x-rst',
-        'text/x-web-intelligent',
-        'text/x-web-markdown',
-        'text/x-web-textile',
-      ],
+      tokens: TEXT_FORMATS,
       default: 'text/html',
     },
   ],

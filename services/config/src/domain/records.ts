@@ -7,7 +7,7 @@
  * Field definitions follow the specification's "Field definition attributes"
  * and the recorded transcripts; the texts are the reference platform's.
  */
-import { DEFAULT_ALLOWED_SIZES } from '@cms/shared';
+import { DEFAULT_ALLOWED_SIZES, TEXT_FORMATS } from '@cms/shared';
 import { z } from 'zod';
 import type {
   BoolFieldSpec,
@@ -202,18 +202,6 @@ const LINE_ITEM: TextFieldSpec = textLine('', '');
 
 const DISCUSSION = 'cms.app.discussion.interfaces.IDiscussionSettings';
 const DATE_FORMAT = 'cms.i18nl10n.override_dateformat';
-
-/** Text formats offered by the `AllowableContentTypes` vocabulary. */
-export const TEXT_FORMATS = [
-  'text/html',
-  'text/plain',
-  'text/restructured',
-  'text/structured',
-  'text/x-rst',
-  'text/x-web-intelligent',
-  'text/x-web-markdown',
-  'text/x-web-textile',
-] as const;
 
 const DEFINITIONS: RecordDefinition[] = [
   record('cms.alignment_styles', {

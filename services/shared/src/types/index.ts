@@ -9,3 +9,4 @@ export * from './blocks';
 export * from './behaviors';
 export * from './content-type';
 export * from './builtin';
+export * from './text-formats';

@@ -5,7 +5,7 @@
  * values: instants as ISO-8601 UTC, choice tokens, deduplicated lists.
  */
 import { z } from 'zod';
-import type { ContentType, FieldDef } from '@cms/shared';
+import { RICHTEXT_CONTENT_TYPES, type ContentType, type FieldDef } from '@cms/shared';
 
 /** A file or image upload inside a JSON body (addendum §8); the file storage checks the bytes. */
 export const uploadSchema = z
@@ -25,15 +25,6 @@ export interface RichTextValue {
   data: string;
   encoding: string;
 }
-
-export const RICHTEXT_TYPES = [
-  'text/html',
-  'text/plain',
-  'text/x-web-markdown',
-  'text/x-web-intelligent',
-  'text/restructured',
-  'text/x-html-safe',
-] as const;
 
 /** One criterion of a query-builder query. */
 export const criterionSchema = z
@@ -136,7 +127,7 @@ export function valueSchema(field: FieldDef): z.ZodTypeAny {
         z
           .object({
             data: z.string().max(maxLength ?? 2_000_000),
-            'content-type': z.enum(RICHTEXT_TYPES).default('text/html'),
+            'content-type': z.enum(RICHTEXT_CONTENT_TYPES).default('text/html'),
             encoding: z
               .string()
               .regex(/^utf-?8$/i, 'only utf-8 is supported')
