@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '@cms/shared';
+import { ReconnectingStream, type Logger } from '@cms/shared';
 import type { ResponseCache } from './http-cache';
 
 /** A push of content's change feed (`cms.content.v1.ChangesPush`). */
@@ -53,14 +53,14 @@ const MAX_UNANSWERED_PINGS = 16;
  * content follows its sources of change (not `blind`), and a ping content answered was sent less than its lease
  * ago (on this process's clock, minus a margin): content, having cut off a gateway that did not ack, answers its
  * writes only after the lease of the last thing it sent that gateway has run out. The stream starts with a
- * `reset`, and a lost stream empties the cache; it is opened again after a backoff doubling up to `maxBackoffMs`.
+ * `reset`, and a lost stream empties the cache; it is opened again after a backoff doubling up to `maxBackoffMs` (reconnecting-stream.ts).
  */
 export class ChangeSubscription {
   /** Bumped whenever changes are applied; an answer fetched under an older ticket is not kept. */
   private readonly generation: { value: number };
   private readonly onReplicas: ((replicas: { epoch: string; address: string }[]) => void) | undefined;
   private replicas: { epoch: string; address: string }[] = [];
-  private stream: ChangeStream | undefined;
+  private readonly streams: ReconnectingStream<ChangeStream>;
   /** The stream has had its first push (content has counted it among the gateways it waits for). */
   private live = false;
   private epoch = '';
@@ -73,12 +73,8 @@ export class ChangeSubscription {
   private readonly pings = new Map<number, number>();
   private nextPing = 1;
   private pingTimer: NodeJS.Timeout | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private backoff: number;
   private stopped = false;
   private reported = false;
-  private readonly minBackoffMs: number;
-  private readonly maxBackoffMs: number;
   private readonly now: () => number;
 
   constructor(
@@ -87,12 +83,24 @@ export class ChangeSubscription {
     private readonly logger: Logger,
     options: ChangeSubscriptionOptions = {},
   ) {
-    this.minBackoffMs = options.minBackoffMs ?? 100;
-    this.maxBackoffMs = options.maxBackoffMs ?? 5000;
     this.now = options.now ?? (() => performance.now());
-    this.backoff = this.minBackoffMs;
     this.generation = options.generation ?? { value: 0 };
     this.onReplicas = options.onReplicas;
+    this.streams = new ReconnectingStream({
+      open: this.open,
+      minBackoffMs: options.minBackoffMs,
+      maxBackoffMs: options.maxBackoffMs,
+      attach: (stream) =>
+        stream.on('data', (push) => {
+          if (this.streams.isCurrent(stream)) this.received(stream, push);
+        }),
+      onLost: (reason, stopping) => {
+        this.lost();
+        if (stopping || this.reported) return;
+        this.logger.info({ reason }, 'change stream from content down; the HTTP cache is not used until it is back');
+        this.reported = true;
+      },
+    });
   }
 
   /** The epoch of the content process this stream is open to, once it is live; '' otherwise. */
@@ -106,15 +114,13 @@ export class ChangeSubscription {
   }
 
   start(): void {
-    this.connect();
+    this.streams.start();
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    const stream = this.stream;
+    this.streams.stop();
     this.lost();
-    stream?.cancel();
   }
 
   /** Whether a cached answer may be served now (see the class comment). */
@@ -129,33 +135,6 @@ export class ChangeSubscription {
   /** Whether an answer fetched under `ticket` may be kept. */
   current(ticket: number): boolean {
     return ticket === this.generation.value && this.serving();
-  }
-
-  private connect(): void {
-    this.reconnectTimer = undefined;
-    if (this.stopped) return;
-    const stream = this.open();
-    this.stream = stream;
-    stream.on('data', (push) => {
-      if (this.stream === stream) this.received(stream, push);
-    });
-    stream.on('error', (error) => this.ended(stream, error.message));
-    stream.on('status', () => this.ended(stream, 'stream ended'));
-    stream.on('end', () => this.ended(stream, 'stream ended'));
-  }
-
-  private ended(stream: ChangeStream, reason: string): void {
-    if (this.stream !== stream) return;
-    this.lost();
-    if (this.stopped) return;
-    if (!this.reported) {
-      this.logger.info({ reason }, 'change stream from content down; the HTTP cache is not used until it is back');
-      this.reported = true;
-    }
-    const delay = Math.round(this.backoff * (0.75 + Math.random() / 4));
-    this.backoff = Math.min(this.backoff * 2, this.maxBackoffMs);
-    this.reconnectTimer = setTimeout(() => this.connect(), delay);
-    this.reconnectTimer.unref();
   }
 
   private received(stream: ChangeStream, push: ChangePushMessage): void {
@@ -181,7 +160,7 @@ export class ChangeSubscription {
     if (!this.live) {
       this.live = true;
       this.liveSince = this.now();
-      this.backoff = this.minBackoffMs;
+      this.streams.live();
       if (this.reported) this.logger.info('change stream from content open again; HTTP cache in use');
       this.reported = false;
       this.ping(stream);
@@ -193,8 +172,7 @@ export class ChangeSubscription {
   private ping(stream: ChangeStream): void {
     // No ping answered for a whole lease: content has cut this stream off, though the end has not come through.
     if (this.now() >= Math.max(this.leaseFrom, this.liveSince) + this.leaseMs) {
-      this.ended(stream, 'no heartbeat within the lease');
-      stream.cancel();
+      this.streams.fail(stream, 'no heartbeat within the lease');
       return;
     }
     const ping = this.nextPing++;
@@ -205,7 +183,6 @@ export class ChangeSubscription {
 
   /** The stream is gone: nothing is served or kept until another one has started over. */
   private lost(): void {
-    this.stream = undefined;
     this.live = false;
     this.replicas = [];
     this.blind = true;

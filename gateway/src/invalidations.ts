@@ -1,4 +1,4 @@
-import type { Logger } from '@cms/shared';
+import { ReconnectingStream, type Logger } from '@cms/shared';
 import type { AuthCache, Invalidation } from './auth-cache';
 
 /** The part of a grpc-js server-streaming call the watcher uses. */
@@ -24,7 +24,7 @@ export interface InvalidationWatcher {
  * gateway process and applies what it receives to the cache. The cache is
  * used only while the stream is open (from identity's response headers on);
  * when it drops, the cache is emptied and set aside, and the stream is opened
- * again after a backoff that doubles up to `maxBackoffMs`.
+ * again after a backoff that doubles up to `maxBackoffMs` (reconnecting-stream.ts).
  */
 export function watchInvalidations(
   open: () => InvalidationStream,
@@ -32,62 +32,42 @@ export function watchInvalidations(
   logger: Logger,
   { minBackoffMs = 100, maxBackoffMs = 5000 }: WatchOptions = {},
 ): InvalidationWatcher {
-  let stopped = false;
-  let current: InvalidationStream | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let backoff = minBackoffMs;
   let reported = false;
   let everConnected = false;
-
-  const connect = () => {
-    timer = undefined;
-    if (stopped) return;
-    let done = false;
-    const stream = open();
-    current = stream;
-    const lost = (reason: string) => {
-      if (done) return;
-      done = true;
-      if (current === stream) current = undefined;
+  const streams: ReconnectingStream<InvalidationStream> = new ReconnectingStream({
+    open,
+    minBackoffMs,
+    maxBackoffMs,
+    attach(stream) {
+      stream.on('metadata', () => {
+        if (!streams.isCurrent(stream)) return;
+        streams.live();
+        cache.setConnected(true);
+        everConnected = true;
+        if (reported) logger.info('invalidation stream from identity open again; credential cache in use');
+        reported = false;
+      });
+      stream.on('data', (invalidation) => {
+        if (streams.isCurrent(stream)) cache.invalidate(invalidation);
+      });
+    },
+    onLost(reason, stopping) {
       cache.setConnected(false);
-      if (stopped) return;
-      if (!reported) {
-        // Before the first connection identity may simply not be up yet.
-        logger[everConnected ? 'warn' : 'info'](
-          { reason },
-          'invalidation stream from identity down; credentials are verified on every request',
-        );
-        reported = true;
-      }
-      const delay = Math.round(backoff * (0.75 + Math.random() / 4));
-      backoff = Math.min(backoff * 2, maxBackoffMs);
-      timer = setTimeout(connect, delay);
-      timer.unref();
-    };
-    stream.on('metadata', () => {
-      if (done || stopped) return;
-      cache.setConnected(true);
-      everConnected = true;
-      backoff = minBackoffMs;
-      if (reported) logger.info('invalidation stream from identity open again; credential cache in use');
-      reported = false;
-    });
-    stream.on('data', (invalidation) => {
-      if (!done) cache.invalidate(invalidation);
-    });
-    stream.on('error', (error) => lost(error.message));
-    stream.on('status', () => lost('stream ended'));
-    stream.on('end', () => lost('stream ended'));
-  };
-  connect();
+      if (stopping || reported) return;
+      // Before the first connection identity may simply not be up yet.
+      logger[everConnected ? 'warn' : 'info'](
+        { reason },
+        'invalidation stream from identity down; credentials are verified on every request',
+      );
+      reported = true;
+    },
+  });
+  streams.start();
 
   return {
     stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      streams.stop();
       cache.setConnected(false);
-      current?.cancel();
-      current = undefined;
     },
   };
 }

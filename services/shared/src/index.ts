@@ -14,6 +14,7 @@ export * from './grpc/server';
 export * from './grpc/client';
 export * from './grpc/service-auth';
 export * from './grpc/errors';
+export * from './grpc/reconnecting-stream';
 export * from './http/endpoint';
 export * from './http/params';
 export * from './http/context';

@@ -2,10 +2,11 @@
  * The watch stream behind a cache of what the config service owns (RegistrySettings, ConfigTypes): the cache is
  * trusted only while the stream is open and has said it is live (its first message), and every message after
  * that announces a change. When the stream closes the cache is distrusted at once and the stream is reopened in
- * the background after `reconnectMs`.
+ * the background after about `reconnectMs` (reconnecting-stream.ts).
  */
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { Logger } from '../logging/logger';
+import { ReconnectingStream } from './reconnecting-stream';
 
 export interface CacheWatchOptions<M> {
   /** Opens the stream (`WatchRecords`, `WatchTypes`). */
@@ -22,44 +23,33 @@ export interface CacheWatchOptions<M> {
 }
 
 export class CacheWatch<M> {
-  private stream: ClientReadableStream<M> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly streams: ReconnectingStream<ClientReadableStream<M>>;
   /** Whether the stream is open and has said so: the cache may be used. */
   live = false;
 
-  constructor(private readonly options: CacheWatchOptions<M>) {
-    this.watch();
+  constructor(options: CacheWatchOptions<M>) {
+    const reconnectMs = options.reconnectMs ?? 1000;
+    this.streams = new ReconnectingStream({
+      open: options.open,
+      minBackoffMs: reconnectMs,
+      maxBackoffMs: reconnectMs,
+      attach: (stream) =>
+        stream.on('data', (message: M) => {
+          if (!this.streams.isCurrent(stream)) return;
+          options.onMessage(message);
+          this.live = true;
+        }),
+      onLost: (reason, stopping) => {
+        this.live = false;
+        options.onClosed();
+        if (!stopping) options.log.debug({ reason }, `${options.what} watch stream closed; reading without cache`);
+      },
+    });
+    this.streams.start();
   }
 
   close(): void {
-    this.closed = true;
-    clearTimeout(this.timer);
+    this.streams.stop();
     this.live = false;
-    this.stream?.cancel();
-  }
-
-  private watch(): void {
-    if (this.closed) return;
-    const stream = this.options.open();
-    this.stream = stream;
-    stream.on('data', (message: M) => {
-      if (this.stream !== stream) return;
-      this.options.onMessage(message);
-      this.live = true;
-    });
-    const reopen = (error?: Error) => {
-      if (this.stream !== stream) return;
-      this.stream = undefined;
-      this.live = false;
-      this.options.onClosed();
-      if (this.closed) return;
-      if (error)
-        this.options.log.debug({ err: error }, `${this.options.what} watch stream closed; reading without cache`);
-      this.timer = setTimeout(() => this.watch(), this.options.reconnectMs ?? 1000);
-      this.timer.unref();
-    };
-    stream.on('error', reopen);
-    stream.on('end', () => reopen());
   }
 }
