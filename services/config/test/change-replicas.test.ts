@@ -51,6 +51,17 @@ describe('RecordChanges across config replicas', () => {
     expect(watchingA.state.names).not.toContain('Document');
   });
 
+  it('ends every stream on a broadcast it cannot read: no cache may trust what it holds', async () => {
+    const changes = new RecordChanges(logger);
+    await broadcastChanges(changes, CHANGE_TOPICS.records, bus, logger);
+    const watching = recordingSink();
+    changes.attach(watching.sink);
+    // Not a cms.config.v1.RecordsChanged: field 1 with wire type 7, which protobuf does not have.
+    await bus.broadcast(CHANGE_TOPICS.records, Buffer.from([0x0f, 0xff, 0xff]), 'another-replica');
+    await until(() => watching.state.ended, 'the stream to end');
+    expect(watching.state.names).toEqual([]);
+  });
+
   it('ends its streams and refuses new ones while it cannot hear the other replicas', async () => {
     const changes = new RecordChanges(logger);
     let live = true;

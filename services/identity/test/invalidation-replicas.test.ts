@@ -8,7 +8,7 @@ import {
   type InvalidationReplicas,
   type InvalidationSink,
 } from '../src/domain/invalidations';
-import { broadcastInvalidations } from '../src/events/invalidation-broadcast';
+import { broadcastInvalidations, INVALIDATION_TOPIC } from '../src/events/invalidation-broadcast';
 
 const logger = createLogger('identity-test', 'silent');
 const until = (check: () => boolean, description: string) => pollUntil(check, 3000, { intervalMs: 5, description });
@@ -59,6 +59,17 @@ describe('InvalidationHub across replicas', () => {
     await until(() => heardByA.length === 3 && heardByB.length === 3, 'both listeners');
     expect(sorted(heardByA)).toEqual(sorted(all));
     expect(sorted(heardByB)).toEqual(sorted(all));
+  });
+
+  it('takes a broadcast it cannot read for "everything changed", the safe reading', async () => {
+    const hub = new InvalidationHub(logger);
+    await broadcastInvalidations(hub, bus, logger);
+    const watching = recordingSink();
+    hub.attach(watching.sink);
+    // Not a cms.identity.v1.Invalidation: a field 1 of wire type 7, which protobuf does not have.
+    await bus.broadcast(INVALIDATION_TOPIC, Buffer.from([0x0f, 0xff, 0xff]), 'another-replica');
+    await until(() => watching.state.written.length === 1, 'the invalidation');
+    expect(watching.state.written).toEqual([{ all: true }]);
   });
 
   it('cuts its streams off and refuses new ones while it cannot hear the other replicas', async () => {

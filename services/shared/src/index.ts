@@ -2,6 +2,7 @@ export * from './store/port';
 export * from './store/write-retry';
 export * from './store/private-files';
 export * from './events/port';
+export { joinReplicas, type ReplicatedHub, type ReplicaMessages } from './events/broadcast';
 export * from './errors/app-error';
 export * from './logging/logger';
 export * from './events/outbox';

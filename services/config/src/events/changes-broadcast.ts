@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { protos, type BroadcastSubscription, type EventBus, type Logger } from '@cms/shared';
+import { joinReplicas, protos, type BroadcastSubscription, type EventBus, type Logger } from '@cms/shared';
 import type { RecordChanges } from '../domain/changes';
 
 /** The bus topics config replicas tell each other which registry records and which content types were written. */
@@ -16,28 +15,21 @@ export async function broadcastChanges(
   bus: EventBus,
   logger: Logger,
 ): Promise<BroadcastSubscription> {
-  // This replica's own broadcasts come back to it; its streams have had them already.
-  const origin = randomUUID();
   const message = protos().config.RecordsChanged;
-  const subscription = await bus.subscribeBroadcast(topic, ({ body, origin: from }) => {
-    if (from === origin) return;
-    let names: string[];
-    try {
-      names = message.deserialize(body).names;
-    } catch (err) {
-      // Unreadable: no cache may trust what it holds.
-      logger.warn({ err, topic }, 'a change from another config replica did not decode; ending every watch stream');
-      changes.endStreams();
-      return;
-    }
-    changes.receive(names);
-  });
-  changes.connectReplicas({
-    get live() {
-      return subscription.live;
+  return joinReplicas<readonly string[]>(
+    changes,
+    topic,
+    bus,
+    {
+      encode: (names) => message.serialize({ names: [...names] }),
+      decode: (body) => message.deserialize(body).names,
+      undecodable(err) {
+        // Unreadable: no cache may trust what it holds.
+        logger.warn({ err, topic }, 'a change from another config replica did not decode; ending every watch stream');
+        changes.endStreams();
+        return undefined;
+      },
     },
-    send: (names) => bus.broadcast(topic, message.serialize({ names: [...names] }), origin),
-  });
-  subscription.onLiveChange((live) => changes.replicasLive(live));
-  return subscription;
+    logger,
+  );
 }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { protos, type BroadcastSubscription, type EventBus, type Logger } from '@cms/shared';
+import { joinReplicas, protos, type BroadcastSubscription, type EventBus, type Logger } from '@cms/shared';
 import type { Invalidation, InvalidationHub } from '../domain/invalidations';
 
 /** The bus topic identity replicas tell each other what credentials no gateway may trust any more. */
@@ -16,29 +15,22 @@ export async function broadcastInvalidations(
   bus: EventBus,
   logger: Logger,
 ): Promise<BroadcastSubscription> {
-  // This replica's own broadcasts come back to it; its hub has delivered them already.
-  const origin = randomUUID();
   const message = protos().identity.Invalidation;
-  const subscription = await bus.subscribeBroadcast(INVALIDATION_TOPIC, ({ body, origin: from }) => {
-    if (from === origin) return;
-    let invalidation: Invalidation;
-    try {
-      invalidation = invalidationOf(message.deserialize(body));
-    } catch (err) {
-      // Unreadable: trusting nothing is the safe reading.
-      logger.warn({ err }, 'an invalidation from another identity replica did not decode; invalidating everything');
-      invalidation = { all: true };
-    }
-    void hub.receive(invalidation);
-  });
-  hub.connectReplicas({
-    get live() {
-      return subscription.live;
+  return joinReplicas<Invalidation>(
+    hub,
+    INVALIDATION_TOPIC,
+    bus,
+    {
+      encode: (invalidation) => message.serialize(invalidation),
+      decode: (body) => invalidationOf(message.deserialize(body)),
+      undecodable(err) {
+        // Unreadable: trusting nothing is the safe reading.
+        logger.warn({ err }, 'an invalidation from another identity replica did not decode; invalidating everything');
+        return { all: true };
+      },
     },
-    send: (invalidation) => bus.broadcast(INVALIDATION_TOPIC, message.serialize(invalidation), origin),
-  });
-  subscription.onLiveChange((live) => hub.replicasLive(live));
-  return subscription;
+    logger,
+  );
 }
 
 /** A kind this replica does not know (a newer one's) counts as everything. */
