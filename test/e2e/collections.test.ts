@@ -13,30 +13,23 @@ describe('collections', () => {
   let t: TestSuite;
   const url = (path: string) => t.suite.publicUrl + path;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? {} : json(response);
-  }
-
   const titles = (body: Record<string, any>) => body.items.map((item: { title: string }) => item.title);
 
   beforeAll(async () => {
     t = await startTestSuite();
-    await admin('POST', '/', { '@type': 'Folder', id: 'docs', title: 'Docs' });
+    await t.adminJson('POST', '/', { '@type': 'Folder', id: 'docs', title: 'Docs' });
     for (const [id, title] of [
       ['one', 'Alpha'],
       ['two', 'Bravo'],
       ['three', 'Charlie'],
       ['four', 'Delta'],
     ]) {
-      await admin('POST', '/docs', { '@type': 'Document', id, title });
+      await t.adminJson('POST', '/docs', { '@type': 'Document', id, title });
     }
-    await admin('POST', '/docs', { '@type': 'News Item', id: 'news', title: 'Echo news' });
-    await admin('POST', '/docs/one/@workflow/publish');
-    await admin('POST', '/docs/three/@workflow/publish');
-    await admin('POST', '/', {
+    await t.adminJson('POST', '/docs', { '@type': 'News Item', id: 'news', title: 'Echo news' });
+    await t.adminJson('POST', '/docs/one/@workflow/publish');
+    await t.adminJson('POST', '/docs/three/@workflow/publish');
+    await t.adminJson('POST', '/', {
       '@type': 'Collection',
       id: 'pages',
       title: 'Pages',
@@ -48,14 +41,14 @@ describe('collections', () => {
       sort_reversed: true,
       limit: 3,
     });
-    await admin('POST', '/pages/@workflow/publish');
+    await t.adminJson('POST', '/pages/@workflow/publish');
   });
   afterAll(async () => {
     await t.stop();
   });
 
   it('answers its results as items: summaries, ordered by sort_on / sort_reversed, capped by limit', async () => {
-    const body = await admin('GET', '/pages');
+    const body = await t.adminJson('GET', '/pages');
     expect(body['@type']).toBe('Collection');
     expect(body.items_total).toBe(3);
     expect(titles(body)).toEqual(['Delta', 'Charlie', 'Bravo']);
@@ -72,7 +65,7 @@ describe('collections', () => {
   });
 
   it('batches the items with b_start and b_size, with batching links', async () => {
-    const body = await admin('GET', '/pages?b_size=2&b_start=2');
+    const body = await t.adminJson('GET', '/pages?b_size=2&b_start=2');
     expect(titles(body)).toEqual(['Bravo']);
     expect(body.items_total).toBe(3);
     expect(body.batching.first).toBe(url('/pages?b_start=0&b_size=2'));
@@ -86,13 +79,13 @@ describe('collections', () => {
   });
 
   it('follows changes to its query and to the content', async () => {
-    await admin('POST', '/docs', { '@type': 'Document', id: 'five', title: 'Foxtrot' });
-    expect(titles(await admin('GET', '/pages'))).toEqual(['Foxtrot', 'Delta', 'Charlie']);
-    await admin('PATCH', '/pages', { sort_reversed: false, limit: 10 });
-    expect(titles(await admin('GET', '/pages'))).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta', 'Foxtrot']);
-    await admin('PATCH', '/pages', { query: [{ i: 'portal_type', o: `${OP}selection.any`, v: ['News Item'] }] });
-    expect(titles(await admin('GET', '/pages'))).toEqual(['Echo news']);
-    await admin('PATCH', '/pages', {
+    await t.adminJson('POST', '/docs', { '@type': 'Document', id: 'five', title: 'Foxtrot' });
+    expect(titles(await t.adminJson('GET', '/pages'))).toEqual(['Foxtrot', 'Delta', 'Charlie']);
+    await t.adminJson('PATCH', '/pages', { sort_reversed: false, limit: 10 });
+    expect(titles(await t.adminJson('GET', '/pages'))).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta', 'Foxtrot']);
+    await t.adminJson('PATCH', '/pages', { query: [{ i: 'portal_type', o: `${OP}selection.any`, v: ['News Item'] }] });
+    expect(titles(await t.adminJson('GET', '/pages'))).toEqual(['Echo news']);
+    await t.adminJson('PATCH', '/pages', {
       query: [
         { i: 'portal_type', o: `${OP}selection.any`, v: ['Document'] },
         { i: 'path', o: `${OP}string.absolutePath`, v: '/docs' },
@@ -103,25 +96,25 @@ describe('collections', () => {
   });
 
   it('lists nothing without a query', async () => {
-    await admin('POST', '/', { '@type': 'Collection', id: 'empty', title: 'Empty' });
-    const body = await admin('GET', '/empty');
+    await t.adminJson('POST', '/', { '@type': 'Collection', id: 'empty', title: 'Empty' });
+    const body = await t.adminJson('GET', '/empty');
     expect(body.items).toEqual([]);
     expect(body.items_total).toBe(0);
   });
 
   it('still opens, listing nothing, when its stored query or sort cannot be read', async () => {
-    await admin('POST', '/', {
+    await t.adminJson('POST', '/', {
       '@type': 'Collection',
       id: 'odd',
       title: 'Odd',
       query: [{ i: 'no_such_index', o: `${OP}string.is`, v: 'x' }],
     });
-    expect((await admin('GET', '/odd')).items_total).toBe(0);
-    await admin('PATCH', '/odd', {
+    expect((await t.adminJson('GET', '/odd')).items_total).toBe(0);
+    await t.adminJson('PATCH', '/odd', {
       query: [{ i: 'portal_type', o: `${OP}selection.any`, v: ['News Item'] }],
       sort_on: 'constructor',
     });
-    expect(titles(await admin('GET', '/odd'))).toEqual(['Echo news']);
+    expect(titles(await t.adminJson('GET', '/odd'))).toEqual(['Echo news']);
   });
 
   it('@querystring-search on a Collection without a query uses the Collection’s', async () => {

@@ -17,13 +17,6 @@ const PENDING = '/@search?portal_type=Discussion%20Item&review_state=pending';
 describe('comments in search', () => {
   let t: TestSuite;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
-
   async function comment(doc: string, text: string, user: string): Promise<string> {
     const response = await t.request('POST', `${doc}/@comments/`, { body: { text }, auth: basic(user) });
     expect(response.status).toBe(204);
@@ -44,24 +37,24 @@ describe('comments in search', () => {
       ['ann', ['Member']],
       ['rev', ['Reviewer']],
     ] as const) {
-      await admin('POST', '/@users', { username, password: `secret-${username}`, roles });
+      await t.admin('POST', '/@users', { username, password: `secret-${username}`, roles });
     }
-    await admin('PATCH', '/@registry', { [`${SETTINGS}.globally_enabled`]: true });
-    await admin('POST', '/', { '@type': 'Document', id: 'talk', title: 'Talk' });
-    await admin('POST', '/talk/@workflow/publish');
-    await admin('PATCH', '/talk', { allow_discussion: true });
+    await t.admin('PATCH', '/@registry', { [`${SETTINGS}.globally_enabled`]: true });
+    await t.admin('POST', '/', { '@type': 'Document', id: 'talk', title: 'Talk' });
+    await t.admin('POST', '/talk/@workflow/publish');
+    await t.admin('PATCH', '/talk', { allow_discussion: true });
   });
   afterAll(async () => {
     await t.stop();
   });
 
   it('lists a pending comment for moderators only, at its ++conversation++ address', async () => {
-    await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
+    await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
     let id: string;
     try {
       id = await comment('/talk', 'Rhubarb season is here', 'ann');
     } finally {
-      await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
+      await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
     }
     const address = `${t.suite.publicUrl}/talk/++conversation++default/${id}`;
     expect(await pollUntil(async () => (await ids(PENDING, 'rev')).includes(address), 10_000)).toBe(true);
@@ -83,12 +76,12 @@ describe('comments in search', () => {
   });
 
   it('a rejected comment leaves the moderation queue', async () => {
-    await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
+    await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
     let id: string;
     try {
       id = await comment('/talk', 'Buy cheap watches', 'ann');
     } finally {
-      await admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
+      await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
     }
     const address = `${t.suite.publicUrl}/talk/++conversation++default/${id}`;
     expect(await pollUntil(async () => (await ids(PENDING, 'rev')).includes(address), 10_000)).toBe(true);
@@ -119,14 +112,14 @@ describe('comments in search', () => {
   });
 
   it('shows comments of private content only to whom may view it', async () => {
-    await admin('POST', '/', { '@type': 'Document', id: 'quiet', title: 'Quiet' });
-    await admin('PATCH', '/quiet', { allow_discussion: true });
+    await t.admin('POST', '/', { '@type': 'Document', id: 'quiet', title: 'Quiet' });
+    await t.admin('PATCH', '/quiet', { allow_discussion: true });
     await comment('/quiet', 'Whispered damson note', 'admin');
     expect(await ids('/@search?SearchableText=damson', 'admin')).toHaveLength(1);
     expect(await ids('/@search?SearchableText=damson', null)).toEqual([]);
     expect(await ids('/@search?SearchableText=damson', 'ann')).toEqual([]);
     // Published: its comments follow.
-    await admin('POST', '/quiet/@workflow/publish');
+    await t.admin('POST', '/quiet/@workflow/publish');
     expect(await ids('/@search?SearchableText=damson', null)).toHaveLength(1);
   });
 });

@@ -21,21 +21,14 @@ describe('comments', () => {
   const as = (user: string | null) => ({ auth: user === null ? null : basic(user) });
   let n = 0;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
-
-  const setting = (name: string, value: unknown) => admin('PATCH', '/@registry', { [`${SETTINGS}.${name}`]: value });
+  const setting = (name: string, value: unknown) => t.admin('PATCH', '/@registry', { [`${SETTINGS}.${name}`]: value });
 
   /** A fresh published page that allows discussion. */
   async function page(allow: boolean | null = true): Promise<string> {
     const id = `page-${++n}`;
-    await admin('POST', '/', { '@type': 'Document', id, title: `Page ${n}` });
-    await admin('POST', `/${id}/@workflow/publish`);
-    if (allow !== null) await admin('PATCH', `/${id}`, { allow_discussion: allow });
+    await t.admin('POST', '/', { '@type': 'Document', id, title: `Page ${n}` });
+    await t.admin('POST', `/${id}/@workflow/publish`);
+    if (allow !== null) await t.admin('PATCH', `/${id}`, { allow_discussion: allow });
     return `/${id}`;
   }
 
@@ -64,7 +57,7 @@ describe('comments', () => {
       ['rev', ['Reviewer']],
       ['spam', ['Member']],
     ] as const) {
-      await admin('POST', '/@users', {
+      await t.admin('POST', '/@users', {
         username,
         password: `secret-${username}`,
         email: `${username}@example.org`,
@@ -156,14 +149,14 @@ describe('comments', () => {
   it('stores text as sent and shows the author portrait URL from identity', async () => {
     const doc = await page();
     const script = '<script>alert(1)</script> & "quotes"';
-    await admin('PATCH', '/@users/ann', {
+    await t.admin('PATCH', '/@users/ann', {
       portrait: { data: GIF.toString('base64'), encoding: 'base64', 'content-type': 'image/gif' },
     });
     await comment(doc, script, 'ann');
     const [item] = (await list(doc)).items;
     expect(item.text).toEqual({ data: script, 'mime-type': 'text/plain' });
     expect(item.author_image).toBe(`${t.suite.publicUrl}/@portrait/ann`);
-    await admin('PATCH', '/@users/ann', { portrait: null });
+    await t.admin('PATCH', '/@users/ann', { portrait: null });
   });
 
   it('lets the author edit; the author and moderators delete, with the replies', async () => {
@@ -361,7 +354,7 @@ describe('comments', () => {
   it('builds comment URLs from the content path, so they follow a rename', async () => {
     const doc = await page();
     const id = await comment(doc, 'Travelling', 'bob');
-    await admin('PATCH', doc, { id: `${doc.slice(1)}-renamed` });
+    await t.admin('PATCH', doc, { id: `${doc.slice(1)}-renamed` });
     const body = await list(`${doc}-renamed`);
     expect(body['@id']).toBe(`${t.suite.publicUrl}${doc}-renamed/@comments`);
     expect(body.items[0]['@id']).toBe(`${t.suite.publicUrl}${doc}-renamed/@comments/${id}`);
@@ -424,7 +417,7 @@ describe('comments', () => {
 
   it('mails the replied-to author and the moderator through the mail settings, once each', async () => {
     const smtp = await startMailCatcher();
-    const registry = (values: Record<string, unknown>) => admin('PATCH', '/@registry', values);
+    const registry = (values: Record<string, unknown>) => t.admin('PATCH', '/@registry', values);
     await registry({
       'cms.smtp_host': '127.0.0.1',
       'cms.smtp_port': smtp.port,
@@ -496,7 +489,7 @@ describe('comments', () => {
     await comment(kept, 'Its reply', 'ann', removed);
     expect((await t.request('DELETE', `${kept}/@comments/${removed}`, as('bob'))).status).toBe(204);
     // The in-process bus confirms a publish once every group has handled it: the removal has been applied.
-    await admin('DELETE', doomed);
+    await t.admin('DELETE', doomed);
     stopped = true;
     await t.stop({ keepData: true });
     const store = await openServiceStore('discussion', { DATA_DIR: t.dataDir });

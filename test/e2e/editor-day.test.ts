@@ -9,25 +9,13 @@ import { png, upload } from '../support/images';
 const basic = (user: string) => 'Basic ' + Buffer.from(`${user}:secret-${user}`).toString('base64');
 const json = async (response: Response) => (await response.json()) as Record<string, any>;
 
-/** A request as the administrator to the suite `suite()` gives, which must succeed (status below 300). */
-function adminOf(suite: () => TestSuite) {
-  return async (method: string, path: string, body?: unknown): Promise<Response> => {
-    const response = await suite().request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  };
-}
-
 describe("an editor's day", () => {
   let t: TestSuite;
-
-  const admin = adminOf(() => t);
 
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
     for (const username of ['colleague', 'author']) {
-      await admin('POST', '/@users', { username, password: `secret-${username}`, fullname: username });
+      await t.admin('POST', '/@users', { username, password: `secret-${username}`, fullname: username });
     }
   });
   afterAll(async () => {
@@ -36,12 +24,12 @@ describe("an editor's day", () => {
 
   describe('published content (addendum §8: simple_publication_workflow)', () => {
     it('a colleague given "Can edit" through Sharing locks and edits a published page, and sees it may', async () => {
-      await admin('POST', '/', { '@type': 'Document', id: 'news-page', title: 'News page' });
-      await admin('POST', '/news-page/@workflow/publish');
+      await t.admin('POST', '/', { '@type': 'Document', id: 'news-page', title: 'News page' });
+      await t.admin('POST', '/news-page/@workflow/publish');
       const colleague = { auth: basic('colleague') };
       expect((await t.request('PATCH', '/news-page', { ...colleague, body: { title: 'Not yet' } })).status).toBe(403);
 
-      await admin('POST', '/news-page/@sharing', {
+      await t.admin('POST', '/news-page/@sharing', {
         entries: [{ id: 'colleague', type: 'user', roles: { Editor: true } }],
       });
       const actions = await json(await t.request('GET', '/news-page/@actions', colleague));
@@ -61,8 +49,8 @@ describe("an editor's day", () => {
     });
 
     it('the owner keeps editing what was published, and a Reader given nothing more still cannot', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
-      await admin('POST', '/desk/@sharing', {
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
+      await t.admin('POST', '/desk/@sharing', {
         entries: [
           { id: 'author', type: 'user', roles: { Contributor: true } },
           { id: 'colleague', type: 'user', roles: { Reader: true } },
@@ -73,7 +61,7 @@ describe("an editor's day", () => {
         body: { '@type': 'Document', id: 'mine', title: 'Mine' },
       });
       expect(created.status).toBe(201);
-      await admin('POST', '/desk/mine/@workflow/publish');
+      await t.admin('POST', '/desk/mine/@workflow/publish');
       expect(
         (await t.request('PATCH', '/desk/mine', { auth: basic('author'), body: { description: 'still mine' } })).status,
       ).toBe(204);
@@ -93,7 +81,7 @@ describe("an editor's day", () => {
     });
 
     it('every fieldset has a description, the first and one added through @types too', async () => {
-      await admin('POST', '/@types/News%20Item', { factory: 'fieldset', title: 'Extras' });
+      await t.admin('POST', '/@types/News%20Item', { factory: 'fieldset', title: 'Extras' });
       for (const type of ['Document', 'News%20Item', 'Folder']) {
         const schema = await json(await t.request('GET', `/@types/${type}`));
         expect(schema.fieldsets.length).toBeGreaterThan(1);
@@ -141,7 +129,7 @@ describe("an editor's day", () => {
       });
       expect(saved.status).toBe(204);
       expect((await json(await t.request('GET', '/@types/Document'))).title).toBe('Article');
-      await admin('PATCH', '/@controlpanels/cms-types', { Document: 'Page' });
+      await t.admin('PATCH', '/@controlpanels/cms-types', { Document: 'Page' });
     });
   });
 
@@ -159,15 +147,15 @@ describe("an editor's day", () => {
 
   describe('the API behaviours clients rely on', () => {
     it('reorders a folder within subset_ids, top and bottom too: the items outside keep their places', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'stack', title: 'Stack' });
-      for (const id of ['a', 'b', 'c', 'd']) await admin('POST', '/stack', { '@type': 'Document', id, title: id });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'stack', title: 'Stack' });
+      for (const id of ['a', 'b', 'c', 'd']) await t.admin('POST', '/stack', { '@type': 'Document', id, title: id });
       const ids = async () =>
         (await json(await t.request('GET', '/stack'))).items.map((i: { '@id': string }) => i['@id'].split('/').pop());
-      await admin('PATCH', '/stack', { ordering: { obj_id: 'd', delta: 'top', subset_ids: ['b', 'c', 'd'] } });
+      await t.admin('PATCH', '/stack', { ordering: { obj_id: 'd', delta: 'top', subset_ids: ['b', 'c', 'd'] } });
       expect(await ids()).toEqual(['a', 'd', 'b', 'c']);
-      await admin('PATCH', '/stack', { ordering: { obj_id: 'a', delta: 'bottom', subset_ids: ['a', 'b'] } });
+      await t.admin('PATCH', '/stack', { ordering: { obj_id: 'a', delta: 'bottom', subset_ids: ['a', 'b'] } });
       expect(await ids()).toEqual(['b', 'd', 'a', 'c']);
-      await admin('PATCH', '/stack', { ordering: { obj_id: 'c', delta: -1, subset_ids: ['d', 'c'] } });
+      await t.admin('PATCH', '/stack', { ordering: { obj_id: 'c', delta: -1, subset_ids: ['d', 'c'] } });
       expect(await ids()).toEqual(['b', 'c', 'a', 'd']);
     });
 
@@ -179,7 +167,7 @@ describe("an editor's day", () => {
     });
 
     it("@site reports the site root's own title", async () => {
-      await admin('PATCH', '/', { title: 'Our intranet' });
+      await t.admin('PATCH', '/', { title: 'Our intranet' });
       expect((await json(await t.request('GET', '/@site')))['cms.site_title']).toBe('Our intranet');
     });
 
@@ -208,10 +196,10 @@ describe("an editor's day", () => {
     });
 
     it('a folder leaves its items out with include_items=false, and serializes them whole with fullobjects', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'shelf', title: 'Shelf' });
-      await admin('POST', '/shelf', { '@type': 'Folder', id: 'box', title: 'Box' });
-      await admin('POST', '/shelf/box', { '@type': 'Document', id: 'note', title: 'Note' });
-      await admin('POST', '/shelf', { '@type': 'Document', id: 'card', title: 'Card', description: 'A card' });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'shelf', title: 'Shelf' });
+      await t.admin('POST', '/shelf', { '@type': 'Folder', id: 'box', title: 'Box' });
+      await t.admin('POST', '/shelf/box', { '@type': 'Document', id: 'note', title: 'Note' });
+      await t.admin('POST', '/shelf', { '@type': 'Document', id: 'card', title: 'Card', description: 'A card' });
 
       const without = await json(await t.request('GET', '/shelf?include_items=false'));
       expect(without.title).toBe('Shelf');
@@ -237,7 +225,7 @@ describe("an editor's day", () => {
     });
 
     it('a replaced image gets a new download URL; the old one no longer answers', async () => {
-      await admin('POST', '/', {
+      await t.admin('POST', '/', {
         '@type': 'Image',
         id: 'photo',
         title: 'Photo',
@@ -248,7 +236,7 @@ describe("an editor's day", () => {
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/png');
 
-      await admin('PATCH', '/photo', { image: upload(png(40, 30, 7), 'b.png', 'image/png') });
+      await t.admin('PATCH', '/photo', { image: upload(png(40, 30, 7), 'b.png', 'image/png') });
       const second = (await json(await t.request('GET', '/photo'))).image.download as string;
       expect(second).not.toBe(first);
       expect((await t.request('GET', new URL(second).pathname)).status).toBe(200);
@@ -258,7 +246,7 @@ describe("an editor's day", () => {
 
   describe('conditional requests (addendum §8)', () => {
     it('If-Match on a write: 412 and nothing changed once the object changed, the write when it still matches', async () => {
-      await admin('POST', '/', { '@type': 'Document', id: 'guarded', title: 'Guarded' });
+      await t.admin('POST', '/', { '@type': 'Document', id: 'guarded', title: 'Guarded' });
       const etag = (await t.request('GET', '/guarded')).headers.get('etag') as string;
       expect(etag).toBeTruthy();
       const first = await t.request('PATCH', '/guarded', { headers: { 'If-Match': etag }, body: { title: 'First' } });
@@ -283,29 +271,29 @@ describe("an editor's day", () => {
     });
 
     it('If-Modified-Since never answers 304 once the items shown or the state changed', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'board', title: 'Board' });
-      await admin('POST', '/board/@workflow/publish');
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'board', title: 'Board' });
+      await t.admin('POST', '/board/@workflow/publish');
       const read = await t.request('GET', '/board', { auth: null });
       const lastModified = read.headers.get('last-modified') as string;
       const since = { auth: null, headers: { 'If-Modified-Since': lastModified } };
       expect((await t.request('GET', '/board', since)).status).toBe(304);
 
-      await admin('POST', '/board', { '@type': 'Document', id: 'notice', title: 'Notice' });
-      await admin('POST', '/board/notice/@workflow/publish');
+      await t.admin('POST', '/board', { '@type': 'Document', id: 'notice', title: 'Notice' });
+      await t.admin('POST', '/board/notice/@workflow/publish');
       const changed = await t.request('GET', '/board', since);
       expect(changed.status).toBe(200);
       expect((await json(changed)).items_total).toBe(1);
       const later = { auth: null, headers: { 'If-Modified-Since': changed.headers.get('last-modified') as string } };
       expect((await t.request('GET', '/board', later)).status).toBe(304);
 
-      await admin('POST', '/board/@workflow/retract');
-      await admin('POST', '/board/@sharing', {
+      await t.admin('POST', '/board/@workflow/retract');
+      await t.admin('POST', '/board/@sharing', {
         entries: [{ id: 'AuthenticatedUsers', type: 'group', roles: { Reader: true } }],
       });
       const asColleague = { auth: basic('colleague') };
       const before = await t.request('GET', '/board', asColleague);
       expect(before.status).toBe(200);
-      await admin('POST', '/board/@workflow/publish');
+      await t.admin('POST', '/board/@workflow/publish');
       const after = await t.request('GET', '/board', {
         ...asColleague,
         headers: { 'If-Modified-Since': before.headers.get('last-modified') as string },
@@ -317,7 +305,7 @@ describe("an editor's day", () => {
 
   describe('working copies', () => {
     it('a checked-out original refuses edits, its holder’s too, so the check-in cannot silently revert them', async () => {
-      await admin('POST', '/', { '@type': 'Document', id: 'policy', title: 'Policy', description: 'v1' });
+      await t.admin('POST', '/', { '@type': 'Document', id: 'policy', title: 'Policy', description: 'v1' });
       const checkedOut = await t.request('POST', '/policy/@workingcopy');
       expect(checkedOut.status).toBe(201);
       const copy = new URL((await json(checkedOut))['@id']).pathname;
@@ -338,19 +326,17 @@ describe("an editor's day", () => {
 describe("an editor's day on a multilingual site with the original identifiers", () => {
   let t: TestSuite;
 
-  const admin = adminOf(() => t);
-
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500', ORIGINAL_IDENTIFIERS: 'true' });
-    await admin('PATCH', '/@controlpanels/language', { available_languages: ['en', 'de'] });
+    await t.admin('PATCH', '/@controlpanels/language', { available_languages: ['en', 'de'] });
   });
   afterAll(async () => {
     await t.stop();
   });
 
   it('breadcrumbs below a language root start at that navigation root', async () => {
-    await admin('POST', '/de', { '@type': 'Folder', id: 'ordner', title: 'Ordner' });
-    await admin('POST', '/de/ordner', { '@type': 'Document', id: 'seite', title: 'Seite' });
+    await t.admin('POST', '/de', { '@type': 'Folder', id: 'ordner', title: 'Ordner' });
+    await t.admin('POST', '/de/ordner', { '@type': 'Document', id: 'seite', title: 'Seite' });
     const base = t.suite.publicUrl;
     expect(await json(await t.request('GET', '/de/ordner/seite/@breadcrumbs'))).toEqual({
       '@id': `${base}/de/ordner/seite/@breadcrumbs`,

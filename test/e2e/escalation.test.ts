@@ -13,15 +13,8 @@ describe('privilege escalation', () => {
   let t: TestSuite;
   const url = (path: string) => t.suite.publicUrl + path;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
-
   async function localRoles(path: string, principal: string): Promise<Record<string, unknown>> {
-    const form = await json(await admin('GET', `${path}/@sharing`));
+    const form = await json(await t.admin('GET', `${path}/@sharing`));
     return form.entries.find((e: { id: string }) => e.id === principal)?.roles ?? {};
   }
 
@@ -35,9 +28,9 @@ describe('privilege escalation', () => {
       ['rita', ['Member']],
       ['sam', ['Site Administrator']],
     ] as const) {
-      await admin('POST', '/@users', { username, password: `secret-${username}`, roles });
+      await t.admin('POST', '/@users', { username, password: `secret-${username}`, roles });
     }
-    await admin('POST', '/@groups', { groupname: 'staff', title: 'Staff', users: ['owen'] });
+    await t.admin('POST', '/@groups', { groupname: 'staff', title: 'Staff', users: ['owen'] });
   });
   afterAll(async () => {
     await t.stop();
@@ -46,26 +39,26 @@ describe('privilege escalation', () => {
   describe('@copy takes only what the caller may view', () => {
     beforeAll(async () => {
       // A published folder holding a published and a private document, and a private folder below it.
-      await admin('POST', '/', { '@type': 'Folder', id: 'handbook', title: 'Handbook' });
-      await admin('POST', '/handbook/@workflow/publish');
-      await admin('POST', '/handbook', { '@type': 'Document', id: 'welcome', title: 'Welcome aboard' });
-      await admin('POST', '/handbook/welcome/@workflow/publish');
-      await admin('POST', '/handbook', { '@type': 'Document', id: 'salaries', title: 'Salaries zebracode' });
-      await admin('POST', '/handbook', { '@type': 'Folder', id: 'board', title: 'Board' });
-      await admin('POST', '/handbook/board', { '@type': 'Document', id: 'minutes', title: 'Minutes' });
-      await admin('POST', '/handbook/board/minutes/@workflow/publish');
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'handbook', title: 'Handbook' });
+      await t.admin('POST', '/handbook/@workflow/publish');
+      await t.admin('POST', '/handbook', { '@type': 'Document', id: 'welcome', title: 'Welcome aboard' });
+      await t.admin('POST', '/handbook/welcome/@workflow/publish');
+      await t.admin('POST', '/handbook', { '@type': 'Document', id: 'salaries', title: 'Salaries zebracode' });
+      await t.admin('POST', '/handbook', { '@type': 'Folder', id: 'board', title: 'Board' });
+      await t.admin('POST', '/handbook/board', { '@type': 'Document', id: 'minutes', title: 'Minutes' });
+      await t.admin('POST', '/handbook/board/minutes/@workflow/publish');
 
       // A private folder the Contributor may read, with a subtree that blocks inheritance.
-      await admin('POST', '/', { '@type': 'Folder', id: 'team', title: 'Team' });
-      await admin('POST', '/team', { '@type': 'Document', id: 'plan', title: 'Plan' });
-      await admin('POST', '/team', { '@type': 'Folder', id: 'secret', title: 'Secret' });
-      await admin('POST', '/team/secret', { '@type': 'Document', id: 'codes', title: 'Codes zebracode' });
-      await admin('POST', '/team/secret/@sharing', { entries: [], inherit: false });
-      await admin('POST', '/team/@sharing', { entries: [{ id: 'carl', roles: { Reader: true } }] });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'team', title: 'Team' });
+      await t.admin('POST', '/team', { '@type': 'Document', id: 'plan', title: 'Plan' });
+      await t.admin('POST', '/team', { '@type': 'Folder', id: 'secret', title: 'Secret' });
+      await t.admin('POST', '/team/secret', { '@type': 'Document', id: 'codes', title: 'Codes zebracode' });
+      await t.admin('POST', '/team/secret/@sharing', { entries: [], inherit: false });
+      await t.admin('POST', '/team/@sharing', { entries: [{ id: 'carl', roles: { Reader: true } }] });
 
       // Carl's own folder, where he may add content.
-      await admin('POST', '/', { '@type': 'Folder', id: 'carls', title: "Carl's" });
-      await admin('POST', '/carls/@sharing', { entries: [{ id: 'carl', roles: { Contributor: true } }] });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'carls', title: "Carl's" });
+      await t.admin('POST', '/carls/@sharing', { entries: [{ id: 'carl', roles: { Contributor: true } }] });
     });
 
     it('copies a published folder without its private document or the folder it may not view', async () => {
@@ -108,7 +101,7 @@ describe('privilege escalation', () => {
     });
 
     it('copies everything for a caller who may view everything', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'archive', title: 'Archive' });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'archive', title: 'Archive' });
       const response = await t.request('POST', '/archive/@copy', { body: { source: '/handbook' } });
       expect(response.status).toBe(200);
       expect(await json(response)).toEqual([{ source: url('/handbook'), target: url('/archive/handbook') }]);
@@ -117,7 +110,7 @@ describe('privilege escalation', () => {
     });
 
     it('a global Contributor copies what that role may view', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'ginas', title: "Gina's" });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'ginas', title: "Gina's" });
       const response = await t.request('POST', '/ginas/@copy', { auth: basic('gina'), body: { source: '/handbook' } });
       expect(response.status).toBe(200);
       // A Contributor may view private content (simple_publication_workflow): all of it comes along.
@@ -130,8 +123,8 @@ describe('privilege escalation', () => {
 
   describe('@sharing delegates only what the caller may delegate, never to themselves', () => {
     beforeAll(async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
-      await admin('POST', '/desk/@sharing', {
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
+      await t.admin('POST', '/desk/@sharing', {
         entries: [
           { id: 'owen', roles: { Contributor: true } },
           { id: 'eddie', roles: { Editor: true } },
@@ -153,7 +146,7 @@ describe('privilege escalation', () => {
       expect((await json(response)).message).toMatch(/Reviewer/);
       expect(await localRoles('/desk/draft', 'owen')).not.toMatchObject({ Reviewer: true });
       expect((await t.request('POST', '/desk/draft/@workflow/publish', { auth: basic('owen') })).status).toBe(403);
-      expect((await json(await admin('GET', '/desk/draft/@workflow'))).state.id).toBe('private');
+      expect((await json(await t.admin('GET', '/desk/draft/@workflow'))).state.id).toBe('private');
     });
 
     it('an Owner may not grant roles to themselves or to a group they are in', async () => {
@@ -236,15 +229,15 @@ describe('privilege escalation', () => {
     });
 
     it('an Owner may not switch inheritance back on to regain roles held above', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'vault', title: 'Vault' });
-      await admin('POST', '/vault/@sharing', {
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'vault', title: 'Vault' });
+      await t.admin('POST', '/vault/@sharing', {
         entries: [{ id: 'owen', roles: { Contributor: true, Reviewer: true } }],
       });
       const owen = { auth: basic('owen') };
       expect(
         (await t.request('POST', '/vault', { ...owen, body: { '@type': 'Folder', id: 'box', title: 'Box' } })).status,
       ).toBe(201);
-      await admin('POST', '/vault/box/@sharing', { entries: [], inherit: false });
+      await t.admin('POST', '/vault/box/@sharing', { entries: [], inherit: false });
       expect((await t.request('POST', '/vault/box/@workflow/publish', owen)).status).toBe(403);
 
       const response = await t.request('POST', '/vault/box/@sharing', {
@@ -253,7 +246,7 @@ describe('privilege escalation', () => {
       });
       expect(response.status).toBe(403);
       expect((await json(response)).message).toMatch(/Review portal content/);
-      expect((await json(await admin('GET', '/vault/box/@sharing'))).inherit).toBe(false);
+      expect((await json(await t.admin('GET', '/vault/box/@sharing'))).inherit).toBe(false);
       expect((await t.request('POST', '/vault/box/@workflow/publish', owen)).status).toBe(403);
       // Switching it off again, or on where it gains nothing, is allowed.
       expect((await t.request('POST', '/desk/draft/@sharing', { ...owen, body: { inherit: false } })).status).toBe(204);
@@ -272,12 +265,12 @@ describe('privilege escalation', () => {
 
   describe('@workflow takes a transition only on what the caller may view', () => {
     it('a Reviewer publishing a pending folder with include_children leaves the private items in it alone', async () => {
-      await admin('POST', '/', { '@type': 'Folder', id: 'inbox', title: 'Inbox' });
-      await admin('POST', '/inbox', { '@type': 'Document', id: 'ready', title: 'Ready' });
-      await admin('POST', '/inbox', { '@type': 'Document', id: 'secret', title: 'Secret' });
-      await admin('POST', '/inbox/@workflow/submit');
-      await admin('POST', '/inbox/ready/@workflow/submit');
-      await admin('POST', '/@users', { username: 'vera', password: 'secret-vera', roles: ['Reviewer'] });
+      await t.admin('POST', '/', { '@type': 'Folder', id: 'inbox', title: 'Inbox' });
+      await t.admin('POST', '/inbox', { '@type': 'Document', id: 'ready', title: 'Ready' });
+      await t.admin('POST', '/inbox', { '@type': 'Document', id: 'secret', title: 'Secret' });
+      await t.admin('POST', '/inbox/@workflow/submit');
+      await t.admin('POST', '/inbox/ready/@workflow/submit');
+      await t.admin('POST', '/@users', { username: 'vera', password: 'secret-vera', roles: ['Reviewer'] });
       const vera = { auth: basic('vera') };
       expect((await t.request('GET', '/inbox/secret', vera)).status).toBe(403);
 
@@ -286,7 +279,7 @@ describe('privilege escalation', () => {
         body: { include_children: true },
       });
       expect(published.status).toBe(200);
-      const state = async (path: string) => (await json(await admin('GET', `${path}/@workflow`))).state.id as string;
+      const state = async (path: string) => (await json(await t.admin('GET', `${path}/@workflow`))).state.id as string;
       expect(await state('/inbox')).toBe('published');
       expect(await state('/inbox/ready')).toBe('published');
       expect(await state('/inbox/secret')).toBe('private');

@@ -16,16 +16,12 @@ function inheritance(suite: () => TestSuite, prefix: 'cms' | 'plone') {
 
   beforeAll(async () => {
     site = await json(await t().request('GET', '/'));
-    const admin = async (method: string, path: string, body?: unknown) => {
-      const response = await t().request(method, path, { body });
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    };
-    await admin('POST', '/', { '@type': 'Folder', id: 'outer', title: 'Outer', nextPreviousEnabled: true });
-    await admin('POST', '/outer/@workflow/publish');
+    await t().admin('POST', '/', { '@type': 'Folder', id: 'outer', title: 'Outer', nextPreviousEnabled: true });
+    await t().admin('POST', '/outer/@workflow/publish');
     // Private: anonymous callers may not view it, so they inherit from the folder above.
-    await admin('POST', '/outer', { '@type': 'Folder', id: 'inner', title: 'Inner', nextPreviousEnabled: false });
-    await admin('POST', '/outer/inner', { '@type': 'Document', id: 'page', title: 'Page', exclude_from_nav: true });
-    await admin('POST', '/outer/inner/page/@workflow/publish');
+    await t().admin('POST', '/outer', { '@type': 'Folder', id: 'inner', title: 'Inner', nextPreviousEnabled: false });
+    await t().admin('POST', '/outer/inner', { '@type': 'Document', id: 'page', title: 'Page', exclude_from_nav: true });
+    await t().admin('POST', '/outer/inner/page/@workflow/publish');
   });
 
   it('answers the values of the nearest parent that has the behavior, as the recorded example shows', async () => {

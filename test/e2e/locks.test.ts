@@ -14,31 +14,24 @@ describe('locks', () => {
   const as = (user: string) => ({ auth: basic(user) });
   let n = 0;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
-
   /** A fresh private document in /desk, where ed and eve are Editors and rae a Reader. */
   async function documentToLock(): Promise<string> {
     const id = `page-${++n}`;
-    await admin('POST', '/desk', { '@type': 'Document', id, title: `Page ${n}` });
+    await t.admin('POST', '/desk', { '@type': 'Document', id, title: `Page ${n}` });
     return `/desk/${id}`;
   }
 
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
     for (const username of ['ed', 'eve', 'rae']) {
-      await admin('POST', '/@users', {
+      await t.admin('POST', '/@users', {
         username,
         password: `secret-${username}`,
         fullname: `${username.toUpperCase()} Example`,
       });
     }
-    await admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
-    await admin('POST', '/desk/@sharing', {
+    await t.admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
+    await t.admin('POST', '/desk/@sharing', {
       entries: [
         { id: 'ed', roles: { Editor: true } },
         { id: 'eve', roles: { Editor: true } },
@@ -46,8 +39,8 @@ describe('locks', () => {
       ],
     });
     // Where eve may add, so that only the lock stops her moving a page there.
-    await admin('POST', '/', { '@type': 'Folder', id: 'tray', title: 'Tray' });
-    await admin('POST', '/tray/@sharing', { entries: [{ id: 'eve', roles: { Contributor: true } }] });
+    await t.admin('POST', '/', { '@type': 'Folder', id: 'tray', title: 'Tray' });
+    await t.admin('POST', '/tray/@sharing', { entries: [{ id: 'eve', roles: { Contributor: true } }] });
   });
   afterAll(async () => {
     await t.stop();

@@ -14,13 +14,6 @@ describe('query builder', () => {
   let t: TestSuite;
   let folderUid: string;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? {} : json(response);
-  }
-
   /** The site-relative paths a query-builder search answers, in order. */
   async function found(body: Record<string, unknown>, path = '', auth?: string | null): Promise<string[]> {
     const response = await t.request('POST', `${path}/@querystring-search`, { body, auth });
@@ -33,10 +26,10 @@ describe('query builder', () => {
 
   beforeAll(async () => {
     t = await startTestSuite();
-    await admin('POST', '/@users', { username: 'ann', password: 'secret-ann', fullname: 'Ann' });
-    await admin('POST', '/@sharing', { entries: [{ id: 'ann', roles: { Contributor: true } }] });
-    folderUid = (await admin('POST', '/', { '@type': 'Folder', id: 'lib', title: 'Library' })).UID;
-    await admin('POST', '/lib', {
+    await t.adminJson('POST', '/@users', { username: 'ann', password: 'secret-ann', fullname: 'Ann' });
+    await t.adminJson('POST', '/@sharing', { entries: [{ id: 'ann', roles: { Contributor: true } }] });
+    folderUid = (await t.adminJson('POST', '/', { '@type': 'Folder', id: 'lib', title: 'Library' })).UID;
+    await t.adminJson('POST', '/lib', {
       '@type': 'Document',
       id: 'apple',
       title: 'Apple pie',
@@ -44,17 +37,17 @@ describe('query builder', () => {
       subjects: ['fruit', 'dessert'],
       effective: '2020-01-10T00:00:00',
     });
-    await admin('POST', '/lib', {
+    await t.adminJson('POST', '/lib', {
       '@type': 'Document',
       id: 'banana',
       title: 'Banana bread',
       subjects: ['fruit'],
       effective: '2021-06-01T00:00:00',
     });
-    await admin('POST', '/lib', { '@type': 'News Item', id: 'cherry', title: 'Cherry news', subjects: ['news'] });
-    await admin('POST', '/lib', { '@type': 'Folder', id: 'sub', title: 'Sub shelf' });
-    await admin('POST', '/lib/sub', { '@type': 'Document', id: 'deep', title: 'Deep dive' });
-    await admin('POST', '/lib/apple/@workflow/publish');
+    await t.adminJson('POST', '/lib', { '@type': 'News Item', id: 'cherry', title: 'Cherry news', subjects: ['news'] });
+    await t.adminJson('POST', '/lib', { '@type': 'Folder', id: 'sub', title: 'Sub shelf' });
+    await t.adminJson('POST', '/lib/sub', { '@type': 'Document', id: 'deep', title: 'Deep dive' });
+    await t.adminJson('POST', '/lib/apple/@workflow/publish');
     const ann = await t.request('POST', '/', {
       body: { '@type': 'Document', id: 'anns', title: 'Ann writes' },
       auth: basic('ann'),

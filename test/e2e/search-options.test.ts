@@ -50,17 +50,10 @@ describe('@search options', () => {
   let t: TestSuite;
   const url = (path: string) => t.suite.publicUrl + path;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? {} : json(response);
-  }
-
   beforeAll(async () => {
     t = await startTestSuite();
-    await admin('POST', '/', { '@type': 'Folder', id: 'box', title: 'Box' });
-    await admin('POST', '/box', {
+    await t.adminJson('POST', '/', { '@type': 'Folder', id: 'box', title: 'Box' });
+    await t.adminJson('POST', '/box', {
       '@type': 'Document',
       id: 'page',
       title: 'Lorem page',
@@ -68,7 +61,7 @@ describe('@search options', () => {
       effective: '2024-05-01T08:00:00',
       expires: '2030-01-01T00:00:00',
     });
-    await admin('POST', '/box', {
+    await t.adminJson('POST', '/box', {
       '@type': 'Event',
       id: 'party',
       title: 'Lorem party',
@@ -76,8 +69,13 @@ describe('@search options', () => {
       end: '2025-03-01T23:00:00',
       location: 'Hall',
     });
-    await admin('POST', '/box', { '@type': 'Link', id: 'out', title: 'Lorem link', remoteUrl: 'https://example.org/' });
-    await admin('POST', '/box', {
+    await t.adminJson('POST', '/box', {
+      '@type': 'Link',
+      id: 'out',
+      title: 'Lorem link',
+      remoteUrl: 'https://example.org/',
+    });
+    await t.adminJson('POST', '/box', {
       '@type': 'File',
       id: 'notes',
       title: 'Lorem notes',
@@ -88,7 +86,7 @@ describe('@search options', () => {
         'content-type': 'text/plain',
       },
     });
-    await admin('POST', '/box/page/@workflow/publish');
+    await t.adminJson('POST', '/box/page/@workflow/publish');
   });
   afterAll(async () => {
     await t.stop();
@@ -163,7 +161,7 @@ describe('@search options', () => {
       const body = await search('path.query=/box&path.depth=1&sort_on=getId&fullobjects=1&b_size=2');
       expect(body.items_total).toBe(4);
       expect(body.items.map((item: any) => item.id)).toEqual(['notes', 'out']);
-      const direct = await admin('GET', '/box/out');
+      const direct = await t.adminJson('GET', '/box/out');
       expect(body.items[1]).toEqual(direct);
       expect(body.batching.next).toBeDefined();
     });

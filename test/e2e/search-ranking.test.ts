@@ -15,16 +15,9 @@ describe('@search ranking and rules', () => {
   const url = (path: string) => t.suite.publicUrl + path;
   let uidOfNotes = '';
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? {} : json(response);
-  }
-
   async function published(body: Record<string, unknown>, parent = '/rank'): Promise<Record<string, any>> {
-    const created = await admin('POST', parent, body);
-    await admin('POST', `${parent}/${created.id}/@workflow/publish`);
+    const created = await t.adminJson('POST', parent, body);
+    await t.adminJson('POST', `${parent}/${created.id}/@workflow/publish`);
     return created;
   }
 
@@ -32,7 +25,7 @@ describe('@search ranking and rules', () => {
 
   beforeAll(async () => {
     t = await startTestSuite();
-    await admin('POST', '/@users', { username: 'ed', password: 'secret-ed', roles: ['Member'] });
+    await t.adminJson('POST', '/@users', { username: 'ed', password: 'secret-ed', roles: ['Member'] });
     await published({ '@type': 'Folder', id: 'rank', title: 'Rank' }, '/');
     // The word "orchard" in the text only, in the description, in the title: the paths sort the other way round.
     await published({ '@type': 'Document', id: 'a-text', title: 'Weekly notes', text: html('The orchard club met') });
@@ -111,7 +104,7 @@ describe('@search ranking and rules', () => {
   });
 
   it('accepts allowedRolesAndUsers and applies the caller’s own', async () => {
-    await admin('POST', '/rank', { '@type': 'Document', id: 'private', title: 'Secret orchard' });
+    await t.adminJson('POST', '/rank', { '@type': 'Document', id: 'private', title: 'Secret orchard' });
     expect(await ids('SearchableText=secret&allowedRolesAndUsers=Manager', null)).toEqual([]);
     expect(await ids('SearchableText=secret&allowedRolesAndUsers=Anonymous')).toEqual(['private']);
   });
@@ -149,7 +142,7 @@ describe('@search ranking and rules', () => {
 
   it('with use_site_search_settings=1 leaves out the excluded types and sorts by the site’s default', async () => {
     expect(await ids('SearchableText=fair&use_site_search_settings=1', null)).toEqual(['fair']);
-    await admin('PATCH', '/@registry', { 'cms.types_not_searched': ['Event'], 'cms.sort_on': 'sortable_title' });
+    await t.adminJson('PATCH', '/@registry', { 'cms.types_not_searched': ['Event'], 'cms.sort_on': 'sortable_title' });
     expect(await ids('SearchableText=fair&use_site_search_settings=1', null)).toEqual([]);
     // Without the parameter no type is excluded (specification, Search rule 3).
     expect(await ids('SearchableText=fair', null)).toEqual(['fair']);

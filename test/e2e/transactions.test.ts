@@ -21,12 +21,7 @@ const LOG_SIZE = 30;
 
 function undoLog(suite: () => TestSuite) {
   const t = () => suite();
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await t().request(method, path, { body });
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response;
-  };
-  const list = async (): Promise<Item[]> => json(await admin('GET', '/@transactions'));
+  const list = async (): Promise<Item[]> => json(await t().admin('GET', '/@transactions'));
   /** The newest transaction whose description starts with `path` and names `kind`. */
   const find = async (path: string, kind: string) => {
     const found = (await list()).find(
@@ -37,14 +32,14 @@ function undoLog(suite: () => TestSuite) {
   };
   const undo = (ids: string[], auth?: string | null) =>
     t().request('PATCH', '/@transactions', { body: { transaction_ids: ids }, auth });
-  const titleOf = async (path: string) => (await json(await admin('GET', path))).title;
+  const titleOf = async (path: string) => (await json(await t().admin('GET', path))).title;
 
   beforeAll(async () => {
-    await admin('POST', '/@users', { username: 'mia', password: 'secret-mia', fullname: 'Mia' });
-    await admin('POST', '/', { '@type': 'Document', id: 'page', title: 'Page' });
-    await admin('PATCH', '/page', { title: 'Page edited' });
-    await admin('POST', '/', { '@type': 'Document', id: 'gone', title: 'Gone' });
-    await admin('DELETE', '/gone');
+    await t().admin('POST', '/@users', { username: 'mia', password: 'secret-mia', fullname: 'Mia' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'page', title: 'Page' });
+    await t().admin('PATCH', '/page', { title: 'Page edited' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'gone', title: 'Gone' });
+    await t().admin('DELETE', '/gone');
   });
 
   it('lists the writes newest first, in the original item shape', async () => {
@@ -70,7 +65,9 @@ function undoLog(suite: () => TestSuite) {
   it('undoes an edit: the title is back, through the write path (history and search follow)', async () => {
     const edit = await find('/page', 'update');
     const searched = async () =>
-      (await json(await admin('GET', '/@search?SearchableText=edited'))).items.map((i: { title: string }) => i.title);
+      (await json(await t().admin('GET', '/@search?SearchableText=edited'))).items.map(
+        (i: { title: string }) => i.title,
+      );
     expect(await searched()).toContain('Page edited');
     const response = await undo([edit.id]);
     expect(response.status).toBe(200);
@@ -78,7 +75,7 @@ function undoLog(suite: () => TestSuite) {
     expect(await titleOf('/page')).toBe('Page');
     // The undo is a transaction of its own, listed first, and a version in the page's history.
     expect((await list())[0].description).toBe('/page undo');
-    const history = await json(await admin('GET', '/page/@history'));
+    const history = await json(await t().admin('GET', '/page/@history'));
     expect(history[0]).toMatchObject({ type: 'versioning' });
     expect(await searched()).not.toContain('Page edited');
     // Undone once: the undo depends on it now, so it is not undone twice.
@@ -88,17 +85,17 @@ function undoLog(suite: () => TestSuite) {
   });
 
   it('undoes a creation: the object is gone', async () => {
-    await admin('POST', '/', { '@type': 'Document', id: 'fresh', title: 'Fresh' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'fresh', title: 'Fresh' });
     const created = await find('/fresh', 'create');
     expect((await undo([created.id.split(' ')[0]])).status).toBe(200);
     expect((await t().request('GET', '/fresh')).status).toBe(404);
   });
 
   it('refuses an undo a later change depends on, changing nothing; undone together with it, both go', async () => {
-    await admin('POST', '/', { '@type': 'Folder', id: 'box', title: 'Box' });
-    await admin('POST', '/box', { '@type': 'Document', id: 'inside', title: 'Inside' });
-    await admin('POST', '/', { '@type': 'Document', id: 'later', title: 'Later' });
-    await admin('PATCH', '/later', { title: 'Later edited' });
+    await t().admin('POST', '/', { '@type': 'Folder', id: 'box', title: 'Box' });
+    await t().admin('POST', '/box', { '@type': 'Document', id: 'inside', title: 'Inside' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'later', title: 'Later' });
+    await t().admin('PATCH', '/later', { title: 'Later edited' });
     const madeBox = await find('/box', 'create');
     const madeLater = await find('/later', 'create');
     const editedLater = await find('/later', 'update');
@@ -127,8 +124,8 @@ function undoLog(suite: () => TestSuite) {
   });
 
   it('refuses what needs more than content back: a rename, a replaced file (its bytes are released)', async () => {
-    await admin('POST', '/', { '@type': 'Document', id: 'named', title: 'Named' });
-    await admin('PATCH', '/named', { id: 'renamed' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'named', title: 'Named' });
+    await t().admin('PATCH', '/named', { id: 'renamed' });
     expect((await undo([(await find('/renamed', 'update')).id])).status).toBe(409);
     expect((await t().request('GET', '/renamed')).status).toBe(200);
 
@@ -138,17 +135,17 @@ function undoLog(suite: () => TestSuite) {
       filename: `${text}.txt`,
       'content-type': 'text/plain',
     });
-    await admin('POST', '/', { '@type': 'File', id: 'notes', title: 'Notes', file: file('first') });
-    await admin('PATCH', '/notes', { file: file('second') });
+    await t().admin('POST', '/', { '@type': 'File', id: 'notes', title: 'Notes', file: file('first') });
+    await t().admin('PATCH', '/notes', { file: file('second') });
     const replaced = await undo([(await find('/notes', 'update')).id]);
     expect(replaced.status).toBe(409);
     expect((await json(replaced)).message).toMatch(/replaced a file/);
-    expect((await json(await admin('GET', '/notes'))).file.filename).toBe('second.txt');
+    expect((await json(await t().admin('GET', '/notes'))).file.filename).toBe('second.txt');
     // An edit that left the file alone is undone.
-    await admin('PATCH', '/notes', { title: 'Notes retitled' });
+    await t().admin('PATCH', '/notes', { title: 'Notes retitled' });
     expect((await undo([(await find('/notes', 'update')).id])).status).toBe(200);
     expect(await titleOf('/notes')).toBe('Notes');
-    expect((await json(await admin('GET', '/notes'))).file.filename).toBe('second.txt');
+    expect((await json(await t().admin('GET', '/notes'))).file.filename).toBe('second.txt');
   });
 
   it('answers 404 for an id it does not know, and 400 for a bad body', async () => {
@@ -170,9 +167,9 @@ function undoLog(suite: () => TestSuite) {
   });
 
   it(`keeps the last ${LOG_SIZE} transactions only`, async () => {
-    await admin('POST', '/', { '@type': 'Document', id: 'busy', title: 'Busy 0' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'busy', title: 'Busy 0' });
     const oldest = await find('/busy', 'create');
-    for (let i = 1; i <= LOG_SIZE; i++) await admin('PATCH', '/busy', { title: `Busy ${i}` });
+    for (let i = 1; i <= LOG_SIZE; i++) await t().admin('PATCH', '/busy', { title: `Busy ${i}` });
     const items = await list();
     expect(items).toHaveLength(LOG_SIZE);
     expect(items.every((item) => item.description === '/busy update')).toBe(true);

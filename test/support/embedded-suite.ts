@@ -16,6 +16,10 @@ export interface TestSuite {
     path: string,
     options?: { body?: unknown; auth?: string | null; headers?: Record<string, string> },
   ): Promise<Response>;
+  /** A request as the administrator that must succeed: the answer, or an error naming it (status 300 or more). */
+  admin(method: string, path: string, body?: unknown): Promise<Response>;
+  /** The same, answering the JSON body (`{}` for a 204). */
+  adminJson(method: string, path: string, body?: unknown): Promise<Record<string, any>>;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -50,10 +54,20 @@ export async function startTestSuite(
   const storeEnv = ON_POSTGRES ? await postgresEnv(dataDir, env) : env;
   const suite = await startSuite({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...storeEnv });
   const base = `http://127.0.0.1:${suite.port}`;
-  return {
+  const testSuite: TestSuite = {
     suite,
     dataDir,
     url: (path) => base + path,
+    async admin(method, path, body) {
+      const response = await testSuite.request(method, path, { body });
+      if (response.status >= 300)
+        throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+      return response;
+    },
+    async adminJson(method, path, body) {
+      const response = await testSuite.admin(method, path, body);
+      return response.status === 204 ? {} : ((await response.json()) as Record<string, any>);
+    },
     request(method, path, options = {}) {
       const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
       const auth = options.auth === undefined ? ADMIN : options.auth;
@@ -73,4 +87,5 @@ export async function startTestSuite(
       databases.delete(dataDir);
     },
   };
+  return testSuite;
 }
