@@ -3,11 +3,11 @@ import {
   protos,
   remoteContentContexts,
   serveEndpoints,
-  connectionAgeOf,
-  startGrpcServer,
+  serveGrpc,
+  serviceLifecycle,
   storeAndBusReady,
-  type RunningService,
   type ServiceDeps,
+  type ServiceParts,
 } from '@cms/shared';
 import { configRpcs } from './api/grpc';
 import { typeRpcs } from './api/types-rpc';
@@ -40,12 +40,9 @@ import { systemInfo } from './system-info';
  * `GetRecords` for other services), the control panels over it, `@site`,
  * `@system` and the deprecated `@tiles`.
  */
-export async function startConfigService({
-  config,
-  logger,
-  store,
-  bus,
-}: ServiceDeps<ConfigConfig>): Promise<RunningService> {
+export const startConfigService = serviceLifecycle(startConfig);
+
+async function startConfig({ config, logger, store, bus }: ServiceDeps<ConfigConfig>, parts: ServiceParts) {
   // Where writes are announced to other services' settings caches (`WatchRecords`).
   const changes = new RecordChanges(logger);
   // Multilingual on: the language roots are made by content before the panel's write is stored.
@@ -60,6 +57,10 @@ export async function startConfigService({
     config.CALL_TIMEOUT_MS,
     config.MAX_MESSAGE_BYTES,
   );
+  parts.onStop('content clients', () => {
+    languageRoots.close();
+    siteRootTitle.close();
+  });
   const registry = new Registry(new StoreRegistryValues(store), changes, [
     languageRootsEffect(languageRoots),
     siteTitleEffect(siteRootTitle),
@@ -69,10 +70,13 @@ export async function startConfigService({
   const contentTypes = new ContentTypes(new StoreContentTypes(store), typeChanges);
   await contentTypes.seed();
   // Replicas on one store: a write through any replica reaches the caches watching every other one.
-  const changeSubscriptions = [
-    await broadcastChanges(changes, CHANGE_TOPICS.records, bus, logger),
-    await broadcastChanges(typeChanges, CHANGE_TOPICS.types, bus, logger),
-  ];
+  for (const [recordChanges, topic] of [
+    [changes, CHANGE_TOPICS.records],
+    [typeChanges, CHANGE_TOPICS.types],
+  ] as const) {
+    const subscription = await broadcastChanges(recordChanges, topic, bus, logger);
+    parts.onStop(`${topic} broadcast`, () => subscription.stop());
+  }
 
   // Content rules: kept here, run on content's and comments' events through content's typed RPCs.
   const { CALL_TIMEOUT_MS: timeout, MAX_MESSAGE_BYTES: maxBytes } = config;
@@ -88,11 +92,17 @@ export async function startConfigService({
       ),
     close: () => contextClient?.close(),
   };
+  parts.onStop('content clients', () => {
+    content.close();
+    contexts.close();
+  });
   const ruleStore = new StoreRules(store);
   const executions = new StoreRuleExecutions(store);
   await executions.ensureIndexes();
   const mail = smtpMailSender({ get: (names) => registry.values(names) });
+  parts.onStop('mail', () => mail.close());
   const actors = remoteActors(() => config.IDENTITY_ADDRESS, timeout, maxBytes);
+  parts.onStop('identity client', () => actors.close());
   const runner = new RuleRunner(
     executions,
     content,
@@ -112,59 +122,50 @@ export async function startConfigService({
     log: logger,
   });
   runner.start();
+  parts.onStop('rule runner', () => runner.stop());
+  parts.onStop('rule events', () => subscription.stop());
 
-  const server = await startGrpcServer({
-    address: config.CONFIG_GRPC_ADDRESS,
-    services: [
-      {
-        name: 'cms.config.v1.ConfigService',
-        definition: protos().config.ConfigService.service,
-        implementation: {
-          Handle: serveEndpoints({
-            service: 'config',
-            identifiers: identifiersOf(config),
-            endpoints: ENDPOINTS,
-            deps: {
-              registry,
-              system: systemInfo(store.kind, bus.kind),
-              rules,
-              assignments,
-              foldersAbove: above,
-              contentTypes,
-              countByType: (names: readonly string[], requestId: string) => content.countByType(names, requestId),
-              rootTitle: async (requestId: string) => (await content.byPath('/', requestId))?.title ?? null,
-            },
-            // `@content-rules` answers on any folder; the other endpoints at the site root, which needs no call.
-            contexts,
-            logger,
-          }),
-          ...configRpcs(registry, changes, logger),
-          ...typeRpcs(contentTypes, typeChanges, logger),
+  const server = await serveGrpc(
+    parts,
+    { config, logger },
+    {
+      address: config.CONFIG_GRPC_ADDRESS,
+      services: [
+        {
+          name: 'cms.config.v1.ConfigService',
+          definition: protos().config.ConfigService.service,
+          implementation: {
+            Handle: serveEndpoints({
+              service: 'config',
+              identifiers: identifiersOf(config),
+              endpoints: ENDPOINTS,
+              deps: {
+                registry,
+                system: systemInfo(store.kind, bus.kind),
+                rules,
+                assignments,
+                foldersAbove: above,
+                contentTypes,
+                countByType: (names: readonly string[], requestId: string) => content.countByType(names, requestId),
+                rootTitle: async (requestId: string) => (await content.byPath('/', requestId))?.title ?? null,
+              },
+              // `@content-rules` answers on any folder; the other endpoints at the site root, which needs no call.
+              contexts,
+              logger,
+            }),
+            ...configRpcs(registry, changes, logger),
+            ...typeRpcs(contentTypes, typeChanges, logger),
+          },
         },
-      },
-    ],
-    // The rules consume events: without the broker they would wait.
-    healthCheck: storeAndBusReady(store, bus),
-    maxMessageBytes: config.MAX_MESSAGE_BYTES,
-    connectionAge: connectionAgeOf(config),
-    logger,
-  });
-  return {
-    address: server.address,
-    async stop() {
-      // Open watch streams would hold the server's graceful shutdown until its deadline.
-      changes.close();
-      typeChanges.close();
-      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
-      await subscription.stop();
-      await Promise.all(changeSubscriptions.map((changeSubscription) => changeSubscription.stop()));
-      await runner.stop();
-      mail.close();
-      content.close();
-      languageRoots.close();
-      siteRootTitle.close();
-      actors.close();
-      contexts.close();
+      ],
+      // The rules consume events: without the broker they would wait.
+      healthCheck: storeAndBusReady(store, bus),
     },
-  };
+  );
+  // Registered after the server, so ended before it: open watch streams would hold its graceful shutdown.
+  parts.onStop('watch streams', () => {
+    changes.close();
+    typeChanges.close();
+  });
+  return { address: server.address };
 }

@@ -4,14 +4,14 @@ import {
   RegistrySettings,
   protos,
   serveEndpoints,
-  connectionAgeOf,
-  startGrpcServer,
+  serveGrpc,
+  serviceLifecycle,
   storeAndBusReady,
   type Collection,
   type Document,
   type OutboxFields,
-  type RunningService,
   type ServiceDeps,
+  type ServiceParts,
 } from '@cms/shared';
 import { smtpMailSender } from '@cms/shared/adapters';
 import { commentRpcs } from './api/comment-rpc';
@@ -33,12 +33,9 @@ import { MailQueue } from './store/mail-queue';
  * through an outbox, and removed with their content (`content.removed`). Content answers what a path names and
  * whether it allows discussion, identity who the authors are, config the discussion settings.
  */
-export async function startDiscussionService({
-  config,
-  logger,
-  store,
-  bus,
-}: ServiceDeps<DiscussionConfig>): Promise<RunningService> {
+export const startDiscussionService = serviceLifecycle(startDiscussion);
+
+async function startDiscussion({ config, logger, store, bus }: ServiceDeps<DiscussionConfig>, parts: ServiceParts) {
   const comments = new CommentStore(store);
   await comments.ensureIndexes();
   const relay = new OutboxRelay(comments.comments as unknown as Collection<Document & OutboxFields>, bus, logger, {
@@ -46,12 +43,16 @@ export async function startDiscussionService({
   });
   await relay.ensureIndexes();
   relay.start();
+  parts.onStop('outbox relay', () => relay.stop());
 
   const { CALL_TIMEOUT_MS: timeout, MAX_MESSAGE_BYTES: maxBytes } = config;
   const contexts = discussionContexts(() => config.CONTENT_ADDRESS, timeout, maxBytes);
   const content = remoteContentSource(() => config.CONTENT_ADDRESS, timeout, maxBytes);
   const settings = registrySettings(() => config.CONFIG_ADDRESS, timeout, maxBytes);
   const authors = identityAuthors(() => config.IDENTITY_ADDRESS, timeout, maxBytes);
+  parts.onStop('clients', () => {
+    for (const client of [contexts, content, settings, authors]) client.close();
+  });
   const commands = new CommentCommands(
     comments,
     { flush: (id) => relay.flushWithin(id, config.EVENT_FLUSH_TIMEOUT_MS).then(() => undefined) },
@@ -70,47 +71,44 @@ export async function startDiscussionService({
       })).get(names, requestId),
   };
   const mail = smtpMailSender(mailSettings, { timeoutMs: config.SMTP_TIMEOUT_MS });
+  parts.onStop('mail', () => {
+    mail.close();
+    registry?.close();
+  });
   const mailQueue = new MailQueue(store);
   await mailQueue.ensureIndexes();
   const notifier = new Notifier(mailQueue, comments, settings, content, authors, mail, logger, {
     defaultPublicUrl: config.PUBLIC_URL,
   });
   notifier.start();
+  parts.onStop('notifier', () => notifier.stop());
   const subscription = await subscribeToEvents(bus, comments, content, logger, notifier);
+  parts.onStop('event subscription', () => subscription.stop());
 
-  const server = await startGrpcServer({
-    address: config.DISCUSSION_GRPC_ADDRESS,
-    services: [
-      {
-        name: 'cms.discussion.v1.DiscussionService',
-        definition: protos().discussion.DiscussionService.service,
-        implementation: {
-          Handle: serveEndpoints({
-            service: 'discussion',
-            identifiers: identifiersOf(config),
-            endpoints: ENDPOINTS,
-            deps: { commands, store: comments, settings, authors },
-            contexts,
-            logger,
-          }),
-          ...commentRpcs(comments, logger),
+  const server = await serveGrpc(
+    parts,
+    { config, logger },
+    {
+      address: config.DISCUSSION_GRPC_ADDRESS,
+      services: [
+        {
+          name: 'cms.discussion.v1.DiscussionService',
+          definition: protos().discussion.DiscussionService.service,
+          implementation: {
+            Handle: serveEndpoints({
+              service: 'discussion',
+              identifiers: identifiersOf(config),
+              endpoints: ENDPOINTS,
+              deps: { commands, store: comments, settings, authors },
+              contexts,
+              logger,
+            }),
+            ...commentRpcs(comments, logger),
+          },
         },
-      },
-    ],
-    healthCheck: storeAndBusReady(store, bus),
-    maxMessageBytes: config.MAX_MESSAGE_BYTES,
-    connectionAge: connectionAgeOf(config),
-    logger,
-  });
-  return {
-    address: server.address,
-    async stop() {
-      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
-      await subscription.stop();
-      await notifier.stop();
-      await relay.stop();
-      for (const client of [contexts, content, settings, authors, mail]) client.close();
-      registry?.close();
+      ],
+      healthCheck: storeAndBusReady(store, bus),
     },
-  };
+  );
+  return { address: server.address };
 }

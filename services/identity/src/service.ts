@@ -4,12 +4,13 @@ import {
   RegistrySettings,
   serveEndpoints,
   siteRootOnly,
-  connectionAgeOf,
-  startGrpcServer,
+  serveGrpc,
+  serviceLifecycle,
   storeAndBusReady,
   type RegistryReader,
   type RunningService,
   type ServiceDeps,
+  type ServiceParts,
 } from '@cms/shared';
 import { smtpMailSender } from '@cms/shared/adapters';
 import { withClientAddress } from './api/client-address';
@@ -44,10 +45,18 @@ export interface IdentityServiceOptions {
   throttleClock?: ThrottleClock;
 }
 
-export async function startIdentityService(
-  { config, logger, store, bus }: ServiceDeps<IdentityConfig>,
+export function startIdentityService(
+  deps: ServiceDeps<IdentityConfig>,
   options: IdentityServiceOptions = {},
 ): Promise<RunningService> {
+  return serviceLifecycle<IdentityConfig>((started, parts) => startIdentity(started, parts, options))(deps);
+}
+
+async function startIdentity(
+  { config, logger, store, bus }: ServiceDeps<IdentityConfig>,
+  parts: ServiceParts,
+  options: IdentityServiceOptions,
+) {
   const users = new UsersRepository(store);
   await users.ensureIndexes();
   await bootstrapAdministrator(users, config, logger);
@@ -55,6 +64,7 @@ export async function startIdentityService(
   const invalidations = new InvalidationHub(logger);
   // ...including the gateways watching the other identity replicas.
   const replicas = await broadcastInvalidations(invalidations, bus, logger);
+  parts.onStop('invalidation broadcast', () => replicas.stop());
   // Users, groups (membership gives roles) and their removal events.
   const groups = new GroupsRepository(store);
   await groups.ensureIndexes();
@@ -63,6 +73,7 @@ export async function startIdentityService(
   const relay = new IdentityEventRelay(users.users, groups.groups, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.ensureIndexes();
   const settings = registrySettings(config.CONFIG_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES, logger);
+  parts.onStop('settings', () => settings.close());
   const userCommands = new UserCommands(
     users,
     groups,
@@ -75,6 +86,7 @@ export async function startIdentityService(
   const groupCommands = new GroupCommands(groups, users, memberships, relay, invalidations);
   await groupCommands.ensureBuiltins();
   relay.start();
+  parts.onStop('event relay', () => relay.stop());
   // The principal of a verified user (Basic, @login, Bearer), built from the current records.
   const principalFor = (user: UserDoc) => directory.principalOf(user);
   const throttle = new LoginThrottle(store, throttleSettingsOf(config), options.throttleClock);
@@ -108,6 +120,10 @@ export async function startIdentityService(
   // Connecting, the greeting and each exchange bounded well within the call's deadline, so that a mail server that
   // does not answer fails the send with a clear 503 instead of the gateway's timeout.
   const mail = smtpMailSender(registryReader, { timeoutMs: Math.max(1000, Math.floor(config.CALL_TIMEOUT_MS / 4)) });
+  parts.onStop('mail', () => {
+    mail.close();
+    registry?.close();
+  });
   const mailQuota = new MailQuota(store, {
     perPrincipal: config.MAIL_SENDS_PER_PRINCIPAL,
     perClient: config.MAIL_SENDS_PER_CLIENT,
@@ -144,47 +160,37 @@ export async function startIdentityService(
     siteMail,
   };
 
-  const server = await startGrpcServer({
-    address: config.IDENTITY_GRPC_ADDRESS,
-    services: [
-      {
-        name: 'cms.identity.v1.IdentityService',
-        definition: protos().identity.IdentityService.service,
-        implementation: {
-          Handle: withClientAddress(
-            serveEndpoints({
-              service: 'identity',
-              identifiers: identifiersOf(config),
-              endpoints: ENDPOINTS,
-              deps,
-              contexts: siteRootOnly(),
-              logger,
-            }),
-          ),
-          ...identityRpcs(authenticator, users, logger, invalidations),
-          ...principalRpcs(directory, logger),
+  const server = await serveGrpc(
+    parts,
+    { config, logger },
+    {
+      address: config.IDENTITY_GRPC_ADDRESS,
+      services: [
+        {
+          name: 'cms.identity.v1.IdentityService',
+          definition: protos().identity.IdentityService.service,
+          implementation: {
+            Handle: withClientAddress(
+              serveEndpoints({
+                service: 'identity',
+                identifiers: identifiersOf(config),
+                endpoints: ENDPOINTS,
+                deps,
+                contexts: siteRootOnly(),
+                logger,
+              }),
+            ),
+            ...identityRpcs(authenticator, users, logger, invalidations),
+            ...principalRpcs(directory, logger),
+          },
         },
-      },
-    ],
-    healthCheck: storeAndBusReady(store, bus),
-    maxMessageBytes: config.MAX_MESSAGE_BYTES,
-    connectionAge: connectionAgeOf(config),
-    logger,
-  });
-
-  return {
-    address: server.address,
-    async stop() {
-      // Open watch streams would hold the server's graceful shutdown until its deadline.
-      invalidations.close();
-      await replicas.stop();
-      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
-      await relay.stop();
-      settings.close();
-      registry?.close();
-      mail.close();
+      ],
+      healthCheck: storeAndBusReady(store, bus),
     },
-  };
+  );
+  // Registered after the server, so ended before it: open watch streams would hold its graceful shutdown.
+  parts.onStop('invalidation streams', () => invalidations.close());
+  return { address: server.address };
 }
 
 /** Addendum §2: an administrator with role Manager exists from the start. */
