@@ -8,7 +8,7 @@ import { entryFrom } from '../src/domain/catalog-entry';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { Catalog } from '../src/store/catalog';
 import { STORE_ENGINES, type TestStore } from './support/store-engines';
-import { rebuildCatalog } from '../src/store/rebuild';
+import { rebuildCatalog, rebuildSteps } from '../src/store/rebuild';
 
 const DAY = 24 * 60 * 60_000;
 const uidOf = (letter: string) => letter.repeat(32);
@@ -112,5 +112,46 @@ describe.each(STORE_ENGINES)('rebuildCatalog on $name', (engine) => {
     expect(await entry('o')).toBeNull();
     expect(await entry('n')).toMatchObject({ deleted: true });
     expect(await entry('l')).toMatchObject({ version: 1 });
+  });
+
+  it('cut short, leaves the catalog no worse: what it wrote is the store’s, nothing is removed; then starts over', async () => {
+    const before = at(time - DAY);
+    await catalog.put(entryFrom(snapshotOf('a', 5, 'Unsaved headline'), before));
+    await catalog.put(entryFrom(snapshotOf('b', 1, 'Draft'), before));
+    await catalog.put(entryFrom(snapshotOf('d', 1, 'Deleted meanwhile'), before));
+    let scanClosed = false;
+    async function* scan(): AsyncGenerator<ContentSnapshot> {
+      try {
+        yield snapshotOf('a', 4, 'Saved headline');
+        yield snapshotOf('b', 2, 'Final');
+        yield snapshotOf('c', 1, 'New');
+      } finally {
+        scanClosed = true;
+      }
+    }
+    const options = { now, tombstoneRetentionMs: 7 * DAY };
+    const steps = rebuildSteps(catalog, scan(), noComments, 3, options);
+    expect((await steps.next()).value).toEqual({ done: 1, total: 3, what: '/a' });
+    // The caller goes away (the tool killed, the call cancelled) after the first object.
+    await steps.return({ indexed: 0, removed: 0, purged: 0 });
+    expect(scanClosed).toBe(true);
+    expect(await entry('a')).toMatchObject({ version: 4, title: 'Saved headline' });
+    expect(await entry('b')).toMatchObject({ version: 1, title: 'Draft' });
+    expect(await entry('d')).not.toHaveProperty('deleted');
+    expect(await entry('c')).toBeNull();
+
+    // Run again, it starts over and completes.
+    const progress: string[] = [];
+    const again = rebuildSteps(catalog, scan(), noComments, 3, options);
+    for (let step = await again.next(); ; step = await again.next()) {
+      if (step.done) {
+        expect(step.value).toEqual({ indexed: 3, removed: 1, purged: 0 });
+        break;
+      }
+      progress.push(`${step.value.done}/${step.value.total} ${step.value.what}`);
+    }
+    expect(progress).toEqual(['1/3 /a', '2/3 /b', '3/3 /c', '3/3 comments', '3/3 stale entries']);
+    expect(await entry('b')).toMatchObject({ version: 2, title: 'Final' });
+    expect(await entry('d')).toMatchObject({ deleted: true });
   });
 });
