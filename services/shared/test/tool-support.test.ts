@@ -27,6 +27,15 @@ describe('progress off a terminal', () => {
     expect(lines).toEqual(['import: 1/4 /a\n', 'import: 3/4 /c\n', 'import: 4/4 /d\n']);
   });
 
+  it('raises the total when more is done than was counted', () => {
+    const { stream, lines } = lineStream();
+    const bar = progress('reindex', 2, stream, () => 0);
+    bar.update(1, '/a');
+    bar.update(3, '/c');
+    bar.stop();
+    expect(lines).toEqual(['reindex: 1/2 /a\n', 'reindex: 3/3 /c\n']);
+  });
+
   it('says where it stopped when stopped short', () => {
     const { stream, lines } = lineStream();
     const bar = progress('export', 3, stream, () => 0);

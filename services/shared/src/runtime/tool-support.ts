@@ -21,7 +21,7 @@ export function exitOnHelp(usage: string, args: readonly string[] = process.argv
 export interface Progress {
   /** One more done; `what` names it (shown on the bar, or in the line). */
   tick(what: string): void;
-  /** `done` in all now (a service counting for the tool). */
+  /** `done` in all now (a service counting for the tool); more than the total raises it. */
   update(done: number, what: string): void;
   stop(): void;
 }
@@ -45,7 +45,11 @@ export function progress(
       clearOnComplete: false,
     });
     bar.start(total, 0, { what: '' });
-    const update = (value: number, what: string) => bar.update((done = value), { what: what.slice(0, 60) });
+    const update = (value: number, what: string) => {
+      // More than counted at the start (objects added meanwhile): the total grows with them.
+      if (value > total) bar.setTotal((total = value));
+      bar.update((done = value), { what: what.slice(0, 60) });
+    };
     return {
       tick: (what) => update(done + 1, what),
       update,
@@ -57,6 +61,7 @@ export function progress(
   const line = (what: string) => stream.write((lastLine = `${label}: ${done}/${total} ${what}\n`));
   const update = (value: number, what: string) => {
     done = value;
+    total = Math.max(total, done);
     if (now() - last < LINE_EVERY_MS && done < total) return;
     // A service's last message repeats its last step (with the result): not a line again.
     if (`${label}: ${done}/${total} ${what}\n` === lastLine) return;
