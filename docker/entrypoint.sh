@@ -15,7 +15,8 @@ usage: <command> [arguments]
   reindex                      rebuild the search index (SEARCH_ADDRESS)
   events-replay [--count] <group>...
                                replay (or count) dead-lettered events (AMQP_URL)
-  migrate                      apply pending data migrations
+  migrate [--list | --dry-run]
+                               apply the content store's pending data migrations (STORE_URL)
   probe <host:port> [service]  exit 0 when that gRPC server's grpc.health.v1 check is SERVING
   help                         this text
 USAGE
@@ -29,7 +30,7 @@ case "$command" in
   embedded) exec node services/embedded/dist/main.js "$@" ;;
   reindex) exec node services/search/dist/reindex.js "$@" ;;
   events-replay) exec node services/shared/dist/runtime/replay-dead-letters.js "$@" ;;
-  migrate) exec node docker/migrate.mjs "$@" ;;
+  migrate) exec node services/content/dist/migrate.js "$@" ;;
   probe) exec node services/shared/dist/runtime/health-probe.js "$@" ;;
   help | --help | -h) usage ;;
   *)

@@ -36,10 +36,18 @@ describe('npm run reindex against the embedded mode', () => {
     expect(addressesFileIn(t.dataDir)).toBe(join(t.dataDir, 'embedded-addresses.json'));
     expect(existsSync(addressesFileIn(t.dataDir))).toBe(true);
     const { code, output } = await reindex();
-    expect(output).toMatch(/^reindexed \d+ objects, removed 0 stale entries\n$/);
+    // Off a terminal: progress lines `reindex: done/total what` (the first, then every 2 s and the last), then
+    // the summary line.
+    const lines = output.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^reindexed \d+ objects, removed 0 stale entries$/);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^reindex: \d+\/\d+ \S/);
+    const [, done, total] = /^reindex: (\d+)\/(\d+)/.exec(lines.at(-2)!)!;
+    expect(Number(done)).toBe(Number(total));
     expect(code).toBe(0);
     // The site root and the two documents at least.
     expect(Number(/reindexed (\d+)/.exec(output)![1])).toBeGreaterThanOrEqual(3);
+    expect(Number(total)).toBeGreaterThanOrEqual(3);
     expect(await found('zebra')).toBe(2);
   });
 

@@ -12,6 +12,7 @@ const TOOLS = [
   ['events:replay', 'services/shared/dist/runtime/replay-dead-letters.js'],
   ['import', 'services/content/dist/import.js'],
   ['export', 'services/content/dist/export.js'],
+  ['migrate', 'services/content/dist/migrate.js'],
 ];
 
 describe('the tools’ --help', () => {

@@ -317,7 +317,9 @@ describe('translations through the gateway', () => {
         // The key of the services this test process runs.
         env: { ...process.env, CONTENT_ADDRESS: t.suite.addresses.content, SERVICE_AUTH_KEY: serviceKeySetting() },
       });
-      expect(stdout).toMatch(/rebuilt the translation groups: \d+ objects linked/);
+      // Off a terminal: progress lines (objects read of the total), then the summary line.
+      expect(stdout).toMatch(/^translations: \d+\/\d+ \S/);
+      expect(stdout).toMatch(/\ntranslations: (\d+)\/\1 \S+\nrebuilt the translation groups: \d+ objects linked\n$/);
       expect(await groupsOf(paths)).toEqual(incremental);
     });
 

@@ -375,7 +375,8 @@ export class DistributedSuite {
     if (result.code !== 0 || !/reindexed \d+ objects/.test(result.output)) {
       throw new Error(`reindex exited with code ${result.code} (signal ${result.signal}):\n${result.output}`);
     }
-    return result.output.trim();
+    // After its progress lines.
+    return result.output.trim().split('\n').at(-1) ?? '';
   }
 
   /** Every process's output (with `tailChars`, the end of each); an exited one's to its last byte. */

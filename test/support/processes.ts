@@ -136,8 +136,9 @@ export async function runNode(
   script: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  args: string[] = [],
 ): Promise<Exit & { output: string; process: NodeProcess }> {
-  const child = startNode(name, script, env);
+  const child = startNode(name, script, env, args);
   const exited = await Promise.race([child.exited, delay(timeoutMs).then(() => null)]);
   if (!exited) {
     await child.kill();

@@ -28,7 +28,7 @@ import { WorkflowCommands } from './domain/workflow-commands';
 import type { ContentConfig } from './config';
 import { AliasCommands } from './domain/aliases';
 import { ContentCommands } from './domain/content-commands';
-import { DataMigrations, siteRootBlocksMigration } from './domain/data-migrations';
+import { contentDataMigrations, DataMigrations } from './domain/data-migrations';
 import { FolderOrdering } from './domain/folder-order';
 import { HistoryCommands } from './domain/history';
 import { LockCommands } from './domain/lock-commands';
@@ -220,7 +220,7 @@ export async function startContentService({
     byPath: (path: string) => repo.byPath(path),
     ownerOf: (path: string) => aliasIndex.ownerOf(path),
   };
-  const migrations = new DataMigrations(new StoreDataVersion(store), [siteRootBlocksMigration(repo, writer)]);
+  const migrations = new DataMigrations(new StoreDataVersion(store), contentDataMigrations(repo, writer));
   // The reference index (`@linkintegrity`, `@relations`): content's own, fed by its own consumer group.
   const referenceIndex = new ReferenceIndex(store);
   await referenceIndex.ensureIndexes();

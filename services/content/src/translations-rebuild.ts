@@ -7,15 +7,17 @@
  */
 import {
   address,
-  callUnary,
   ConfigError,
   createClient,
   exitOnHelp,
+  followProgress,
   loadConfig,
   protos,
+  requestMetadata,
   serviceAuthEnv,
   toolTarget,
   useServiceKeys,
+  type ProgressMessage,
 } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -34,13 +36,15 @@ const schema = z.object({
 });
 
 const USAGE = `usage: npm run translations:rebuild
-  Recomputes every translation group from the content store, through the running content service. Settings, from
-  the environment:
+  Recomputes every translation group from the content store, through the running content service. Shows the
+  objects read so far (a bar on a terminal, else a line every 2 s), then one line at the end. Stopped midway (the
+  tool or content killed), the index is as it was (it is replaced only at the end, entry by entry, before the
+  stale ones go). A rebuild is not resumed: run it again, and it starts over. Settings, from the environment:
     CONTENT_ADDRESS       the content service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_CONTENT_ADDRESS})
     DATA_DIR              the embedded mode's data folder (default ./data)
     SERVICE_AUTH_KEY      the suite's service key (default: the embedded mode's own)
-    REBUILD_TIMEOUT_MS    how long to wait for the answer (default 30 minutes)
+    REBUILD_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
 async function rebuild(): Promise<void> {
@@ -55,10 +59,12 @@ async function rebuild(): Promise<void> {
   useServiceKeys({ ...config, SERVICE_AUTH_KEY: config.SERVICE_AUTH_KEY ?? content.serviceKey });
   const client = createClient(protos().content.ContentService, content.address, 4 * 1024 * 1024);
   try {
-    const result = await callUnary<{ linked: number }>((md, o, cb) => client.RebuildTranslations({}, md, o, cb), {
-      requestId: randomUUID(),
-      timeoutMs: config.REBUILD_TIMEOUT_MS,
-    }).catch((error: Error) => {
+    const requestId = randomUUID();
+    const call = client.RebuildTranslations({}, requestMetadata(requestId), {
+      deadline: Date.now() + config.REBUILD_TIMEOUT_MS,
+    });
+    const messages = call as AsyncIterable<ProgressMessage<{ linked: number }>>;
+    const result = await followProgress('translations', messages, requestId).catch((error: Error) => {
       throw new Error(`${error.message} (content service at ${content.address}, from ${content.from})`);
     });
     console.log(`rebuilt the translation groups: ${result.linked} objects linked`);

@@ -126,4 +126,42 @@ describe('translation groups', () => {
     expect((await repo.byUid('late'))?.translation_group).toBeUndefined();
     expect((await index.all()).map((m) => [m._id, m.group])).toEqual(incremental);
   });
+
+  it('cut short, leaves the index as it was; a replacement cut short never empties it', async () => {
+    await insert(doc('a', '/a', 'en', 'g1'), doc('b', '/b', 'de', 'g1'), doc('c', '/c', 'fr', 'g2'));
+    for (const uid of ['a', 'b', 'c']) await translations.follow(uid, 'test');
+    const followed = await index.all();
+    // A rebuild stopped after the first object read (the tool killed: its call cancelled).
+    const steps = translations.rebuildSteps(repo, await repo.countInTree(), 'test');
+    expect((await steps.next()).value).toEqual({ done: 1, total: 4, what: '/a' });
+    await steps.return(0);
+    expect(await index.all()).toEqual(followed);
+
+    // Content stopped while the index is being replaced: its store fails after the first entry written.
+    let writes = 0;
+    const stopping = {
+      collection: (name: string) => {
+        const collection = store.collection(name);
+        const updateOne = collection.updateOne.bind(collection);
+        // A view of the collection of its own: the store's is shared with the index the test reads.
+        return Object.assign(Object.create(collection) as typeof collection, {
+          updateOne: (async (...args: Parameters<typeof updateOne>) => {
+            if (++writes > 1) throw new Error('store stopped');
+            return updateOne(...args);
+          }) as typeof updateOne,
+        });
+      },
+    } as unknown as DocumentStore;
+    const newer = followed.map((member) => ({ ...member, version: 2 }));
+    await expect(new StoreTranslationGroups(stopping).replaceAll(newer)).rejects.toThrow('store stopped');
+    expect((await index.all()).map((m) => [m._id, m.version])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['c', 1],
+    ]);
+
+    // Run again, it starts over and completes.
+    expect(await translations.rebuild(repo, 'test')).toBe(3);
+    expect(await index.all()).toEqual(followed);
+  });
 });

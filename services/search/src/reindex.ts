@@ -7,15 +7,17 @@
  */
 import {
   address,
-  callUnary,
   ConfigError,
   createClient,
   exitOnHelp,
+  followProgress,
   loadConfig,
   protos,
+  requestMetadata,
   serviceAuthEnv,
   toolTarget,
   useServiceKeys,
+  type ProgressMessage,
 } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -34,13 +36,17 @@ const schema = z.object({
 });
 
 const USAGE = `usage: npm run reindex
-  Rebuilds the search catalog from the content and discussion stores, through the running search service (a call
-  that lasts until the whole catalog is rebuilt; it prints one line at the end). Settings, from the environment:
+  Rebuilds the search catalog from the content and discussion stores, through the running search service. Shows
+  the content objects indexed so far (a bar on a terminal, else a line every 2 s), then one line at the end.
+  Stopped midway (the tool or search killed), the catalog is not worse than before: the entries written are the
+  store's, the others as they were, and none is removed until the scan is complete. A rebuild is not resumed: run
+  it again, and it starts over (each entry is rewritten from the store, so redoing one is harmless).
+  Settings, from the environment:
     SEARCH_ADDRESS        the search service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_SEARCH_ADDRESS})
     DATA_DIR              the embedded mode's data folder (default ./data)
     SERVICE_AUTH_KEY      the suite's service key (default: the embedded mode's own)
-    REINDEX_TIMEOUT_MS    how long to wait for the answer (default 30 minutes)
+    REINDEX_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
 async function reindex(): Promise<void> {
@@ -55,10 +61,10 @@ async function reindex(): Promise<void> {
   useServiceKeys({ ...config, SERVICE_AUTH_KEY: config.SERVICE_AUTH_KEY ?? search.serviceKey });
   const client = createClient(protos().search.SearchService, search.address, 4 * 1024 * 1024);
   try {
-    const result = await callUnary<{ indexed: number; removed: number }>((md, o, cb) => client.Reindex({}, md, o, cb), {
-      requestId: randomUUID(),
-      timeoutMs: config.REINDEX_TIMEOUT_MS,
-    }).catch((error: Error) => {
+    const requestId = randomUUID();
+    const call = client.Reindex({}, requestMetadata(requestId), { deadline: Date.now() + config.REINDEX_TIMEOUT_MS });
+    const messages = call as AsyncIterable<ProgressMessage<{ indexed: number; removed: number }>>;
+    const result = await followProgress('reindex', messages, requestId).catch((error: Error) => {
       throw new Error(`${error.message} (search service at ${search.address}, from ${search.from})`);
     });
     console.log(`reindexed ${result.indexed} objects, removed ${result.removed} stale entries`);

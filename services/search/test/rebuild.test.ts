@@ -3,12 +3,22 @@
  * keep, an event it never confirmed) are lowered, tombstones of live objects revived, what the store no longer has
  * marked removed, expired tombstones purged; what an event wrote while the reindex ran is kept when newer.
  */
-import { callerTokens, QueryParams, type ContentSnapshot, type DocumentStore } from '@cms/shared';
+import * as grpc from '@grpc/grpc-js';
+import {
+  callerTokens,
+  createLogger,
+  QueryParams,
+  type ContentServiceClient,
+  type ContentSnapshot,
+  type DiscussionServiceClient,
+  type DocumentStore,
+} from '@cms/shared';
+import { searchRpcs } from '../src/api/grpc';
 import { entryFrom } from '../src/domain/catalog-entry';
 import { buildCatalogQuery } from '../src/domain/search-query';
 import { Catalog } from '../src/store/catalog';
 import { STORE_ENGINES, type TestStore } from './support/store-engines';
-import { rebuildCatalog } from '../src/store/rebuild';
+import { rebuildCatalog, rebuildSteps } from '../src/store/rebuild';
 
 const DAY = 24 * 60 * 60_000;
 const uidOf = (letter: string) => letter.repeat(32);
@@ -112,5 +122,109 @@ describe.each(STORE_ENGINES)('rebuildCatalog on $name', (engine) => {
     expect(await entry('o')).toBeNull();
     expect(await entry('n')).toMatchObject({ deleted: true });
     expect(await entry('l')).toMatchObject({ version: 1 });
+  });
+
+  it('cut short, leaves the catalog no worse: what it wrote is the store’s, nothing is removed; then starts over', async () => {
+    const before = at(time - DAY);
+    await catalog.put(entryFrom(snapshotOf('a', 5, 'Unsaved headline'), before));
+    await catalog.put(entryFrom(snapshotOf('b', 1, 'Draft'), before));
+    await catalog.put(entryFrom(snapshotOf('d', 1, 'Deleted meanwhile'), before));
+    let scanClosed = false;
+    async function* scan(): AsyncGenerator<ContentSnapshot> {
+      try {
+        yield snapshotOf('a', 4, 'Saved headline');
+        yield snapshotOf('b', 2, 'Final');
+        yield snapshotOf('c', 1, 'New');
+      } finally {
+        scanClosed = true;
+      }
+    }
+    const options = { now, tombstoneRetentionMs: 7 * DAY };
+    const steps = rebuildSteps(catalog, scan(), noComments, 3, options);
+    expect((await steps.next()).value).toEqual({ done: 1, total: 3, what: '/a' });
+    // The caller goes away (the tool killed, the call cancelled) after the first object.
+    await steps.return({ indexed: 0, removed: 0, purged: 0 });
+    expect(scanClosed).toBe(true);
+    expect(await entry('a')).toMatchObject({ version: 4, title: 'Saved headline' });
+    expect(await entry('b')).toMatchObject({ version: 1, title: 'Draft' });
+    expect(await entry('d')).not.toHaveProperty('deleted');
+    expect(await entry('c')).toBeNull();
+
+    // Run again, it starts over and completes.
+    const progress: string[] = [];
+    const again = rebuildSteps(catalog, scan(), noComments, 3, options);
+    for (let step = await again.next(); ; step = await again.next()) {
+      if (step.done) {
+        expect(step.value).toEqual({ indexed: 3, removed: 1, purged: 0 });
+        break;
+      }
+      progress.push(`${step.value.done}/${step.value.total} ${step.value.what}`);
+    }
+    expect(progress).toEqual(['1/3 /a', '2/3 /b', '3/3 /c', '3/3 comments', '3/3 stale entries']);
+    expect(await entry('b')).toMatchObject({ version: 2, title: 'Final' });
+    expect(await entry('d')).toMatchObject({ deleted: true });
+  });
+
+  it('stops the Reindex call’s rebuild when its caller cancels: the scan is cancelled, nothing removed', async () => {
+    await catalog.put(entryFrom(snapshotOf('d', 1, 'Deleted meanwhile'), at(time - DAY)));
+    // The clock progress messages are paced by (one at most every 250 ms): moved by the scan below.
+    let clock = 0;
+    const dateNow = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    let scanCancelled = false;
+    async function* scan(): AsyncGenerator<ContentSnapshot> {
+      yield snapshotOf('a', 1, 'First');
+      yield snapshotOf('b', 1, 'Second');
+      // Later than the pace: the next step is sent, and the server sees the cancellation there.
+      clock += 1000;
+      yield snapshotOf('c', 1, 'Third');
+      yield snapshotOf('e', 1, 'Never reached');
+    }
+    const content = {
+      waitForReady: (_deadline: Date, done: (error?: Error) => void) => done(),
+      CountObjects: (_r: object, _m: grpc.Metadata, _o: object, done: (e: null, r: { count: number }) => void) =>
+        done(null, { count: 4 }),
+      Scan: () => Object.assign(scan(), { cancel: () => (scanCancelled = true) }),
+    } as unknown as ContentServiceClient;
+    const discussion = {
+      waitForReady: (_deadline: Date, done: (error?: Error) => void) => done(),
+      ScanComments: () => noComments(),
+    } as unknown as DiscussionServiceClient;
+    const rpcs = searchRpcs(
+      catalog,
+      () => content,
+      () => discussion,
+      createLogger('search', 'silent'),
+      { now, tombstoneRetentionMs: 7 * DAY, connectWaitMs: 1000 },
+    );
+    // The call as grpc-js hands it to the server: the client cancels once it has its first message.
+    const written: unknown[] = [];
+    let poll: NodeJS.Timeout | undefined;
+    const ended = new Promise<void>((resolve) => {
+      const call = {
+        metadata: new grpc.Metadata(),
+        request: {},
+        cancelled: false,
+        getPath: () => '/cms.search.v1.SearchService/Reindex',
+        write(message: unknown) {
+          written.push(message);
+          call.cancelled = true;
+          return true;
+        },
+        end: () => resolve(),
+        destroy: () => resolve(),
+      };
+      rpcs.Reindex(call as unknown as Parameters<typeof rpcs.Reindex>[0]);
+      // Stopped without end or destroy: resolved once the scan is cancelled.
+      poll = setInterval(() => scanCancelled && resolve(), 5);
+    });
+    await ended.finally(() => clearInterval(poll));
+    dateNow.mockRestore();
+
+    expect(written).toEqual([{ done: 1, total: 4, what: '/a' }]);
+    expect(scanCancelled).toBe(true);
+    expect(await entry('a')).toMatchObject({ title: 'First' });
+    expect(await entry('c')).toMatchObject({ title: 'Third' });
+    expect(await entry('e')).toBeNull();
+    expect(await entry('d')).not.toHaveProperty('deleted');
   });
 });

@@ -12,6 +12,7 @@ export * from './events/event-types';
 export * from './events/codec';
 export * from './grpc/loader';
 export * from './grpc/server';
+export * from './grpc/progress-stream';
 export * from './grpc/client';
 export * from './grpc/service-auth';
 export * from './grpc/errors';

@@ -29,6 +29,8 @@ export function contentLookups(
     Scan: serverStream(log, async function* (request: { page_size: number }) {
       for await (const doc of repo.scan(request.page_size > 0 ? request.page_size : 500)) yield snapshot(doc);
     }),
+    // The total of a reindex's progress (search's `Reindex`).
+    CountObjects: unary(log, async () => ({ count: await repo.countInTree() })),
     RenderMany: unary(log, async (request: RenderManyInput, ctx) => {
       const uids = request.uids.slice(0, MAX_RENDER_MANY);
       const principal = request.principal ?? null;

@@ -1,5 +1,13 @@
-import { badRequest, unary, type ContentServiceHandlers, type Logger } from '@cms/shared';
+import {
+  badRequest,
+  progressMessages,
+  serverStream,
+  unary,
+  type ContentServiceHandlers,
+  type Logger,
+} from '@cms/shared';
 import { isMultilingual, type ContentScan, type Translations } from '../domain/translations';
+import type { StoreContentRepository } from '../store/content-repository';
 
 /** A language code as the language panel's vocabulary has them (`en`, `pt-br`). */
 const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
@@ -12,15 +20,21 @@ const MAX_LANGUAGES = 200;
  */
 export function languageRootRpcs(
   translations: Translations,
-  scan: ContentScan,
+  repo: ContentScan & Pick<StoreContentRepository, 'countInTree'>,
   log: Logger,
 ): Pick<ContentServiceHandlers, 'EnsureLanguageRoots' | 'RebuildTranslations'> {
   return {
-    // `npm run translations:rebuild` (translations-rebuild.ts).
-    RebuildTranslations: unary(log, async (_request: unknown, ctx) => {
-      const linked = await translations.rebuild(scan, ctx.requestId);
-      log.info({ requestId: ctx.requestId, linked }, 'translation groups rebuilt from the content store');
-      return { linked };
+    // `npm run translations:rebuild` (translations-rebuild.ts), with its progress; a cancelled call stops it.
+    RebuildTranslations: serverStream(log, async function* (_request: unknown, ctx) {
+      const steps = translations.rebuildSteps(repo, await repo.countInTree(), ctx.requestId);
+      for await (const { result: linked, ...step } of progressMessages(steps)) {
+        if (linked === undefined) {
+          yield step;
+          continue;
+        }
+        log.info({ requestId: ctx.requestId, linked }, 'translation groups rebuilt from the content store');
+        yield { ...step, result: { linked } };
+      }
     }),
     EnsureLanguageRoots: unary(log, async (request: { languages: string[] }, ctx) => {
       const languages = [...new Set(request.languages)];

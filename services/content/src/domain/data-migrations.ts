@@ -52,6 +52,11 @@ export class DataMigrations {
     this.migrations = [...migrations].sort((a, b) => a.version - b.version);
   }
 
+  /** This release's migrations, oldest first. */
+  get all(): readonly DataMigration[] {
+    return this.migrations;
+  }
+
   /** The version this release writes. */
   get latest(): number {
     return this.migrations.at(-1)?.version ?? 0;
@@ -86,6 +91,11 @@ export class DataMigrations {
       versions: { instance: dryRun ? instance : reached, fs },
     };
   }
+}
+
+/** This release's data migrations of the content store, for `@upgrade` and the `migrate` command alike. */
+export function contentDataMigrations(repo: ContentRepository, writer: ContentWriter): DataMigration[] {
+  return [siteRootBlocksMigration(repo, writer)];
 }
 
 /** Sites made before the site root had blocks: its front page shows nothing until it gets the default ones. */

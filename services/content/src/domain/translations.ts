@@ -415,16 +415,36 @@ export class Translations {
     await this.options.index.remove(uids.filter((uid) => !live.has(uid)));
   }
 
+  /** Runs a whole rebuild (rebuildSteps); answers how many objects are linked. */
+  async rebuild(scan: ContentScan, requestId: string): Promise<number> {
+    const steps = this.rebuildSteps(scan, 0, requestId);
+    for (;;) {
+      const step = await steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
   /**
    * Recomputes every group from the objects as stored (`npm run translations:rebuild`): clashes are resolved
-   * as the consumer resolves them, then the index is replaced. Answers how many objects are linked.
+   * as the consumer resolves them, then the index is replaced. Yields a step per object read (of `total`, the
+   * count as it began); answers how many objects are linked. Stopped midway, the index is as it was, and the
+   * objects unlinked by then stay so (what the next rebuild would do anyway): a rebuild starts over.
    */
-  async rebuild(scan: ContentScan, requestId: string): Promise<number> {
+  async *rebuildSteps(
+    scan: ContentScan,
+    total: number,
+    requestId: string,
+  ): AsyncGenerator<{ done: number; total: number; what: string }, number> {
     const groups = new Map<string, ContentDoc[]>();
+    let read = 0;
     for await (const doc of scan.scan(500)) {
+      read += 1;
+      // Objects added since the count make `read` pass it: the total grows with them.
+      yield { done: read, total: Math.max(total, read), what: doc.path ?? '' };
       if (!doc.translation_group) continue;
       groups.set(doc.translation_group, [...(groups.get(doc.translation_group) ?? []), doc]);
     }
+    yield { done: read, total: Math.max(total, read), what: 'clashes' };
     const members: GroupMember[] = [];
     for (const docs of groups.values()) {
       let kept = docs;
@@ -438,6 +458,7 @@ export class Translations {
       members.push(...kept.map(memberOf));
     }
     members.sort((a, b) => a._id.localeCompare(b._id));
+    yield { done: read, total: Math.max(total, read), what: 'index' };
     await this.options.index.replaceAll(members);
     return members.length;
   }

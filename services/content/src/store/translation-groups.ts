@@ -51,11 +51,17 @@ export class StoreTranslationGroups implements TranslationIndex {
     return this.members.find({ group: { $ne: null } }, { sort: { _id: 1 } });
   }
 
+  /**
+   * Writes every entry, then removes the others: a replacement cut short (the service stopped) leaves each entry
+   * either new or as it was, never the index emptied.
+   */
   async replaceAll(members: GroupMember[]): Promise<void> {
-    await this.members.deleteMany({});
     for (const member of members) {
       const { _id, ...values } = member;
       await this.members.updateOne({ _id }, { $set: values }, { upsert: true });
     }
+    const kept = new Set(members.map((member) => member._id));
+    const stale = (await this.members.find({}, { projection: { _id: 1 } })).filter((record) => !kept.has(record._id));
+    await this.remove(stale.map((record) => record._id));
   }
 }

@@ -1,7 +1,9 @@
 import {
   AppError,
+  callUnary,
+  progressMessages,
   requestMetadata,
-  unary,
+  serverStream,
   type ContentServiceClient,
   type ContentSnapshot,
   type DiscussionServiceClient,
@@ -9,12 +11,13 @@ import {
   type SearchServiceHandlers,
 } from '@cms/shared';
 import type { CommentRecord } from '../domain/comment-entry';
-import { rebuildCatalog, type RebuildOptions } from '../store/rebuild';
+import { rebuildSteps, type RebuildOptions } from '../store/rebuild';
 import type { Catalog } from '../store/catalog';
 
 /**
- * `Reindex`: rebuilds the catalog from the content store and the discussion store (addendum §6). The clients are
- * made when a reindex runs, so their addresses may be known late.
+ * `Reindex`: rebuilds the catalog from the content store and the discussion store (addendum §6), streaming its
+ * progress; a cancelled call stops it (store/rebuild.ts says what that leaves). The clients are made when a
+ * reindex runs, so their addresses may be known late.
  */
 export function searchRpcs(
   catalog: Catalog,
@@ -24,22 +27,39 @@ export function searchRpcs(
   options: RebuildOptions & { connectWaitMs: number },
 ): Omit<SearchServiceHandlers, 'Handle' | 'Terms' | 'QueryCollection'> {
   return {
-    Reindex: unary(log, async (_request, ctx) => {
+    Reindex: serverStream(log, async function* (_request, ctx) {
       // A reindex often follows a restart (a restore): the channels may still be reconnecting, so each scan first
       // waits for its service, within connectWaitMs; the scans themselves have no deadline (they last as needed).
       await connected(content(), 'content', options.connectWaitMs);
       await connected(discussion(), 'discussion', options.connectWaitMs);
+      const { count } = await callUnary<{ count: number }>((md, o, cb) => content().CountObjects({}, md, o, cb), {
+        requestId: ctx.requestId,
+        timeoutMs: options.connectWaitMs,
+      });
       const snapshots = content().Scan({ page_size: 500 }, requestMetadata(ctx.requestId));
       // Opened once the content scan is done: a comment added meanwhile is found, on content the scan saw.
       const comments = () => discussion().ScanComments({ page_size: 500 }, requestMetadata(ctx.requestId));
-      const result = await rebuildCatalog(
+      const steps = rebuildSteps(
         catalog,
         snapshots as AsyncIterable<ContentSnapshot>,
         comments as () => AsyncIterable<CommentRecord>,
+        count,
         options,
       );
-      ctx.log.info(result, 'reindex done');
-      return { indexed: result.indexed, removed: result.removed };
+      let ended = false;
+      try {
+        for await (const message of progressMessages(steps)) {
+          if (message.result) ctx.log.info(message.result, 'reindex done');
+          yield message.result
+            ? { ...message, result: { indexed: message.result.indexed, removed: message.result.removed } }
+            : message;
+        }
+        ended = true;
+      } finally {
+        // Cancelled by the caller, or failed: the content scan stops with it (no-op once it is complete).
+        snapshots.cancel();
+        if (!ended) ctx.log.warn('reindex stopped before its end: the entries written so far are kept, none removed');
+      }
     }),
   };
 }

@@ -127,7 +127,8 @@ export function copyOptions(msg: Message, headers: Record<string, unknown> = {})
  * exist), each confirmed in `to` before it is acked in `from`: a crash in
  * between leaves a duplicate, never a loss. Bounded, so that messages that come
  * back to `from` meanwhile (a poison event dead-lettered again) are not moved
- * in a loop. Resolves with how many were moved.
+ * in a loop. Resolves with how many were moved. Cut short, what is left stays in `from`: a later move goes on
+ * from there.
  */
 export async function moveMessages(
   channel: ConfirmChannel,
@@ -135,6 +136,8 @@ export async function moveMessages(
   to: string,
   max: number,
   headersFor: (msg: GetMessage) => Record<string, unknown> = () => ({}),
+  /** Hears of each message once it is moved (a tool's progress). */
+  onMoved: (msg: GetMessage) => void = () => {},
 ): Promise<number> {
   let moved = 0;
   while (moved < max) {
@@ -152,6 +155,7 @@ export async function moveMessages(
     }
     channel.ack(msg);
     moved++;
+    onMoved(msg);
   }
   return moved;
 }

@@ -7,7 +7,7 @@
  */
 import * as amqp from 'amqplib';
 import type { ChannelModel } from 'amqplib';
-import { deadLetterQueueName, moveMessages, queueName } from './amqp-topology';
+import { deadLetterQueueName, moveMessages, originalRoutingKey, queueName } from './amqp-topology';
 
 export interface ReplayReport {
   group: string;
@@ -25,18 +25,30 @@ export async function countDeadLetters(url: string, group: string): Promise<numb
   return withConnection(url, (connection) => depthOf(connection, deadLetterQueueName(group), group));
 }
 
-export async function replayDeadLetters(url: string, group: string): Promise<ReplayReport> {
+/** What a replay reports as it goes: made once the depth is known, told of each event replayed (its routing key). */
+export type ReplayProgress = (depth: number) => { tick(what: string): void; stop(): void };
+
+/**
+ * Each event is confirmed on the group's queue before it leaves the dead-letter queue: a replay cut short leaves
+ * the rest where they were (and at most one event twice, which consumers take at least once anyway), so running
+ * it again goes on from there.
+ */
+export async function replayDeadLetters(url: string, group: string, progress?: ReplayProgress): Promise<ReplayReport> {
   return withConnection(url, async (connection) => {
     const from = deadLetterQueueName(group);
     const to = queueName(group);
     await depthOf(connection, to, group);
     const depth = await depthOf(connection, from, group);
     const channel = await connection.createConfirmChannel();
+    const shown = progress?.(depth);
     try {
       // The copies carry no failure count: each event gets its full number of attempts again.
-      const replayed = await moveMessages(channel, from, to, depth);
+      const replayed = await moveMessages(channel, from, to, depth, undefined, (msg) =>
+        shown?.tick(originalRoutingKey(msg)),
+      );
       return { group, from, to, depth, replayed };
     } finally {
+      shown?.stop();
       await channel.close().catch(noop);
     }
   });

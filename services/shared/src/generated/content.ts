@@ -12,6 +12,8 @@ import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as
 import type { ContentReplica as _cms_content_v1_ContentReplica, ContentReplica__Output as _cms_content_v1_ContentReplica__Output } from './cms/content/v1/ContentReplica';
 import type { ContentServiceClient as _cms_content_v1_ContentServiceClient, ContentServiceDefinition as _cms_content_v1_ContentServiceDefinition } from './cms/content/v1/ContentService';
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from './cms/content/v1/CountByTypeRequest';
+import type { CountObjectsRequest as _cms_content_v1_CountObjectsRequest, CountObjectsRequest__Output as _cms_content_v1_CountObjectsRequest__Output } from './cms/content/v1/CountObjectsRequest';
+import type { CountObjectsResponse as _cms_content_v1_CountObjectsResponse, CountObjectsResponse__Output as _cms_content_v1_CountObjectsResponse__Output } from './cms/content/v1/CountObjectsResponse';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from './cms/content/v1/EnsureLanguageRootsRequest';
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from './cms/content/v1/EnsureLanguageRootsResponse';
 import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from './cms/content/v1/ExportObjectsRequest';
@@ -22,6 +24,7 @@ import type { ImportBlob as _cms_content_v1_ImportBlob, ImportBlob__Output as _c
 import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from './cms/content/v1/ImportObjectRequest';
 import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from './cms/content/v1/ImportObjectResponse';
 import type { NotCarried as _cms_content_v1_NotCarried, NotCarried__Output as _cms_content_v1_NotCarried__Output } from './cms/content/v1/NotCarried';
+import type { RebuildTranslationsProgress as _cms_content_v1_RebuildTranslationsProgress, RebuildTranslationsProgress__Output as _cms_content_v1_RebuildTranslationsProgress__Output } from './cms/content/v1/RebuildTranslationsProgress';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from './cms/content/v1/RebuildTranslationsRequest';
 import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from './cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from './cms/content/v1/RenderManyRequest';
@@ -56,6 +59,8 @@ export interface ProtoGrpcType {
         ContentReplica: MessageTypeDefinition<_cms_content_v1_ContentReplica, _cms_content_v1_ContentReplica__Output>
         ContentService: SubtypeConstructor<typeof grpc.Client, _cms_content_v1_ContentServiceClient> & { service: _cms_content_v1_ContentServiceDefinition }
         CountByTypeRequest: MessageTypeDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_CountByTypeRequest__Output>
+        CountObjectsRequest: MessageTypeDefinition<_cms_content_v1_CountObjectsRequest, _cms_content_v1_CountObjectsRequest__Output>
+        CountObjectsResponse: MessageTypeDefinition<_cms_content_v1_CountObjectsResponse, _cms_content_v1_CountObjectsResponse__Output>
         EnsureLanguageRootsRequest: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsRequest__Output>
         EnsureLanguageRootsResponse: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsResponse__Output>
         ExportObjectsRequest: MessageTypeDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportObjectsRequest__Output>
@@ -66,6 +71,7 @@ export interface ProtoGrpcType {
         ImportObjectRequest: MessageTypeDefinition<_cms_content_v1_ImportObjectRequest, _cms_content_v1_ImportObjectRequest__Output>
         ImportObjectResponse: MessageTypeDefinition<_cms_content_v1_ImportObjectResponse, _cms_content_v1_ImportObjectResponse__Output>
         NotCarried: MessageTypeDefinition<_cms_content_v1_NotCarried, _cms_content_v1_NotCarried__Output>
+        RebuildTranslationsProgress: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsProgress, _cms_content_v1_RebuildTranslationsProgress__Output>
         RebuildTranslationsRequest: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsRequest__Output>
         RebuildTranslationsResponse: MessageTypeDefinition<_cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsResponse__Output>
         RenderManyRequest: MessageTypeDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyRequest__Output>

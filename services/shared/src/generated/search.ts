@@ -8,6 +8,7 @@ import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cm
 import type { CollectionItem as _cms_search_v1_CollectionItem, CollectionItem__Output as _cms_search_v1_CollectionItem__Output } from './cms/search/v1/CollectionItem';
 import type { QueryCollectionRequest as _cms_search_v1_QueryCollectionRequest, QueryCollectionRequest__Output as _cms_search_v1_QueryCollectionRequest__Output } from './cms/search/v1/QueryCollectionRequest';
 import type { QueryCollectionResponse as _cms_search_v1_QueryCollectionResponse, QueryCollectionResponse__Output as _cms_search_v1_QueryCollectionResponse__Output } from './cms/search/v1/QueryCollectionResponse';
+import type { ReindexProgress as _cms_search_v1_ReindexProgress, ReindexProgress__Output as _cms_search_v1_ReindexProgress__Output } from './cms/search/v1/ReindexProgress';
 import type { ReindexRequest as _cms_search_v1_ReindexRequest, ReindexRequest__Output as _cms_search_v1_ReindexRequest__Output } from './cms/search/v1/ReindexRequest';
 import type { ReindexResponse as _cms_search_v1_ReindexResponse, ReindexResponse__Output as _cms_search_v1_ReindexResponse__Output } from './cms/search/v1/ReindexResponse';
 import type { SearchServiceClient as _cms_search_v1_SearchServiceClient, SearchServiceDefinition as _cms_search_v1_SearchServiceDefinition } from './cms/search/v1/SearchService';
@@ -34,6 +35,7 @@ export interface ProtoGrpcType {
         CollectionItem: MessageTypeDefinition<_cms_search_v1_CollectionItem, _cms_search_v1_CollectionItem__Output>
         QueryCollectionRequest: MessageTypeDefinition<_cms_search_v1_QueryCollectionRequest, _cms_search_v1_QueryCollectionRequest__Output>
         QueryCollectionResponse: MessageTypeDefinition<_cms_search_v1_QueryCollectionResponse, _cms_search_v1_QueryCollectionResponse__Output>
+        ReindexProgress: MessageTypeDefinition<_cms_search_v1_ReindexProgress, _cms_search_v1_ReindexProgress__Output>
         ReindexRequest: MessageTypeDefinition<_cms_search_v1_ReindexRequest, _cms_search_v1_ReindexRequest__Output>
         ReindexResponse: MessageTypeDefinition<_cms_search_v1_ReindexResponse, _cms_search_v1_ReindexResponse__Output>
         SearchService: SubtypeConstructor<typeof grpc.Client, _cms_search_v1_SearchServiceClient> & { service: _cms_search_v1_SearchServiceDefinition }

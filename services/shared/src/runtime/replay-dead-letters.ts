@@ -7,18 +7,22 @@
  *
  * Each event goes back to the group's queue with its failure count reset; at
  * most as many as the dead-letter queue held at the start, so one that fails
- * again is not replayed twice in one run. Prints one line per group; exit 1 on
- * an error, 2 on a usage error.
+ * again is not replayed twice in one run. Shows its progress per event (a bar on
+ * a terminal, else a line every 2 s), then one line per group; exit 1 on an
+ * error, 2 on a usage error.
  */
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config/load';
 import { countDeadLetters, replayDeadLetters } from '../events/dead-letters';
 import { redactUrl } from '../logging/redact';
-import { exitOnHelp } from './tool-support';
+import { exitOnHelp, progress } from './tool-support';
 
 const USAGE = `usage: npm run events:replay -- [--count] <group>...
   Puts what the consumer groups (e.g. search) dead-lettered back on their queues, once the cause is fixed; with
-  --count, only counts. Settings, from the environment:
+  --count, only counts. Shows the events replayed so far (a bar on a terminal, else a line every 2 s). Each event
+  leaves the dead-letter queue only once its queue has it: stopped midway, the rest stay dead-lettered, and a run
+  again goes on with them (an event may be replayed twice; consumers take events at least once anyway).
+  Settings, from the environment:
     AMQP_URL              the broker (required)
 `;
 const schema = z.object({ AMQP_URL: z.string().url() });
@@ -36,7 +40,7 @@ async function main(args: string[]): Promise<number> {
       if (countOnly) {
         console.log(`${group}: ${await countDeadLetters(url, group)} dead-lettered events`);
       } else {
-        const report = await replayDeadLetters(url, group);
+        const report = await replayDeadLetters(url, group, (depth) => progress(group, depth));
         console.log(
           `${group}: replayed ${report.replayed} of ${report.depth} dead-lettered events (${report.from} → ${report.to})`,
         );

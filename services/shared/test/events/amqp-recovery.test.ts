@@ -312,7 +312,13 @@ describeWithBroker('AMQP event bus: outages and failures', () => {
     });
 
     failing = false;
-    const report = await replayDeadLetters(url, where.group);
+    const shown: string[] = [];
+    const report = await replayDeadLetters(url, where.group, (total) => ({
+      tick: (what) => shown.push(`${shown.length + 1}/${total} ${what}`),
+      stop: () => shown.push('stop'),
+    }));
+    // The progress of the tool (npm run events:replay): one tick per event replayed, with its routing key.
+    expect(shown).toEqual(['1/2 content.added', '2/2 content.added', 'stop']);
     expect(report).toEqual({
       group: where.group,
       from: deadLetterQueueName(where.group),

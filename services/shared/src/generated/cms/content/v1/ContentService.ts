@@ -8,6 +8,8 @@ import type { ChangesAck as _cms_content_v1_ChangesAck, ChangesAck__Output as _c
 import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as _cms_content_v1_ChangesPush__Output } from '../../../cms/content/v1/ChangesPush';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
 import type { CountByTypeRequest as _cms_content_v1_CountByTypeRequest, CountByTypeRequest__Output as _cms_content_v1_CountByTypeRequest__Output } from '../../../cms/content/v1/CountByTypeRequest';
+import type { CountObjectsRequest as _cms_content_v1_CountObjectsRequest, CountObjectsRequest__Output as _cms_content_v1_CountObjectsRequest__Output } from '../../../cms/content/v1/CountObjectsRequest';
+import type { CountObjectsResponse as _cms_content_v1_CountObjectsResponse, CountObjectsResponse__Output as _cms_content_v1_CountObjectsResponse__Output } from '../../../cms/content/v1/CountObjectsResponse';
 import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsRequest, EnsureLanguageRootsRequest__Output as _cms_content_v1_EnsureLanguageRootsRequest__Output } from '../../../cms/content/v1/EnsureLanguageRootsRequest';
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from '../../../cms/content/v1/EnsureLanguageRootsResponse';
 import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from '../../../cms/content/v1/ExportObjectsRequest';
@@ -18,8 +20,8 @@ import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as 
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
 import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from '../../../cms/content/v1/ImportObjectRequest';
 import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from '../../../cms/content/v1/ImportObjectResponse';
+import type { RebuildTranslationsProgress as _cms_content_v1_RebuildTranslationsProgress, RebuildTranslationsProgress__Output as _cms_content_v1_RebuildTranslationsProgress__Output } from '../../../cms/content/v1/RebuildTranslationsProgress';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from '../../../cms/content/v1/RebuildTranslationsRequest';
-import type { RebuildTranslationsResponse as _cms_content_v1_RebuildTranslationsResponse, RebuildTranslationsResponse__Output as _cms_content_v1_RebuildTranslationsResponse__Output } from '../../../cms/content/v1/RebuildTranslationsResponse';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from '../../../cms/content/v1/RenderManyRequest';
 import type { RenderManyResponse as _cms_content_v1_RenderManyResponse, RenderManyResponse__Output as _cms_content_v1_RenderManyResponse__Output } from '../../../cms/content/v1/RenderManyResponse';
 import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as _cms_content_v1_ScanRequest__Output } from '../../../cms/content/v1/ScanRequest';
@@ -45,6 +47,15 @@ export interface ContentServiceClient extends grpc.Client {
   countByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
   countByType(argument: _cms_content_v1_CountByTypeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
   countByType(argument: _cms_content_v1_CountByTypeRequest, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
+  
+  CountObjects(argument: _cms_content_v1_CountObjectsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  CountObjects(argument: _cms_content_v1_CountObjectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  CountObjects(argument: _cms_content_v1_CountObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  CountObjects(argument: _cms_content_v1_CountObjectsRequest, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  countObjects(argument: _cms_content_v1_CountObjectsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  countObjects(argument: _cms_content_v1_CountObjectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  countObjects(argument: _cms_content_v1_CountObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
+  countObjects(argument: _cms_content_v1_CountObjectsRequest, callback: grpc.requestCallback<_cms_content_v1_CountObjectsResponse__Output>): grpc.ClientUnaryCall;
   
   EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
   EnsureLanguageRoots(argument: _cms_content_v1_EnsureLanguageRootsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_EnsureLanguageRootsResponse__Output>): grpc.ClientUnaryCall;
@@ -96,14 +107,10 @@ export interface ContentServiceClient extends grpc.Client {
   importObject(argument: _cms_content_v1_ImportObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
   importObject(argument: _cms_content_v1_ImportObjectRequest, callback: grpc.requestCallback<_cms_content_v1_ImportObjectResponse__Output>): grpc.ClientUnaryCall;
   
-  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
-  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, callback: grpc.requestCallback<_cms_content_v1_RebuildTranslationsResponse__Output>): grpc.ClientUnaryCall;
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_RebuildTranslationsProgress__Output>;
+  RebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_RebuildTranslationsProgress__Output>;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_RebuildTranslationsProgress__Output>;
+  rebuildTranslations(argument: _cms_content_v1_RebuildTranslationsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_content_v1_RebuildTranslationsProgress__Output>;
   
   RenderMany(argument: _cms_content_v1_RenderManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_RenderManyResponse__Output>): grpc.ClientUnaryCall;
   RenderMany(argument: _cms_content_v1_RenderManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_RenderManyResponse__Output>): grpc.ClientUnaryCall;
@@ -140,6 +147,8 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   CountByType: grpc.handleUnaryCall<_cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts>;
   
+  CountObjects: grpc.handleUnaryCall<_cms_content_v1_CountObjectsRequest__Output, _cms_content_v1_CountObjectsResponse>;
+  
   EnsureLanguageRoots: grpc.handleUnaryCall<_cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse>;
   
   ExportObjects: grpc.handleServerStreamingCall<_cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject>;
@@ -152,7 +161,7 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
   
   ImportObject: grpc.handleUnaryCall<_cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse>;
   
-  RebuildTranslations: grpc.handleUnaryCall<_cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse>;
+  RebuildTranslations: grpc.handleServerStreamingCall<_cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsProgress>;
   
   RenderMany: grpc.handleUnaryCall<_cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse>;
   
@@ -167,13 +176,14 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
   CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
+  CountObjects: MethodDefinition<_cms_content_v1_CountObjectsRequest, _cms_content_v1_CountObjectsResponse, _cms_content_v1_CountObjectsRequest__Output, _cms_content_v1_CountObjectsResponse__Output>
   EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>
   ExportObjects: MethodDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportedObject, _cms_content_v1_ExportObjectsRequest__Output, _cms_content_v1_ExportedObject__Output>
   GetByPath: MethodDefinition<_cms_content_v1_GetByPathRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByPathRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   GetByUid: MethodDefinition<_cms_content_v1_GetByUidRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_GetByUidRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
   ImportObject: MethodDefinition<_cms_content_v1_ImportObjectRequest, _cms_content_v1_ImportObjectResponse, _cms_content_v1_ImportObjectRequest__Output, _cms_content_v1_ImportObjectResponse__Output>
-  RebuildTranslations: MethodDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsResponse, _cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsResponse__Output>
+  RebuildTranslations: MethodDefinition<_cms_content_v1_RebuildTranslationsRequest, _cms_content_v1_RebuildTranslationsProgress, _cms_content_v1_RebuildTranslationsRequest__Output, _cms_content_v1_RebuildTranslationsProgress__Output>
   RenderMany: MethodDefinition<_cms_content_v1_RenderManyRequest, _cms_content_v1_RenderManyResponse, _cms_content_v1_RenderManyRequest__Output, _cms_content_v1_RenderManyResponse__Output>
   Scan: MethodDefinition<_cms_content_v1_ScanRequest, _cms_events_v1_ContentSnapshot, _cms_content_v1_ScanRequest__Output, _cms_events_v1_ContentSnapshot__Output>
   SetSiteTitle: MethodDefinition<_cms_content_v1_SetSiteTitleRequest, _cms_content_v1_SetSiteTitleResponse, _cms_content_v1_SetSiteTitleRequest__Output, _cms_content_v1_SetSiteTitleResponse__Output>
