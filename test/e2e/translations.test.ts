@@ -105,6 +105,15 @@ describe('translations through the gateway', () => {
       expect((await json(await t.request('GET', '/@site'))).features.multilingual).toBe(true);
     });
 
+    it('takes expand=translations on the site root and leaves it out, as Volto asks it of every page it shows', async () => {
+      const response = await t.request('GET', '/?expand=translations,breadcrumbs', { auth: null });
+      expect(response.status).toBe(200);
+      const site = await json(response);
+      expect(site['@components'].translations).toBeUndefined();
+      expect(site['@components'].breadcrumbs.items).toEqual([]);
+      expect((await t.request('GET', '/?expand=translation')).status).toBe(400);
+    });
+
     it('gives content created inside a root its language, served as {title, token}; its navroot is the root', async () => {
       const doc = await create('/en', { id: 'test-document', title: 'Test document' });
       expect(doc.language).toEqual({ title: 'English', token: 'en' });
