@@ -105,6 +105,13 @@ describe('translations through the gateway', () => {
       expect((await json(await t.request('GET', '/@site'))).features.multilingual).toBe(true);
     });
 
+    it('has language roots Volto shows anonymous visitors: their title as a block, no type schema needed', async () => {
+      // Volto renders content without blocks from its type's schema, and `@types` answers anonymous visitors 401.
+      const root = await json(await t.request('GET', '/de', { auth: null }));
+      expect(root.blocks_layout.items).toHaveLength(1);
+      expect(root.blocks[root.blocks_layout.items[0]]).toEqual({ '@type': 'title' });
+    });
+
     it('takes expand=translations on the site root and leaves it out, as Volto asks it of every page it shows', async () => {
       const response = await t.request('GET', '/?expand=translations,breadcrumbs', { auth: null });
       expect(response.status).toBe(200);
