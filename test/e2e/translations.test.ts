@@ -105,6 +105,22 @@ describe('translations through the gateway', () => {
       expect((await json(await t.request('GET', '/@site'))).features.multilingual).toBe(true);
     });
 
+    it('has language roots Volto shows anonymous visitors: their title as a block, no type schema needed', async () => {
+      // Volto renders content without blocks from its type's schema, and `@types` answers anonymous visitors 401.
+      const root = await json(await t.request('GET', '/de', { auth: null }));
+      expect(root.blocks_layout.items).toHaveLength(1);
+      expect(root.blocks[root.blocks_layout.items[0]]).toEqual({ '@type': 'title' });
+    });
+
+    it('takes expand=translations on the site root and leaves it out, as Volto asks it of every page it shows', async () => {
+      const response = await t.request('GET', '/?expand=translations,breadcrumbs', { auth: null });
+      expect(response.status).toBe(200);
+      const site = await json(response);
+      expect(site['@components'].translations).toBeUndefined();
+      expect(site['@components'].breadcrumbs.items).toEqual([]);
+      expect((await t.request('GET', '/?expand=translation')).status).toBe(400);
+    });
+
     it('gives content created inside a root its language, served as {title, token}; its navroot is the root', async () => {
       const doc = await create('/en', { id: 'test-document', title: 'Test document' });
       expect(doc.language).toEqual({ title: 'English', token: 'en' });

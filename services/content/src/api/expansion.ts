@@ -140,10 +140,13 @@ export function componentExpander(deps: ComponentDeps): Components {
   return {
     async componentsOf(ctx, doc) {
       // A write has committed by the time its body is rendered: a bad `expand` must not turn it into an error.
+      const siteMultilingual = (await deps.translations?.multilingual()) ?? false;
       // The site root has no translations (its languages are its language root folders), as in the original.
-      const multilingual = doc.portal_type !== SITE_ROOT_TYPE && ((await deps.translations?.multilingual()) ?? false);
+      const multilingual = siteMultilingual && doc.portal_type !== SITE_ROOT_TYPE;
       if (ctx.method !== 'GET' || renderingRoot.has(ctx)) return linksOf(ctx, doc, multilingual);
-      const wanted = expandedNames(ctx, multilingual);
+      // Asking the root of a multilingual site for them is no error: the original leaves them out, and Volto asks
+      // every page it shows for them, the root's too.
+      const wanted = expandedNames(ctx, siteMultilingual).filter((name) => multilingual || name !== 'translations');
       const components = linksOf(ctx, doc, multilingual);
       if (wanted.length === 0) return components;
       const scope = new ComponentScope(

@@ -28,9 +28,20 @@ const LANGUAGE_ROOT_DEF: ContentTypeDef = {
   workflow: true,
   // Made by the language panel only.
   addable: false,
-  behaviors: ['cms.dublincore', 'cms.excludefromnavigation', 'cms.allowdiscussion'],
+  // Blocks as the original's Volto profile gives its language roots: Volto shows a folder without them through
+  // the type's schema, which anonymous visitors may not read (`@types` answers them 401), so an empty page.
+  behaviors: ['cms.dublincore', 'cms.excludefromnavigation', 'cms.allowdiscussion', 'blocks'],
   schema: [],
 };
+
+/** A new language root's page: its title. JSON fields are stored as text (fieldsAfter). */
+function languageRootBlocks(): { blocks: string; blocks_layout: string } {
+  const title = randomUUID();
+  return {
+    blocks: JSON.stringify({ [title]: { '@type': 'title' } }),
+    blocks_layout: JSON.stringify({ items: [title] }),
+  };
+}
 
 /**
  * Adds the language root folder to the site's types: content's own type (made by the language panel only), kept
@@ -204,7 +215,7 @@ export class Translations {
       version: 1,
       effective: null,
       expires: null,
-      fields: { language: code, exclude_from_nav: true },
+      fields: { language: code, exclude_from_nav: true, ...languageRootBlocks() },
       local_roles: [],
       workflow_history: [
         { action: null, actor: this.options.admin, comments: '', review_state: 'published', time: at },
