@@ -3,7 +3,8 @@
  * `@@images` go to the content service's internal HTTP server through http-proxy-middleware over a keep-alive
  * agent, so the bytes stream to the client (with `Range`, `ETag`, 304 answered by content) instead of travelling
  * whole inside gRPC messages. The request is authenticated and parsed here as any other; what the gRPC hop would
- * carry goes in one header, which always replaces whatever a client sent under that name.
+ * carry goes in one header, signed with the suite's service key (the proof content checks first), and these
+ * replace whatever a client sent under those names.
  */
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
@@ -12,7 +13,10 @@ import {
   FILE_HOP_ENDPOINTS,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_REQUEST_ID_HEADER,
   FILE_HOP_UPLOAD_ENDPOINTS,
+  SERVICE_PROOF_KEY,
+  signHttpProof,
   type FileHopRequest,
   type Logger,
 } from '@cms/shared';
@@ -99,7 +103,18 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
       res.locals.fileCacheControl = cacheControl;
       // Only what content needs: the forwarded request and the validators (or an upload's headers, with its body
       // streaming on). No credentials cross the hop.
-      const headers: Record<string, string> = { [FILE_HOP_HEADER]: encodeFileHopRequest(request) };
+      const claim = encodeFileHopRequest(request);
+      const headers: Record<string, string> = {
+        [FILE_HOP_HEADER]: claim,
+        [FILE_HOP_REQUEST_ID_HEADER]: request.request_id,
+        // The proxy sends every request to FILE_HOP_PATH (pathRewrite), which the proof names.
+        [SERVICE_PROOF_KEY]: signHttpProof({
+          method: req.method,
+          path: FILE_HOP_PATH,
+          requestId: request.request_id,
+          claim,
+        }),
+      };
       const upload = FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint);
       for (const name of upload ? UPLOAD_HEADERS : PASSED_HEADERS) {
         const value = req.headers[name];

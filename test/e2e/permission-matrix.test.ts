@@ -8,12 +8,36 @@ import { startTestSuite, type TestSuite } from '../support/embedded-suite';
  * added to the routing table without a row here fails the coverage test.
  *
  * Expectations are written out by role (not computed by the code under test):
- * simple_publication_workflow on a new site, the callers holding one global
- * role each and no local role, and the content created by the administrator.
+ * simple_publication_workflow on a new site and addendum §8 (published content
+ * stays editable by its Owner and Editors). The callers: one global role each
+ * and no local role, on content the administrator created; the Owner, a
+ * Contributor on content they created themselves (elsewhere a Contributor); a
+ * Member given one local role through sharing on the folder that holds the
+ * content (elsewhere a Member); a Member of a group that holds the Editor role
+ * (an Editor everywhere); and a Member of a group given Reviewer on that
+ * folder through sharing (as the local Reviewer).
  */
 
-const CALLERS = ['anonymous', 'Member', 'Contributor', 'Editor', 'Reviewer', 'Site Administrator', 'Manager'] as const;
+const GLOBAL_CALLERS = [
+  'anonymous',
+  'Member',
+  'Contributor',
+  'Editor',
+  'Reviewer',
+  'Site Administrator',
+  'Manager',
+] as const;
+/** Members with one role granted on /matrix through `@sharing`. */
+const LOCAL_CALLERS = ['local Reader', 'local Editor', 'local Contributor', 'local Reviewer'] as const;
+const CALLERS = [...GLOBAL_CALLERS, 'Owner', ...LOCAL_CALLERS, 'group Editor', 'group local Reviewer'] as const;
 type Caller = (typeof CALLERS)[number];
+/** The role each local caller holds on /matrix. */
+const LOCAL_ROLE: Record<(typeof LOCAL_CALLERS)[number], string> = {
+  'local Reader': 'Reader',
+  'local Editor': 'Editor',
+  'local Contributor': 'Contributor',
+  'local Reviewer': 'Reviewer',
+};
 const STATES = ['private', 'pending', 'published'] as const;
 type State = (typeof STATES)[number];
 
@@ -27,24 +51,47 @@ function allow(ok: number, who: Caller[], denied?: { anonymous?: number; others?
     who.includes(caller) ? ok : caller === 'anonymous' ? (denied?.anonymous ?? 401) : (denied?.others ?? 403);
 }
 
+/** Editors: global ones, through their group, and on /matrix only. */
+const EDITORS: Caller[] = ['Editor', 'group Editor', 'local Editor'];
+/** Reviewers on /matrix only: their own grant, or their group's. */
+const LOCAL_REVIEWERS: Caller[] = ['local Reviewer', 'group local Reviewer'];
 const VIEW: Record<State, Caller[]> = {
-  private: ['Contributor', 'Editor', ...ADMINS],
-  pending: ['Contributor', 'Editor', 'Reviewer', ...ADMINS],
+  private: ['Contributor', ...EDITORS, ...ADMINS, 'Owner', 'local Reader', 'local Contributor'],
+  pending: [
+    'Contributor',
+    ...EDITORS,
+    'Reviewer',
+    ...ADMINS,
+    'Owner',
+    'local Reader',
+    'local Contributor',
+    ...LOCAL_REVIEWERS,
+  ],
   published: ALL,
 };
 const MODIFY: Record<State, Caller[]> = {
-  private: ['Editor', ...ADMINS],
-  pending: ['Reviewer', ...ADMINS],
-  published: ['Editor', ...ADMINS],
+  private: [...EDITORS, ...ADMINS, 'Owner'],
+  pending: ['Reviewer', ...LOCAL_REVIEWERS, ...ADMINS],
+  published: [...EDITORS, ...ADMINS, 'Owner'],
 };
-const DELETE: Caller[] = ['Editor', ...ADMINS];
-const ADD: Caller[] = ['Contributor', ...ADMINS];
-const REVIEW: Caller[] = ['Reviewer', ...ADMINS];
-const REQUEST_REVIEW: Caller[] = ['Contributor', 'Editor', ...ADMINS];
-const SHARE: Caller[] = ['Editor', ...ADMINS];
+const DELETE: Caller[] = [...EDITORS, ...ADMINS, 'Owner'];
+/** Adding to /matrix; to another folder only the global Contributors (and the Owner, one) add. */
+const ADD: Caller[] = ['Contributor', 'local Contributor', ...ADMINS, 'Owner'];
+const ADD_ELSEWHERE: Caller[] = ['Contributor', ...ADMINS, 'Owner'];
+const REVIEW: Caller[] = ['Reviewer', ...LOCAL_REVIEWERS, ...ADMINS];
+const REQUEST_REVIEW: Caller[] = ['Contributor', 'local Contributor', ...EDITORS, ...ADMINS, 'Owner'];
+const SHARE: Caller[] = [...EDITORS, ...ADMINS, 'Owner'];
 /** Working copies: the check-out and check-in roles, which no workflow state manages (an Editor may check out a published page). */
-const ITERATE: Caller[] = ['Editor', ...ADMINS];
-const HISTORY: Caller[] = ['Contributor', 'Editor', 'Reviewer', ...ADMINS];
+const ITERATE: Caller[] = [...EDITORS, ...ADMINS, 'Owner'];
+const HISTORY: Caller[] = [
+  'Contributor',
+  ...EDITORS,
+  'Reviewer',
+  ...ADMINS,
+  'Owner',
+  ...LOCAL_CALLERS,
+  'group local Reviewer',
+];
 
 /** Every endpoint first checks that the caller may view its context: those who may not get 401/403 whatever else. */
 function whenViewing(state: State, then: (caller: Caller) => number) {
@@ -252,7 +299,7 @@ const MATRIX: Row[] = [
     expected: (c, s) =>
       allow(
         200,
-        ADD.filter((a) => VIEW[s].includes(a)),
+        ADD_ELSEWHERE.filter((a) => VIEW[s].includes(a)),
       )(c),
   },
   {
@@ -263,7 +310,8 @@ const MATRIX: Row[] = [
     fresh: true,
     path: () => '/matrix-target/@move',
     body: (doc: string) => ({ source: doc }),
-    expected: (c) => allow(200, ADMINS)(c),
+    // The Owner may delete what they made, and adds anywhere as a Contributor.
+    expected: (c) => allow(200, [...ADMINS, 'Owner'])(c),
   },
   // Locks: anyone who may view sees the lock; taking, refreshing and releasing one needs the edit permission.
   {
@@ -879,7 +927,7 @@ const MATRIX: Row[] = [
     name: 'add a relation',
     path: () => '/@relations',
     body: { items: [{ source: '/matrix', target: '/matrix-target', relation: 'relatedItems' }] },
-    expected: (c) => allow(204, ['Editor', ...ADMINS])(c),
+    expected: (c) => allow(204, ['Editor', 'group Editor', ...ADMINS])(c),
   },
   {
     endpoint: 'relations',
@@ -894,7 +942,7 @@ const MATRIX: Row[] = [
     name: 'delete relations',
     path: () => '/@relations',
     body: { source: '/matrix-target', relation: 'relatedItems' },
-    expected: (c) => allow(204, ['Editor', ...ADMINS])(c),
+    expected: (c) => allow(204, ['Editor', 'group Editor', ...ADMINS])(c),
   },
   {
     endpoint: 'system',
@@ -1099,9 +1147,14 @@ describe('permission matrix', () => {
     return response;
   }
 
-  async function documentIn(state: State): Promise<string> {
+  /** A new document in `state`, made by the administrator or (for the Owner) by the caller. */
+  async function documentIn(state: State, caller?: Caller): Promise<string> {
     const id = `doc-${++counter}`;
-    await admin('POST', '/matrix', { '@type': 'Document', id, title: `Matrix ${id}` });
+    const body = { '@type': 'Document', id, title: `Matrix ${id}` };
+    if (caller === 'Owner') {
+      const created = await t.request('POST', '/matrix', { auth: authFor('Owner'), body });
+      if (created.status !== 201) throw new Error(`the Owner's POST answered ${created.status}`);
+    } else await admin('POST', '/matrix', body);
     if (state === 'pending') await admin('POST', `/matrix/${id}/@workflow/submit`);
     if (state === 'published') await admin('POST', `/matrix/${id}/@workflow/publish`);
     return `/matrix/${id}`;
@@ -1110,12 +1163,30 @@ describe('permission matrix', () => {
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '300' });
     for (const caller of LOGGED_IN) {
-      const roles = caller === 'Member' ? ['Member'] : [caller];
+      const roles = (GLOBAL_CALLERS as readonly string[]).includes(caller)
+        ? [caller]
+        : caller === 'Owner'
+          ? ['Contributor']
+          : ['Member'];
       await admin('POST', '/@users', { username: userId(caller), password: `secret-${userId(caller)}`, roles });
     }
     await admin('POST', '/', { '@type': 'Folder', id: 'matrix', title: 'Matrix' });
     await admin('POST', '/', { '@type': 'Folder', id: 'matrix-target', title: 'Matrix target' });
     await admin('POST', '/@groups', { groupname: 'matrixgroup', title: 'Matrix group' });
+    await admin('POST', '/@groups', {
+      groupname: 'matrixeditors',
+      title: 'Matrix editors',
+      roles: ['Editor'],
+      users: [userId('group Editor')],
+    });
+    await admin('POST', '/@groups', {
+      groupname: 'matrixreviewers',
+      title: 'Matrix reviewers',
+      users: [userId('group local Reviewer')],
+    });
+    const entries = LOCAL_CALLERS.map((caller) => ({ id: userId(caller), roles: { [LOCAL_ROLE[caller]]: true } }));
+    entries.push({ id: 'matrixreviewers', roles: { Reviewer: true } });
+    await admin('POST', '/matrix/@sharing', { entries });
   });
   afterAll(async () => {
     await t.stop();
@@ -1135,10 +1206,11 @@ describe('permission matrix', () => {
       const label = row.onContent ? `${row.method} ${row.name} (${state})` : `${row.method} ${row.name}`;
       it(label, async () => {
         const shared = row.onContent && !row.fresh ? await documentIn(state) : '';
+        const ownersShared = row.onContent && !row.fresh ? await documentIn(state, 'Owner') : '';
         const outcomes: Record<string, number> = {};
         const expected: Record<string, number> = {};
         for (const caller of CALLERS) {
-          const doc = row.fresh ? await documentIn(state) : shared;
+          const doc = row.fresh ? await documentIn(state, caller) : caller === 'Owner' ? ownersShared : shared;
           if (row.checkedOut) await admin('POST', `${doc}/@workingcopy`);
           if (row.name === 'delete a user')
             await t.request('POST', '/@users', { body: { username: 'victim', password: 'secret-victim' } });

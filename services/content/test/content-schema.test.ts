@@ -162,6 +162,31 @@ describe('field kinds', () => {
     }
   });
 
+  it('refuses an over-long list by its length alone, without parsing its elements', () => {
+    const lists: [FieldDef, number][] = [
+      [field('list'), 1000],
+      [field('multichoice', { choices: [['a', 'A']] }), 1000],
+      [field('relationlist'), 1000],
+      [field('querystring'), 100],
+    ];
+    for (const [def, max] of lists) {
+      // Elements that are all wrong: only the length is reported, as one issue.
+      const result = fieldSchema(def).safeParse(Array.from({ length: 20_000 }, () => 42));
+      expect(result.success).toBe(false);
+      expect(result.error?.issues).toEqual([
+        expect.objectContaining({
+          code: 'too_big',
+          maximum: max,
+          message: `Array must contain at most ${max} element(s)`,
+        }),
+      ]);
+      // At the limit, the elements are checked as before.
+      const atLimit = fieldSchema(def).safeParse(Array.from({ length: max }, () => 42));
+      expect(atLimit.success).toBe(false);
+      expect(atLimit.error?.issues).toHaveLength(max);
+    }
+  });
+
   it('a required text field refuses the empty string', () => {
     rejects(field('textline', { required: true }), '');
     expect(accepts(field('textline'), '')).toBe('');

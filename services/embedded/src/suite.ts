@@ -28,6 +28,8 @@ export interface RunningSuite {
   port: number;
   publicUrl: string;
   addresses: BackendAddresses;
+  /** `host:port` of content's file hop, which the gateway streams files from. */
+  contentFiles: string;
   stop(): Promise<void>;
 }
 
@@ -191,6 +193,7 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
     port,
     publicUrl,
     addresses,
+    contentFiles,
     async stop() {
       removeAddressesFile(configs.search.DATA_DIR);
       await stopGateway();

@@ -2,7 +2,8 @@
  * The content service's end of the file hop (services/shared/src/http/file-hop.ts): a small HTTP server that
  * answers `@@download` and `@@images` (and their scales) as a stream from the blob store, with `Range` (206, 416),
  * `ETag` / `Last-Modified` and 304. The gateway authenticates and forwards; the permission to view the object is
- * checked here, as the dispatcher does for the gRPC hop, and the file is the one the same endpoints select.
+ * checked here, as the dispatcher does for the gRPC hop, and the file is the one the same endpoints select. Only a
+ * request with the gateway's proof is read at all (`refuseUnproven`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,15 +11,21 @@ import { pipeline } from 'node:stream/promises';
 import {
   AppError,
   badRequest,
+  checkHttpProof,
+  clip,
   decodeFileHopRequest,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_REQUEST_ID_HEADER,
   FILE_HOP_UPLOAD_ENDPOINTS,
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
   redirectOfMoved,
   requirePermission,
+  SERVICE_PROOF_KEY,
+  unauthorized,
+  forbidden,
   type ContextResolver,
   type FileHopRequest,
   type Logger,
@@ -85,6 +92,7 @@ async function answer(
   contexts: ContextResolver<ContentDoc>,
   logger: Logger,
 ): Promise<void> {
+  if (refuseUnproven(req, res, logger)) return;
   const hop = decodeFileHopRequest(headerOf(req, FILE_HOP_HEADER));
   const log = logger.child({ requestId: hop?.request_id });
   try {
@@ -123,6 +131,34 @@ async function answer(
     if (moved) res.writeHead(moved.status, moved.headers).end();
     else sendHopError(res, error, hop?.request_id, log);
   }
+}
+
+/**
+ * Answers a request without the gateway's valid proof (file-hop.ts) and says so: 401 without a proof, 403 with one
+ * that does not hold (another key, too old, or made for another request). Nothing of the request is read, its body
+ * neither: the connection closes with the answer.
+ */
+function refuseUnproven(req: IncomingMessage, res: ServerResponse, logger: Logger): boolean {
+  const proof = headerOf(req, SERVICE_PROOF_KEY);
+  const requestId = headerOf(req, FILE_HOP_REQUEST_ID_HEADER) ?? '';
+  const reason = checkHttpProof(proof, {
+    method: req.method ?? '',
+    path: req.url ?? '',
+    requestId,
+    claim: headerOf(req, FILE_HOP_HEADER) ?? '',
+  });
+  if (reason === undefined) return false;
+  logger.warn(
+    { requestId: clip(requestId), peer: req.socket.remoteAddress, reason },
+    'file request refused: no valid service proof',
+  );
+  res.setHeader('Connection', 'close');
+  const error =
+    proof === undefined
+      ? unauthorized('The file hop serves only requests the gateway signs')
+      : forbidden('The proof of this file request does not hold');
+  sendHopError(res, error, undefined, logger);
+  return true;
 }
 
 /**

@@ -140,6 +140,42 @@ export function checkServiceProof(
   return holds ? undefined : 'service proof does not match';
 }
 
+/** What a plain HTTP request between the suite's processes claims (the file hop, http/file-hop.ts). */
+export interface HttpProofClaims {
+  /** The HTTP method. */
+  method: string;
+  /** The request target as sent (path and query). */
+  path: string;
+  requestId: string;
+  /** The header that says what the request is for and for whom (the forwarded request of the file hop). */
+  claim: string;
+  issuedAt?: number;
+}
+
+/**
+ * The same proof for plain HTTP: `HTTP <method> <target>` stands in for the gRPC method (which always starts with
+ * `/`, so a proof of one kind never passes for the other), the SHA-256 of the claim header for the message bytes.
+ * A body streaming after the headers is not covered (the claim says whose it is and where it goes).
+ */
+function httpProofClaims({ method, path, requestId, claim }: HttpProofClaims): Omit<ProofClaims, 'issuedAt'> {
+  return {
+    method: `HTTP ${method} ${path}`,
+    requestId,
+    clientAddress: '',
+    bodyDigest: digestOf(Buffer.from(claim, 'utf8')),
+  };
+}
+
+/** The proof a caller puts in the `x-service-proof` header of a plain HTTP request to another process. */
+export function signHttpProof(claims: HttpProofClaims): string {
+  return signServiceProof({ ...httpProofClaims(claims), issuedAt: claims.issuedAt ?? Date.now() });
+}
+
+/** Why the proof of a plain HTTP request is refused, for the log; undefined when it holds. */
+export function checkHttpProof(proof: unknown, claims: HttpProofClaims, now: number = Date.now()): string | undefined {
+  return checkServiceProof(proof, httpProofClaims(claims), now);
+}
+
 function metadataString(metadata: grpc.Metadata, key: string): string {
   const value = metadata.get(key)[0];
   return typeof value === 'string' ? value : '';

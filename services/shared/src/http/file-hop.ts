@@ -3,15 +3,21 @@
  * to the gateway as a stream, with ranges and validators, instead of whole inside a gRPC message. The gateway
  * authenticates and parses the request as for any endpoint, then passes what the gRPC hop would carry in
  * `HttpRequest` (context path, endpoint, sub-path, principal, public URL, request id) in one header; the content
- * service checks the permissions itself. It trusts that header as its gRPC server trusts `HttpRequest.principal`:
- * the port is internal (not published, and closed to all but the gateway by the chart's NetworkPolicy), and the
- * gateway always replaces whatever a client sent under that name.
+ * service checks the permissions itself. It trusts that header only with the gateway's proof beside it, as its gRPC
+ * server trusts `HttpRequest.principal` only in a signed call: an HMAC under the suite's `SERVICE_AUTH_KEY` over
+ * the method, the target, that header, the request id and the time (`signHttpProof`, grpc/service-auth.ts), checked
+ * before anything else, so a process that reaches the port (internal, and closed to all but the gateway by the
+ * chart's NetworkPolicy) cannot claim to be the gateway. The gateway always replaces whatever a client sent under
+ * these names. The proof does not cover an upload's body, and can be replayed within its window, as gRPC's.
  */
 import { z } from 'zod';
 import type { Principal__Output } from '../generated/cms/common/v1/Principal';
 
 /** The request header that carries the forwarded request. */
 export const FILE_HOP_HEADER = 'x-cms-file-request';
+
+/** The request header that carries the forwarded request's id, which the proof covers (logged on a refusal). */
+export const FILE_HOP_REQUEST_ID_HEADER = 'x-request-id';
 
 /** The path the content service serves the hop on. */
 export const FILE_HOP_PATH = '/files';

@@ -1,6 +1,8 @@
 import {
+  checkHttpProof,
   checkServiceProof,
   SERVICE_PROOF_WINDOW_MS,
+  signHttpProof,
   signServiceProof,
   useServiceKeys,
 } from '../../src/grpc/service-auth';
@@ -42,6 +44,18 @@ describe('service proofs', () => {
     expect(checkServiceProof(undefined, claims, now)).toBe('no service proof');
     expect(checkServiceProof(Buffer.from('v1'), claims, now)).toBe('no service proof');
     expect(checkServiceProof(`v1.${now}.short`, claims, now)).toBe('malformed service proof');
+  });
+
+  it('signs plain HTTP requests (the file hop) over method, target, request id and claim header', () => {
+    const request = { method: 'GET', path: '/files', requestId: 'r1', claim: 'eyJ9' };
+    const now = Date.now();
+    const proof = signHttpProof({ ...request, issuedAt: now });
+    expect(checkHttpProof(proof, request, now)).toBeUndefined();
+    for (const changed of [{ method: 'PATCH' }, { path: '/files?x' }, { requestId: 'r2' }, { claim: 'eyJ8' }])
+      expect(checkHttpProof(proof, { ...request, ...changed }, now)).toBe('service proof does not match');
+    expect(checkHttpProof(proof, request, now + SERVICE_PROOF_WINDOW_MS + 1)).toBe(
+      'service proof outside its time window',
+    );
   });
 
   it('keeps one key per process', () => {

@@ -106,6 +106,21 @@ function choice(field: FieldDef) {
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
+/**
+ * An array of at most `max` elements, a longer one refused by its length before any element is parsed: zod parses
+ * every element before it checks `.max`, and a body the gateway lets through may bring 20,000 of them an array,
+ * which then hold content's event loop for nothing (the answer is the same 400).
+ */
+function boundedArray<T extends z.ZodTypeAny>(element: T, max: number) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (Array.isArray(value) && value.length > max)
+        ctx.addIssue({ code: 'too_big', type: 'array', maximum: max, inclusive: true, exact: false, fatal: true });
+    })
+    .pipe(z.array(element).max(max));
+}
+
 /** The schema of one field's value, null excluded. */
 export function valueSchema(field: FieldDef): z.ZodTypeAny {
   const maxLength = field.maxLength;
@@ -170,15 +185,9 @@ export function valueSchema(field: FieldDef): z.ZodTypeAny {
     case 'choice':
       return choice(field);
     case 'multichoice':
-      return z
-        .array(token(field))
-        .max(1000)
-        .transform((v) => unique(v as string[]));
+      return boundedArray(token(field), 1000).transform((v) => unique(v as string[]));
     case 'list':
-      return z
-        .array(z.string().max(maxLength ?? 1000))
-        .max(1000)
-        .transform(unique);
+      return boundedArray(z.string().max(maxLength ?? 1000), 1000).transform(unique);
     case 'url':
       return z
         .string()
@@ -196,23 +205,21 @@ export function valueSchema(field: FieldDef): z.ZodTypeAny {
       });
     case 'relationlist':
       // A UID, a URL or site path, or a summary object with `UID` or `@id`; the content service resolves them.
-      return z
-        .array(
-          z.preprocess(
-            (v) =>
-              v !== null && typeof v === 'object'
-                ? ((v as Record<string, unknown>).UID ?? (v as Record<string, unknown>)['@id'])
-                : v,
-            z.string({ invalid_type_error: 'must be a UID, a URL, or an object with UID or @id' }).min(1).max(2000),
-          ),
-        )
-        .max(1000)
-        .transform((v) => unique(v as string[]));
+      return boundedArray(
+        z.preprocess(
+          (v) =>
+            v !== null && typeof v === 'object'
+              ? ((v as Record<string, unknown>).UID ?? (v as Record<string, unknown>)['@id'])
+              : v,
+          z.string({ invalid_type_error: 'must be a UID, a URL, or an object with UID or @id' }).min(1).max(2000),
+        ),
+        1000,
+      ).transform((v) => unique(v as string[]));
     case 'json':
       // null is not a value here: it unsets the field.
       return z.unknown().refine((v) => v !== undefined && v !== null, { message: 'Required' });
     case 'querystring':
-      return z.array(criterionSchema).max(100);
+      return boundedArray(criterionSchema, 100);
   }
 }
 

@@ -1,0 +1,87 @@
+// What a PATCH body near the gateway's JSON limits (JSON_MAX_TOTAL_MEMBERS, 300,000 members; 20,000 elements an
+// array, 4,000 members an object) costs, and how long GETs sent one after another while it is handled wait (the
+// longest of them: about the longest stretch the event loop was held). A measurement, not a test: it prints a
+// table and exits 0. Runs the embedded suite of dist/ (build first), one process, so the GETs (`no-cache`: past the
+// gateway's cache, to content) wait for whatever holds the services' event loop.
+//
+//   node bench/heavy-patch.mjs            # 3 rounds of every body
+//   BENCH_ROUNDS=5 node bench/heavy-patch.mjs
+import { ADMIN_AUTH, DOCUMENT_PATH, fmt, log, seedDocument, startEmbedded, stopAll, table, tempDir } from './lib.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Past the gateway's cache: each GET is answered by content. */
+const FRESH = { 'Cache-Control': 'no-cache' };
+const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+
+/** Bodies the gateway lets through, each refused or taken by content's validation. */
+const BODIES = {
+  // Four list fields at the gateway's array limit (content takes 1,000 an array): 80,000 elements.
+  'lists 4 × 20,000': {
+    subjects: range(20_000, (i) => `s${i}`),
+    creators: range(20_000, (i) => `c${i}`),
+    contributors: range(20_000, (i) => `c${i}`),
+    relatedItems: range(20_000, (i) => `x${i}`),
+  },
+  // The same with every element wrong (numbers): each one an error, had content parsed them.
+  'lists 4 × 20,000 numbers': {
+    subjects: range(20_000, (i) => i),
+    creators: range(20_000, (i) => i),
+    contributors: range(20_000, (i) => i),
+    relatedItems: range(20_000, (i) => i),
+  },
+  // Relation summaries as a client sends back what it read: 20,000 objects of 15 members, 300,000 members.
+  'relatedItems 20,000 × 13': {
+    relatedItems: range(20_000, (i) => ({ UID: `x${i}`, ...Object.fromEntries(range(12, (k) => [`m${k}`, k])) })),
+  },
+  // 4,000 unknown fields (the object limit) of 70 members each: 280,000 members, each field refused.
+  'unknown 4,000 × 70': Object.fromEntries(
+    range(4000, (j) => [`u${j}`, Object.fromEntries(range(70, (k) => [`k${k}`, k]))]),
+  ),
+  // A valid body of about the same size: 2,000 Volto blocks (content's limit) of 141 members, laid out.
+  'blocks 2,000 × 141 (valid)': {
+    blocks: Object.fromEntries(
+      range(2000, (j) => [`b${j}`, { '@type': 'text', ...Object.fromEntries(range(140, (k) => [`k${k}`, k])) }]),
+    ),
+    blocks_layout: { items: range(2000, (j) => `b${j}`) },
+  },
+};
+
+async function timed(promise) {
+  const start = process.hrtime.bigint();
+  const response = await promise;
+  await response.arrayBuffer();
+  return { status: response.status, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+}
+
+const suite = await startEmbedded('heavy-patch', { dataDir: tempDir('bench-heavy-patch-'), workers: 0 });
+try {
+  await seedDocument(suite.baseUrl);
+  const url = suite.baseUrl + DOCUMENT_PATH;
+  const headers = { Authorization: ADMIN_AUTH, Accept: 'application/json', 'Content-Type': 'application/json' };
+  const rows = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, body] of Object.entries(BODIES)) {
+      const json = JSON.stringify(body);
+      let done = false;
+      const patch = timed(fetch(url, { method: 'PATCH', headers, body: json })).finally(() => (done = true));
+      const gets = [];
+      while (!done) gets.push(await timed(fetch(url, { headers: { Accept: 'application/json', ...FRESH } })));
+      const p = await patch;
+      const statuses = [...new Set(gets.map((g) => g.status))].join(' ');
+      const longest = Math.max(...gets.map((g) => g.ms));
+      rows.push([
+        round,
+        name,
+        (json.length / 1e6).toFixed(1),
+        p.status,
+        fmt(p.ms),
+        gets.length,
+        statuses,
+        fmt(longest),
+      ]);
+    }
+  }
+  log(table(['round', 'body', 'MB', 'PATCH', 'PATCH ms', 'GETs meanwhile', 'GET', 'longest GET ms'], rows));
+} finally {
+  await stopAll();
+}
