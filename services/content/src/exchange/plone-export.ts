@@ -125,6 +125,7 @@ export const discussionsSchema = z.record(hexUid, z.object({ items: z.array(comm
 export const relationsSchema = z.array(
   z.object({ from_attribute: z.string().min(1).max(100), from_uuid: hexUid, to_uuid: hexUid }),
 );
+export type ExportRelations = z.infer<typeof relationsSchema>;
 export const translationsSchema = z.array(
   z.object({ canonical: hexUid, translations: z.record(z.string().min(1).max(20), hexUid) }),
 );
