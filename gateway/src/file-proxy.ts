@@ -2,7 +2,8 @@
  * The gateway's end of the file hop (services/shared/src/http/file-hop.ts): `GET`/`HEAD` of `@@download` and
  * `@@images` go to the content service's internal HTTP server through http-proxy-middleware over a keep-alive
  * agent, so the bytes stream to the client (with `Range`, `ETag`, 304 answered by content) instead of travelling
- * whole inside gRPC messages. The request is authenticated and parsed here as any other; what the gRPC hop would
+ * whole inside gRPC messages; so do `@export`'s ZIP and the bodies of `@tus-upload` `PATCH` and `@import`, the other
+ * way. The request is authenticated and parsed here as any other; what the gRPC hop would
  * carry goes in one header, which always replaces whatever a client sent under that name.
  */
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,6 +13,7 @@ import {
   FILE_HOP_ENDPOINTS,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
+  FILE_HOP_SITE_ZIP_ENDPOINTS,
   FILE_HOP_UPLOAD_ENDPOINTS,
   type FileHopRequest,
   type Logger,
@@ -22,7 +24,10 @@ import { sendError } from './errors';
 
 /** Client headers the content service reads (validators and ranges); nothing else is passed on. */
 const PASSED_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since', 'accept-language'] as const;
-/** What a resumable upload's requests need besides: the protocol's headers, and the body's framing and type. */
+/**
+ * What a resumable upload's requests (and `@import`'s) need besides: the protocol's headers, and the body's framing
+ * and type.
+ */
 const UPLOAD_HEADERS = [
   'tus-resumable',
   'upload-offset',
@@ -37,6 +42,8 @@ export interface FileProxy {
   handles(endpoint: string): boolean;
   /** Whether this method of this endpoint is a resumable upload's that goes over the hop (`OPTIONS`, `HEAD`, `PATCH`). */
   handlesUpload(endpoint: string, method: string): boolean;
+  /** Whether the endpoint is one of the site's ZIP (`@export`, `@import`), which go over the hop with every method. */
+  handlesSiteZip(endpoint: string): boolean;
   /**
    * Streams the answer to `res`; resolves when the response is done (or the client went away). `cacheControl`: the
    * caching rules' header for files, used where content sets none (a scale's own stays).
@@ -95,12 +102,14 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
     handles: (endpoint) => FILE_HOP_ENDPOINTS.has(endpoint),
     handlesUpload: (endpoint, method) =>
       FILE_HOP_UPLOAD_ENDPOINTS.has(endpoint) && (method === 'OPTIONS' || method === 'HEAD' || method === 'PATCH'),
+    handlesSiteZip: (endpoint) => FILE_HOP_SITE_ZIP_ENDPOINTS.has(endpoint),
     forward(req, res, request, cacheControl) {
       res.locals.fileCacheControl = cacheControl;
       // Only what content needs: the forwarded request and the validators (or an upload's headers, with its body
       // streaming on). No credentials cross the hop.
       const headers: Record<string, string> = { [FILE_HOP_HEADER]: encodeFileHopRequest(request) };
-      const upload = FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint);
+      const upload =
+        FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint) || FILE_HOP_SITE_ZIP_ENDPOINTS.has(request.endpoint);
       for (const name of upload ? UPLOAD_HEADERS : PASSED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;
