@@ -240,6 +240,10 @@ export function createGatewayApp(
       if (route.service === 'content' && files.handlesSiteZip(parsed.endpoint)) {
         const limit = bodyLimits(principal, route, method);
         if (!principal && Number(req.headers['content-length'] ?? 0) > limit.bytes) throw limit.tooLarge();
+        // The body is not inflated on its way (a ZIP is compressed already): one sent encoded is refused.
+        const encoding = req.headers['content-encoding'];
+        if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+          throw new AppError('UnsupportedMediaType', `@${parsed.endpoint} takes its body without Content-Encoding`);
         if (principal) sendContinue(req, res);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };

@@ -4,9 +4,11 @@
  * export goes in through `@import`, comes out through `@export`, and that ZIP goes into a fresh site, whose own
  * `@export` must give the sample back (the comparison of the `npm run export` round trip).
  */
+import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type * as Yauzl from 'yauzl';
 import type * as Yazl from 'yazl';
 import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
@@ -224,6 +226,30 @@ describe('@import and @export of the sample Plone export', () => {
         duplex: 'half',
       } as RequestInit);
       await expectRefused(answer, 413, /larger than 200000 bytes/);
+    });
+
+    it('answers 408 to a body that stops coming, and 415 to one sent encoded', async () => {
+      // Half of the body is sent, then nothing: content answers before the gateway would give up on the hop.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(fresh.url('/@import'), {
+          method: 'POST',
+          headers: { Authorization: ADMIN, 'Content-Type': 'application/zip', 'Content-Length': '1000' },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(500));
+      });
+      expect(status).toBe(408);
+      const encoded = await fetch(fresh.url('/@import'), {
+        method: 'POST',
+        headers: { Authorization: ADMIN, 'Content-Type': 'application/zip', 'Content-Encoding': 'gzip' },
+        body: gzipSync(exported),
+      });
+      await expectRefused(encoded, 415, /without Content-Encoding/);
     });
 
     it('refuses an entry whose path leaves the folder (zip-slip), before unpacking anything', async () => {

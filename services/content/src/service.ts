@@ -373,6 +373,8 @@ export async function startContentService({
       unpackedBytes: config.IMPORT_MAX_UNPACKED_BYTES,
       // An object's file travels to ImportObject inside one message.
       entryBytes: config.MAX_MESSAGE_BYTES,
+      // The gateway gives up on a hop idle for CALL_TIMEOUT_MS: a stalled client is answered before that.
+      bodyIdleMs: Math.max(1, Math.floor(config.CALL_TIMEOUT_MS / 2)),
     },
   };
   const fileHop = await startFileHop(

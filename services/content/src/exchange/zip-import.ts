@@ -23,6 +23,11 @@ export interface ZipLimits {
   unpackedBytes: number;
   /** Largest entry, unpacked. */
   entryBytes: number;
+  /**
+   * Longest wait for the next bytes of the body (408 after it): shorter than the gateway's idle limit for the hop,
+   * so that a client that stops sending is told so, rather than the gateway giving up on content.
+   */
+  bodyIdleMs: number;
 }
 
 /** Most entries a ZIP may hold (a site of this many objects and files is imported in parts). */
@@ -53,7 +58,7 @@ export async function unpackUpload(req: IncomingMessage, dir: string, limits: Zi
       `Send the ZIP as application/zip, or in the form field "${ZIP_FIELD}" of multipart/form-data`,
     );
   const upload = join(dir, 'upload');
-  const size = await receive(req, upload, limits.zipBytes + (form ? FORM_OVERHEAD_BYTES : 0));
+  const size = await receive(req, upload, limits.zipBytes + (form ? FORM_OVERHEAD_BYTES : 0), limits.bodyIdleMs);
   const range = form ? await formFileRange(upload, size, contentType ?? '') : { start: 0, end: size };
   if (range.end - range.start > limits.zipBytes) throw tooLarge(`The ZIP is larger than ${limits.zipBytes} bytes`);
   if (range.end === range.start) throw badRequest('No ZIP was sent: the body is empty');
@@ -67,22 +72,32 @@ export async function unpackUpload(req: IncomingMessage, dir: string, limits: Zi
 const tooLarge = (message: string) => new AppError('PayloadTooLarge', message);
 
 /**
- * Writes the body to `file`; 413 as soon as it is (or says it is) longer than `maxBytes`. The request is then left
- * unread rather than destroyed, so that the 413 can still be answered on its connection. Returns its length.
+ * Writes the body to `file`; 413 as soon as it is (or says it is) longer than `maxBytes`, 408 when no byte comes
+ * for `idleMs`. The request is then left unread rather than destroyed, so that the refusal can still be answered on
+ * its connection. Returns its length.
  */
-async function receive(req: IncomingMessage, file: string, maxBytes: number): Promise<number> {
+async function receive(req: IncomingMessage, file: string, maxBytes: number, idleMs: number): Promise<number> {
   if (Number(req.headers['content-length'] ?? 0) > maxBytes)
     throw tooLarge(`The body is larger than ${maxBytes} bytes`);
   let received = 0;
+  const stalled = () =>
+    counter.destroy(new AppError('RequestTimeout', `The body stopped coming: no byte for ${idleMs} ms`));
+  let idle = setTimeout(stalled, idleMs);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      clearTimeout(idle);
+      idle = setTimeout(stalled, idleMs);
       received += chunk.length;
       done(received > maxBytes ? tooLarge(`The body is larger than ${maxBytes} bytes`) : null, chunk);
     },
   });
   req.on('error', (error) => counter.destroy(error));
   req.pipe(counter);
-  await pipeline(counter, createWriteStream(file));
+  try {
+    await pipeline(counter, createWriteStream(file));
+  } finally {
+    clearTimeout(idle);
+  }
   return received;
 }
 
