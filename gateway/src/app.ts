@@ -234,6 +234,22 @@ export function createGatewayApp(
         route.auth === 'ignore'
           ? null
           : await authenticate(authorization, backends, requestId, authCache, clientAddress);
+      // The site's ZIP streams over the file hop both ways (`@export`'s answer, `@import`'s body), never read whole
+      // here: content holds the body to its own limit (IMPORT_MAX_ZIP_BYTES) and checks the permission; an
+      // anonymous caller's declared body is held to the anonymous limit first, as any other.
+      if (route.service === 'content' && files.handlesSiteZip(parsed.endpoint)) {
+        const limit = bodyLimits(principal, route, method);
+        if (!principal && Number(req.headers['content-length'] ?? 0) > limit.bytes) throw limit.tooLarge();
+        // The body is not inflated on its way (a ZIP is compressed already): one sent encoded is refused.
+        const encoding = req.headers['content-encoding'];
+        if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+          throw new AppError('UnsupportedMediaType', `@${parsed.endpoint} takes its body without Content-Encoding`);
+        if (principal) sendContinue(req, res);
+        const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
+        const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
+        await files.forward(req, res, forwarded);
+        return;
+      }
       // File bytes stream from content over the HTTP hop (file-proxy.ts), not inside a gRPC answer. A body sent
       // with the GET means nothing there: it is read within the limits (answering `Expect: 100-continue`) and
       // dropped, so the hop carries none.

@@ -2,9 +2,10 @@
  * The gateway's end of the file hop (services/shared/src/http/file-hop.ts): `GET`/`HEAD` of `@@download` and
  * `@@images` go to the content service's internal HTTP server through http-proxy-middleware over a keep-alive
  * agent, so the bytes stream to the client (with `Range`, `ETag`, 304 answered by content) instead of travelling
- * whole inside gRPC messages. The request is authenticated and parsed here as any other; what the gRPC hop would
- * carry goes in one header, signed with the suite's service key (the proof content checks first), and these
- * replace whatever a client sent under those names.
+ * whole inside gRPC messages; so do `@export`'s ZIP and the bodies of `@tus-upload` `PATCH` and `@import`, the
+ * other way. The request is authenticated and parsed here as any other; what the gRPC hop would carry goes in one
+ * header, signed with the suite's service key (the proof content checks first), and these replace whatever a
+ * client sent under those names.
  */
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
@@ -14,6 +15,7 @@ import {
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
   FILE_HOP_REQUEST_ID_HEADER,
+  FILE_HOP_SITE_ZIP_ENDPOINTS,
   FILE_HOP_UPLOAD_ENDPOINTS,
   SERVICE_PROOF_KEY,
   signHttpProof,
@@ -26,7 +28,10 @@ import { sendError } from './errors';
 
 /** Client headers the content service reads (validators and ranges); nothing else is passed on. */
 const PASSED_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since', 'accept-language'] as const;
-/** What a resumable upload's requests need besides: the protocol's headers, and the body's framing and type. */
+/**
+ * What a resumable upload's requests (and `@import`'s) need besides: the protocol's headers, and the body's framing
+ * and type.
+ */
 const UPLOAD_HEADERS = [
   'tus-resumable',
   'upload-offset',
@@ -41,6 +46,8 @@ export interface FileProxy {
   handles(endpoint: string): boolean;
   /** Whether this method of this endpoint is a resumable upload's that goes over the hop (`OPTIONS`, `HEAD`, `PATCH`). */
   handlesUpload(endpoint: string, method: string): boolean;
+  /** Whether the endpoint is one of the site's ZIP (`@export`, `@import`), which go over the hop with every method. */
+  handlesSiteZip(endpoint: string): boolean;
   /**
    * Streams the answer to `res`; resolves when the response is done (or the client went away). `cacheControl`: the
    * caching rules' header for files, used where content sets none (a scale's own stays).
@@ -99,6 +106,7 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
     handles: (endpoint) => FILE_HOP_ENDPOINTS.has(endpoint),
     handlesUpload: (endpoint, method) =>
       FILE_HOP_UPLOAD_ENDPOINTS.has(endpoint) && (method === 'OPTIONS' || method === 'HEAD' || method === 'PATCH'),
+    handlesSiteZip: (endpoint) => FILE_HOP_SITE_ZIP_ENDPOINTS.has(endpoint),
     forward(req, res, request, cacheControl) {
       res.locals.fileCacheControl = cacheControl;
       // Only what content needs: the forwarded request and the validators (or an upload's headers, with its body
@@ -115,7 +123,8 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
           claim,
         }),
       };
-      const upload = FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint);
+      const upload =
+        FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint) || FILE_HOP_SITE_ZIP_ENDPOINTS.has(request.endpoint);
       for (const name of upload ? UPLOAD_HEADERS : PASSED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;

@@ -582,6 +582,31 @@ const MATRIX: Row[] = [
     body: { from: 'john@example.org', message: 'Hi' },
     expected: () => 400,
   },
+  // The site as a ZIP (plone.exportimport's `@export`, `@import`): Site Administrators and Managers only. A body
+  // that is not a ZIP is refused (400) once the caller is let through, importing nothing.
+  {
+    endpoint: 'export',
+    method: 'GET',
+    name: 'export the site as a ZIP',
+    path: () => '/@export',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'export',
+    method: 'POST',
+    name: 'export the site as a ZIP (plone.exportimport’s method)',
+    path: () => '/@export',
+    expected: (c) => allow(200, ADMINS)(c),
+  },
+  {
+    endpoint: 'import',
+    method: 'POST',
+    name: 'import a body that is not a ZIP',
+    path: () => '/@import',
+    headers: { 'Content-Type': 'application/zip' },
+    body: 'abcd',
+    expected: (c) => allow(400, ADMINS)(c),
+  },
   // Resumable uploads: announcing one is adding (or, `@tus-replace`, modifying); an upload is its announcer's only,
   // so to anyone else who may view the folder an id is unknown (404).
   {

@@ -43,6 +43,18 @@ export const contentConfigSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 * 1024),
+  /** Largest ZIP `@import` takes (413 above); it is received into a temporary file, never held in memory. */
+  IMPORT_MAX_ZIP_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  /** Largest sum of the sizes of an `@import` ZIP's entries, unpacked into a temporary folder (413 above). */
+  IMPORT_MAX_UNPACKED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024 * 1024),
 });
 
 export type ContentConfig = z.infer<typeof contentConfigSchema>;

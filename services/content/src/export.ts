@@ -5,7 +5,7 @@
  */
 import { loadConfig, progress, requestMetadata, type ExportedObject__Output } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
-import { exportSite, NOT_EXPORTED, prepareFolder } from './exchange/export-site';
+import { exportSite, folderSink, NOT_EXPORTED, prepareFolder } from './exchange/export-site';
 import { openSession, runFolderCommand, sessionSchema } from './exchange/suite-session';
 
 const USAGE = `Usage: npm run export -- <folder>
@@ -29,7 +29,7 @@ runFolderCommand('export', USAGE, async (folder) => {
   const session = await openSession(config);
   try {
     const stream = session.content.ExportObjects({ principal: session.principal }, requestMetadata(randomUUID()));
-    const summary = await exportSite(folder, stream as AsyncIterable<ExportedObject__Output>, (total) =>
+    const summary = await exportSite(folderSink(folder), stream as AsyncIterable<ExportedObject__Output>, (total) =>
       progress('export', total),
     );
     process.stdout.write(`exported ${summary.objects} objects and ${summary.blobs} files\n`);

@@ -362,7 +362,28 @@ export async function startContentService({
   }
 
   // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
-  const fileHop = await startFileHop(config.CONTENT_FILES_HTTP_ADDRESS, deps, contentContexts(contextLookup), logger);
+  // `@export` and `@import` stream their ZIP over it too; the import calls this server and identity as the CLI does.
+  const siteZip = {
+    repo,
+    contentAddress: server.address,
+    identityAddress: config.IDENTITY_ADDRESS,
+    maxMessageBytes: config.MAX_MESSAGE_BYTES,
+    limits: {
+      zipBytes: config.IMPORT_MAX_ZIP_BYTES,
+      unpackedBytes: config.IMPORT_MAX_UNPACKED_BYTES,
+      // An object's file travels to ImportObject inside one message.
+      entryBytes: config.MAX_MESSAGE_BYTES,
+      // The gateway gives up on a hop idle for CALL_TIMEOUT_MS: a stalled client is answered before that.
+      bodyIdleMs: Math.max(1, Math.floor(config.CALL_TIMEOUT_MS / 2)),
+    },
+  };
+  const fileHop = await startFileHop(
+    config.CONTENT_FILES_HTTP_ADDRESS,
+    deps,
+    contentContexts(contextLookup),
+    siteZip,
+    logger,
+  );
 
   return {
     address: server.address,

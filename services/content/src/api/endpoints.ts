@@ -6,8 +6,10 @@ import { contextnavigation } from './contextnavigation';
 import { copy } from './copy';
 import { database } from './database';
 import { download } from './download';
+import { siteExport } from './export';
 import { history } from './history';
 import { images } from './images';
+import { siteImport } from './import';
 import { inherit } from './inherit';
 import { linkintegrity } from './linkintegrity';
 import { lock } from './lock';
@@ -67,4 +69,6 @@ export const ENDPOINTS = [
   transactions,
   tusUpload,
   tusReplace,
+  siteExport,
+  siteImport,
 ];

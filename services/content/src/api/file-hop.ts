@@ -17,6 +17,7 @@ import {
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
   FILE_HOP_REQUEST_ID_HEADER,
+  FILE_HOP_SITE_ZIP_ENDPOINTS,
   FILE_HOP_UPLOAD_ENDPOINTS,
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
@@ -31,6 +32,7 @@ import {
   type Logger,
 } from '@cms/shared';
 import { outputOf } from '../domain/image-scales';
+import { answerSiteZip, type SiteZipOptions } from '../exchange/site-zip';
 import type { ContentDoc } from '../domain/model';
 import { TUS_VERSION } from '../domain/tus-uploads';
 import type { ContentDeps } from './declarations';
@@ -59,12 +61,13 @@ export async function startFileHop(
   address: string,
   deps: ContentDeps,
   contexts: ContextResolver<ContentDoc>,
+  siteZip: SiteZipOptions,
   logger: Logger,
 ): Promise<FileHopServer> {
   // Node's default 16 KB of headers would refuse (431, not JSON) the forwarded request of a long context path.
   const server = createServer(
     { maxHeaderSize: MAX_FILE_HOP_HEADER_BYTES + 16 * 1024 },
-    (req, res) => void answer(req, res, deps, contexts, logger),
+    (req, res) => void answer(req, res, deps, contexts, siteZip, logger),
   );
   // The gateway's keep-alive agent reuses connections; idle ones close well before a proxy would drop them.
   server.keepAliveTimeout = 30_000;
@@ -90,14 +93,20 @@ async function answer(
   res: ServerResponse,
   deps: ContentDeps,
   contexts: ContextResolver<ContentDoc>,
+  siteZip: SiteZipOptions,
   logger: Logger,
 ): Promise<void> {
   if (refuseUnproven(req, res, logger)) return;
   const hop = decodeFileHopRequest(headerOf(req, FILE_HOP_HEADER));
   const log = logger.child({ requestId: hop?.request_id });
   try {
-    if (hop && FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) && (req.url ?? '').split('?')[0] === FILE_HOP_PATH) {
+    const onPath = (req.url ?? '').split('?')[0] === FILE_HOP_PATH;
+    if (hop && FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) && onPath) {
       await answerUpload(req, res, hop, deps, contexts);
+      return;
+    }
+    if (hop && FILE_HOP_SITE_ZIP_ENDPOINTS.has(hop.endpoint) && onPath) {
+      await answerSiteZip(req, res, hop, deps, contexts, siteZip, log);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

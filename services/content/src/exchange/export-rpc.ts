@@ -6,12 +6,11 @@ import {
   serverStream,
   SIMPLE_PUBLICATION_WORKFLOW,
   type ContentServiceHandlers,
-  type ExportedObject,
   type ExportObjectsRequest__Output,
   type Logger,
 } from '@cms/shared';
 import type { ContentDeps } from '../api/declarations';
-import { asFileValue } from '../domain/files';
+import { asFileValue, type FileValue } from '../domain/files';
 import { jsonValue, CORE_FIELDS } from '../domain/field-values';
 import { parentPathOf, type ContentDoc } from '../domain/model';
 import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE } from '../domain/types';
@@ -30,16 +29,41 @@ export function exportRpcs(
   return {
     ExportObjects: serverStream(log, async function* (request: ExportObjectsRequest__Output) {
       requireSiteAdministrator(request.principal, 'Exporting');
-      let total = await repo.countInTree();
-      let rootUid = '';
-      for await (const doc of repo.inPathOrder(PAGE_SIZE)) {
-        if (doc.path === '/') rootUid = doc._id;
-        const message: ExportedObject = { ...(await exportedObject(doc, rootUid, deps)), total };
-        total = 0;
-        yield message;
-      }
+      // Over gRPC, each object's files travel inside its message.
+      yield* exportedObjects(repo, deps, (file) => deps.files.read(file));
     }),
   };
+}
+
+/** One object of the export as `ExportedObject` carries it, its files' bytes as `fetch` gives them (or a stream). */
+export interface ObjectOfExport<Bytes> {
+  item_json: Buffer;
+  local_roles_json: Buffer;
+  position: number;
+  /** On the first object only: how many there are. */
+  total: number;
+  blobs: { field: string; data: Bytes }[];
+  /** The targets of its relation fields (relations.json). */
+  relations: { from_attribute: string; to_uuid: string }[];
+}
+
+/**
+ * The tree in path order (a container before what it holds), one object at a time; the first names the total.
+ * A file whose bytes `fetch` does not find is left out, as if the field were empty.
+ */
+export async function* exportedObjects<Bytes>(
+  repo: StoreContentRepository,
+  deps: ContentDeps,
+  fetch: (file: FileValue) => Promise<Bytes | null>,
+): AsyncGenerator<ObjectOfExport<Bytes>> {
+  let total = await repo.countInTree();
+  let rootUid = '';
+  for await (const doc of repo.inPathOrder(PAGE_SIZE)) {
+    if (doc.path === '/') rootUid = doc._id;
+    const message = { ...(await exportedObject(doc, rootUid, deps, fetch)), total };
+    total = 0;
+    yield message;
+  }
 }
 
 /** Plone's form of a date: seconds, with the offset written out. */
@@ -53,7 +77,12 @@ function blobFilename(filename: string): string {
   return name === '.' || name === '..' || name === '' ? 'file' : name;
 }
 
-async function exportedObject(doc: ContentDoc, rootUid: string, deps: ContentDeps): Promise<ExportedObject> {
+async function exportedObject<Bytes>(
+  doc: ContentDoc,
+  rootUid: string,
+  deps: ContentDeps,
+  fetch: (file: FileValue) => Promise<Bytes | null>,
+): Promise<Omit<ObjectOfExport<Bytes>, 'total'>> {
   const isRoot = doc.path === '/';
   const type = deps.types.get(doc.portal_type);
   const item: Record<string, unknown> = {
@@ -88,14 +117,22 @@ async function exportedObject(doc: ContentDoc, rootUid: string, deps: ContentDep
       '@id': parentPathOf(doc.path ?? '/'),
       UID: doc.parent_uid === rootUid ? SITE_ROOT_FOLDER : doc.parent_uid,
     };
-  const blobs: ExportedObject['blobs'] = [];
+  const blobs: ObjectOfExport<Bytes>['blobs'] = [];
+  const relations: ObjectOfExport<Bytes>['relations'] = [];
   for (const field of type.fields) {
     if (CORE_FIELDS.has(field.name)) continue;
     const stored = doc.fields?.[field.name];
     if (stored === undefined) continue;
+    if (field.kind === 'relationlist') {
+      // As plone.exportimport writes them: in relations.json, which an import reads once every object is there
+      // (in data.json, a relation to an object later in the export would refuse its source).
+      for (const uid of Array.isArray(stored) ? stored : [])
+        if (typeof uid === 'string') relations.push({ from_attribute: field.name, to_uuid: uid });
+      continue;
+    }
     const file = field.kind === 'file' || field.kind === 'image' ? asFileValue(stored) : null;
     if (file) {
-      const bytes = await deps.files.read(file);
+      const bytes = await fetch(file);
       if (!bytes) continue;
       const filename = blobFilename(file.filename);
       item[field.name] = {
@@ -124,5 +161,6 @@ async function exportedObject(doc: ContentDoc, rootUid: string, deps: ContentDep
     local_roles_json: roles ? Buffer.from(JSON.stringify(roles)) : Buffer.alloc(0),
     position: doc.position,
     blobs,
+    relations,
   };
 }

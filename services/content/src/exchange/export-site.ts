@@ -1,10 +1,15 @@
 /**
- * Writes what `ExportObjects` streams as plone.exportimport's folder layout, one object (and its files) at a
- * time; only the metadata's lists and maps (a few bytes per object) are kept until the end.
+ * Writes the objects of an export (what `ExportObjects` streams, or the same read in content) as
+ * plone.exportimport's layout, into a folder (`npm run export`) or a ZIP (`@export`), one object (and its files)
+ * at a time; only the metadata's lists and maps (a few bytes per object) are kept until the end.
  */
-import type { ExportedObject__Output, Progress } from '@cms/shared';
+import type { Progress } from '@cms/shared';
+import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectOfExport } from './export-rpc';
 import {
   FORMAT_VERSION,
   itemSchema,
@@ -12,6 +17,7 @@ import {
   SITE_ROOT_FOLDER,
   SITE_ROOT_TYPE,
   type ExportMetadata,
+  type ExportRelations,
 } from './plone-export';
 
 export interface ExportSummary {
@@ -23,7 +29,7 @@ export interface ExportSummary {
 export const NOT_EXPORTED = [
   'principals.json (users and groups: identity has no export call yet)',
   'discussions.json (comments: discussion has no export call yet)',
-  'relations.json, translations.json, redirects.json (not exported yet)',
+  'translations.json, redirects.json (not exported yet)',
   'exportimport.versions (earlier versions of each object)',
 ];
 
@@ -31,6 +37,24 @@ export const NOT_EXPORTED = [
 export async function prepareFolder(folder: string): Promise<void> {
   await mkdir(folder, { recursive: true });
   if ((await readdir(folder)).length) throw new Error(`${folder.slice(0, 300)} is not empty`);
+}
+
+/** Where the layout's files go. */
+export interface ExportSink {
+  /** Writes the file at `path` (`/`-separated, from the export's root); resolves once it is written or handed on. */
+  write(path: string, data: Buffer | Readable): Promise<void>;
+}
+
+/** The layout as files under `folder`. */
+export function folderSink(folder: string): ExportSink {
+  return {
+    async write(path, data) {
+      const file = join(folder, ...path.split('/'));
+      await mkdir(dirname(file), { recursive: true });
+      if (Buffer.isBuffer(data)) await writeFile(file, data);
+      else await pipeline(data, createWriteStream(file));
+    },
+  };
 }
 
 /** Plone's files are JSON with two-space indents and sorted keys. */
@@ -49,11 +73,10 @@ function json(value: unknown): string {
 }
 
 export async function exportSite(
-  folder: string,
-  objects: AsyncIterable<ExportedObject__Output>,
+  sink: ExportSink,
+  objects: AsyncIterable<ObjectOfExport<Buffer | Readable>>,
   progressFor: (total: number) => Progress,
 ): Promise<ExportSummary> {
-  const content = join(folder, 'content');
   const metadata: ExportMetadata = {
     __version__: FORMAT_VERSION,
     _blob_files_: [],
@@ -63,32 +86,40 @@ export async function exportSite(
     local_roles: {},
     ordering: {},
   };
+  // A few bytes per relation, kept until the end as the metadata is.
+  const relations: ExportRelations = [];
   let progress: Progress | null = null;
+  let current: ObjectOfExport<Buffer | Readable> | null = null;
   try {
     for await (const object of objects) {
+      current = object;
       progress ??= progressFor(object.total);
       // What the service sent is checked as an import would check it: an export this writes, it can read.
       const item = itemSchema.parse(JSON.parse(object.item_json.toString('utf8')));
       const isRoot = item['@type'] === SITE_ROOT_TYPE;
       const key = isRoot ? SITE_ROOT_FOLDER : item.UID;
-      await mkdir(join(content, key), { recursive: true });
-      await writeFile(join(content, key, 'data.json'), json(item));
+      await sink.write(`content/${key}/data.json`, Buffer.from(json(item)));
       metadata._data_files_.push(`${key}/data.json`);
       for (const blob of object.blobs) {
         const blobPath = (item[blob.field] as { blob_path: string }).blob_path;
-        await mkdir(join(content, key, blob.field), { recursive: true });
-        await writeFile(join(content, blobPath), blob.data);
+        await sink.write(`content/${blobPath}`, blob.data);
         metadata._blob_files_.push(blobPath);
       }
       if (object.local_roles_json.length)
         metadata.local_roles[key] = localRolesEntrySchema.parse(JSON.parse(object.local_roles_json.toString('utf8')));
       if (!isRoot) metadata.ordering[key] = object.position;
+      for (const { from_attribute, to_uuid } of object.relations)
+        relations.push({ from_attribute, from_uuid: item.UID, to_uuid });
       progress.tick(isRoot ? '/' : item['@id']);
     }
+  } catch (error) {
+    // Files of the object being written that were opened as streams and not read through.
+    for (const blob of current?.blobs ?? []) if (!Buffer.isBuffer(blob.data)) blob.data.destroy();
+    throw error;
   } finally {
     progress?.stop();
   }
-  await mkdir(content, { recursive: true });
-  await writeFile(join(content, '__metadata__.json'), json(metadata));
+  await sink.write('content/__metadata__.json', Buffer.from(json(metadata)));
+  await sink.write('relations.json', Buffer.from(json(relations)));
   return { objects: metadata._data_files_.length, blobs: metadata._blob_files_.length };
 }

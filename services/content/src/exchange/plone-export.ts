@@ -9,7 +9,7 @@
  * Every file is validated when it is read; a reference to a blob may not leave the content folder.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -125,6 +125,7 @@ export const discussionsSchema = z.record(hexUid, z.object({ items: z.array(comm
 export const relationsSchema = z.array(
   z.object({ from_attribute: z.string().min(1).max(100), from_uuid: hexUid, to_uuid: hexUid }),
 );
+export type ExportRelations = z.infer<typeof relationsSchema>;
 export const translationsSchema = z.array(
   z.object({ canonical: hexUid, translations: z.record(z.string().min(1).max(20), hexUid) }),
 );
@@ -244,12 +245,28 @@ export class PloneExport {
 
   /** The blob file's absolute path; refuses one outside content/ (the schema already refuses `..`). */
   private insideContent(blobPath: string): string {
-    const base = join(this.folder, 'content');
-    const file = resolve(base, blobPath);
-    const rel = relative(base, file);
-    if (rel.startsWith('..') || rel.includes(`..${sep}`) || resolve(base, rel) !== file)
+    const file = pathInside(join(this.folder, 'content'), blobPath);
+    if (file === null)
       throw new ExportFormatError('content/__metadata__.json', 'a blob path leaves the content folder');
     return file;
+  }
+
+  /**
+   * Reads every file the export lists, as an import will, without keeping any: the first problem (a file listed
+   * but missing, one the format refuses) is thrown before anything is imported, rather than half-way through.
+   */
+  async check(): Promise<void> {
+    for await (const _item of this.items());
+    for (const blobPath of this.metadata._blob_files_) {
+      const found = await stat(this.insideContent(blobPath)).catch(() => null);
+      if (!found?.isFile())
+        throw new ExportFormatError(`content/${blobPath}`, 'listed in __metadata__.json but missing');
+    }
+    await this.principals();
+    await this.discussions();
+    await this.relations();
+    await this.translations();
+    await this.redirects();
   }
 
   async principals(): Promise<ExportPrincipals> {
@@ -271,6 +288,14 @@ export class PloneExport {
   async redirects(): Promise<z.infer<typeof redirectsSchema>> {
     return (await readJson(this.folder, 'redirects.json', redirectsSchema)) ?? {};
   }
+}
+
+/** `rel` (`/`-separated) resolved under `base`, or null when it would leave it. */
+export function pathInside(base: string, rel: string): string | null {
+  const file = resolve(base, rel);
+  const back = relative(base, file);
+  if (back === '' || back.startsWith('..') || back.includes(`..${sep}`) || resolve(base, back) !== file) return null;
+  return file;
 }
 
 export function isBlobValue(value: unknown): value is BlobValue {

@@ -18,6 +18,7 @@ import type { EnsureLanguageRootsRequest as _cms_content_v1_EnsureLanguageRootsR
 import type { EnsureLanguageRootsResponse as _cms_content_v1_EnsureLanguageRootsResponse, EnsureLanguageRootsResponse__Output as _cms_content_v1_EnsureLanguageRootsResponse__Output } from './cms/content/v1/EnsureLanguageRootsResponse';
 import type { ExportObjectsRequest as _cms_content_v1_ExportObjectsRequest, ExportObjectsRequest__Output as _cms_content_v1_ExportObjectsRequest__Output } from './cms/content/v1/ExportObjectsRequest';
 import type { ExportedObject as _cms_content_v1_ExportedObject, ExportedObject__Output as _cms_content_v1_ExportedObject__Output } from './cms/content/v1/ExportedObject';
+import type { ExportedRelation as _cms_content_v1_ExportedRelation, ExportedRelation__Output as _cms_content_v1_ExportedRelation__Output } from './cms/content/v1/ExportedRelation';
 import type { GetByPathRequest as _cms_content_v1_GetByPathRequest, GetByPathRequest__Output as _cms_content_v1_GetByPathRequest__Output } from './cms/content/v1/GetByPathRequest';
 import type { GetByUidRequest as _cms_content_v1_GetByUidRequest, GetByUidRequest__Output as _cms_content_v1_GetByUidRequest__Output } from './cms/content/v1/GetByUidRequest';
 import type { ImportBlob as _cms_content_v1_ImportBlob, ImportBlob__Output as _cms_content_v1_ImportBlob__Output } from './cms/content/v1/ImportBlob';
@@ -65,6 +66,7 @@ export interface ProtoGrpcType {
         EnsureLanguageRootsResponse: MessageTypeDefinition<_cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsResponse__Output>
         ExportObjectsRequest: MessageTypeDefinition<_cms_content_v1_ExportObjectsRequest, _cms_content_v1_ExportObjectsRequest__Output>
         ExportedObject: MessageTypeDefinition<_cms_content_v1_ExportedObject, _cms_content_v1_ExportedObject__Output>
+        ExportedRelation: MessageTypeDefinition<_cms_content_v1_ExportedRelation, _cms_content_v1_ExportedRelation__Output>
         GetByPathRequest: MessageTypeDefinition<_cms_content_v1_GetByPathRequest, _cms_content_v1_GetByPathRequest__Output>
         GetByUidRequest: MessageTypeDefinition<_cms_content_v1_GetByUidRequest, _cms_content_v1_GetByUidRequest__Output>
         ImportBlob: MessageTypeDefinition<_cms_content_v1_ImportBlob, _cms_content_v1_ImportBlob__Output>

@@ -50,7 +50,7 @@ interface CompiledOperation {
   patterns: string[][];
 }
 
-interface CompiledEndpoint {
+export interface CompiledEndpoint {
   declaration: EndpointDeclaration<unknown, unknown>;
   operations: Partial<Record<HttpMethod, CompiledOperation>>;
   allowed: HttpMethod[];
@@ -116,19 +116,9 @@ async function dispatch<Context, Deps>(
 ): Promise<HttpResult> {
   const endpoint = endpoints.get(request.endpoint);
   if (!endpoint) throw notFound(`No such endpoint: @${clip(request.endpoint)}`);
-  const method = request.method as HttpMethod;
-  const compiled = endpoint.operations[method];
-  if (!compiled) throw methodNotAllowed(clip(request.method), endpoint.allowed);
-  const captured = matchSubPath(compiled.patterns, request.sub_path);
-  if (!captured) throw notFound(`Resource not found: ${clip(describe(request))}`);
-
-  const path = '/' + request.context_path.join('/');
-  if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
-    throw notFound(`Resource not found: @${request.endpoint} exists at the site root only, not at ${clip(path)}`);
-  }
-  let resolved: Awaited<ReturnType<ContextResolver<Context>['resolve']>>;
+  let checked: DeclaredCall<Context>;
   try {
-    resolved = await contexts.resolve(path, requestId, request.public_url);
+    checked = await checkDeclared(endpoint, request, requestId, contexts);
   } catch (error) {
     const rest = [`@${request.endpoint}`, ...request.sub_path];
     const moved = redirectOfMoved(error, {
@@ -140,12 +130,7 @@ async function dispatch<Context, Deps>(
     if (moved) return moved;
     throw error;
   }
-  const { context, scope } = resolved;
-  const { operation } = compiled;
-  requirePermission(request.principal, 'View', scope);
-  if (operation.permission && operation.permission !== 'View') {
-    requirePermission(request.principal, operation.permission, scope);
-  }
+  const { operation, context, captured } = checked;
 
   const queryParams = new QueryParams(request.query);
   const params = operation.params ? validate(operation.params, captured, 'path') : captured;
@@ -180,6 +165,62 @@ function refusedWithNull(
   return { status: 401, body: null, headers: request.principal ? {} : { ...BASIC_CHALLENGE } };
 }
 
+/** What a request to a declared endpoint has, once its declaration's checks have passed. */
+export interface DeclaredCall<Context> {
+  operation: AnyOperation;
+  context: Context;
+  /** The named segments of the sub-path, not yet validated. */
+  captured: Record<string, string>;
+}
+
+/** The parts of a request the declaration's checks read. */
+export type DeclaredRequest = Pick<
+  HttpRequest__Output,
+  'method' | 'context_path' | 'endpoint' | 'sub_path' | 'principal' | 'public_url'
+>;
+
+/**
+ * The checks of a declaration that come before its handler: method (405), sub-path (404), context rule and
+ * existence (404; a moved context's NotFound is for the caller to answer as its redirect), View and the declared
+ * permission (401/403). This dispatcher runs them for every request, and content's file hop for those it serves.
+ */
+export async function checkDeclared<Context>(
+  endpoint: CompiledEndpoint,
+  request: DeclaredRequest,
+  requestId: string,
+  contexts: ContextResolver<Context>,
+): Promise<DeclaredCall<Context>> {
+  const method = request.method as HttpMethod;
+  const compiled = endpoint.operations[method];
+  if (!compiled) throw methodNotAllowed(clip(request.method), endpoint.allowed);
+  const captured = matchSubPath(compiled.patterns, request.sub_path);
+  if (!captured) throw notFound(`Resource not found: ${clip(describe(request))}`);
+
+  const path = '/' + request.context_path.join('/');
+  if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
+    throw notFound(`Resource not found: @${request.endpoint} exists at the site root only, not at ${clip(path)}`);
+  }
+  const { context, scope } = await contexts.resolve(path, requestId, request.public_url);
+  const { operation } = compiled;
+  requirePermission(request.principal, 'View', scope);
+  if (operation.permission && operation.permission !== 'View') {
+    requirePermission(request.principal, operation.permission, scope);
+  }
+  return { operation, context, captured };
+}
+
+/** One declaration prepared for `checkDeclared` (its sub-path patterns split). */
+export function compileEndpoint(declaration: EndpointDeclaration<unknown, unknown>): CompiledEndpoint {
+  const operations: CompiledEndpoint['operations'] = {};
+  for (const method of HTTP_METHODS) {
+    const operation = declaration.operations[method];
+    if (!operation) continue;
+    const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
+    operations[method] = { operation, patterns };
+  }
+  return { declaration, operations, allowed: HTTP_METHODS.filter((m) => operations[m]) };
+}
+
 function compile(
   service: ServiceName,
   declarations: readonly EndpointDeclaration<unknown, unknown>[],
@@ -190,18 +231,7 @@ function compile(
       throw new Error(`${service}: endpoint @${declaration.name} is declared for ${declaration.service}`);
     }
     if (endpoints.has(declaration.name)) throw new Error(`${service}: endpoint @${declaration.name} declared twice`);
-    const operations: CompiledEndpoint['operations'] = {};
-    for (const method of HTTP_METHODS) {
-      const operation = declaration.operations[method];
-      if (!operation) continue;
-      const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
-      operations[method] = { operation, patterns };
-    }
-    endpoints.set(declaration.name, {
-      declaration,
-      operations,
-      allowed: HTTP_METHODS.filter((m) => operations[m]),
-    });
+    endpoints.set(declaration.name, compileEndpoint(declaration));
   }
   return endpoints;
 }
@@ -283,6 +313,6 @@ export function validationError(error: z.ZodError, where = 'body'): AppError {
   );
 }
 
-function describe(request: HttpRequest__Output): string {
+function describe(request: DeclaredRequest): string {
   return ['', ...request.context_path, `@${request.endpoint}`, ...request.sub_path].join('/');
 }

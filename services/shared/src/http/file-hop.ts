@@ -31,6 +31,12 @@ export const FILE_HOP_ENDPOINTS: ReadonlySet<string> = new Set(['download', 'ima
  */
 export const FILE_HOP_UPLOAD_ENDPOINTS: ReadonlySet<string> = new Set(['tus-upload', 'tus-replace']);
 
+/**
+ * The endpoints of the whole site as a ZIP (`@export`, `@import`, plone.exportimport's): every method of theirs
+ * goes over the hop, so that the ZIP streams out of content, or into it, and is never held whole.
+ */
+export const FILE_HOP_SITE_ZIP_ENDPOINTS: ReadonlySet<string> = new Set(['export', 'import']);
+
 export interface FileHopRequest {
   context_path: string[];
   endpoint: string;

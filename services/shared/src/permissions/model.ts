@@ -38,7 +38,9 @@ export type Permission =
   | 'Access previous versions'
   | 'Use mailhost services'
   | 'List undoable changes'
-  | 'Undo changes';
+  | 'Undo changes'
+  | 'plone.exportimport.export'
+  | 'plone.exportimport.import';
 
 /** Site-wide grants, as on a new site of the reference platform. */
 export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
@@ -82,6 +84,9 @@ export const SITE_PERMISSIONS: Readonly<Record<Permission, readonly Role[]>> = {
   // `@transactions` (the Undo panel): site-wide changes of everyone's content, for managers only.
   'List undoable changes': ['Manager'],
   'Undo changes': ['Manager'],
+  // `@export` and `@import` (the whole site as a ZIP): plone.exportimport's own permissions, granted alike.
+  'plone.exportimport.export': ['Manager', 'Site Administrator'],
+  'plone.exportimport.import': ['Manager', 'Site Administrator'],
 };
 
 export const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="CMS"' };

@@ -1,6 +1,7 @@
 // Original file: proto/cms/content/v1/content.proto
 
 import type { ImportBlob as _cms_content_v1_ImportBlob, ImportBlob__Output as _cms_content_v1_ImportBlob__Output } from '../../../cms/content/v1/ImportBlob';
+import type { ExportedRelation as _cms_content_v1_ExportedRelation, ExportedRelation__Output as _cms_content_v1_ExportedRelation__Output } from '../../../cms/content/v1/ExportedRelation';
 
 export interface ExportedObject {
   'item_json'?: (Buffer | Uint8Array | string);
@@ -8,6 +9,7 @@ export interface ExportedObject {
   'position'?: (number);
   'blobs'?: (_cms_content_v1_ImportBlob)[];
   'total'?: (number);
+  'relations'?: (_cms_content_v1_ExportedRelation)[];
 }
 
 export interface ExportedObject__Output {
@@ -16,4 +18,5 @@ export interface ExportedObject__Output {
   'position': (number);
   'blobs': (_cms_content_v1_ImportBlob__Output)[];
   'total': (number);
+  'relations': (_cms_content_v1_ExportedRelation__Output)[];
 }
