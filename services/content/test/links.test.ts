@@ -1,5 +1,7 @@
 import {
   linkedUidsOf,
+  linksIn,
+  mapLinks,
   referencesOf,
   servedLinkFields,
   sitePathOf,
@@ -117,5 +119,25 @@ describe('links in text, blocks and remoteUrl', () => {
       { relation: 'isReferencing', target: { path: '/by/path' } },
       { relation: 'isReferencing', target: { uid: 't2' } },
     ]);
+  });
+
+  it('finds and replaces block links without changing the blocks, copying only what holds a replaced one', () => {
+    const blocks = {
+      a: { '@type': 'teaser', href: [{ '@id': '/a' }], styles: { align: 'left' } },
+      b: { '@type': 'slate', value: [{ children: [{ text: 'x' }] }] },
+      c: { '@type': 'image', url: '/folder/b' },
+    };
+    const before = JSON.stringify(blocks);
+    expect(linksIn('blocks', blocks)).toEqual(['/a', '/folder/b']);
+    // Nothing replaced: the value itself, not a copy.
+    expect(mapLinks('blocks', blocks, () => undefined)).toBe(blocks);
+    const mapped = mapLinks('blocks', blocks, (found) =>
+      found === '/a' ? '/resolveuid/aaa' : undefined,
+    ) as typeof blocks;
+    expect(mapped.a.href[0]['@id']).toBe('/resolveuid/aaa');
+    expect(mapped.a.styles).toBe(blocks.a.styles);
+    expect(mapped.b).toBe(blocks.b);
+    expect(mapped.c).toBe(blocks.c);
+    expect(JSON.stringify(blocks)).toBe(before);
   });
 });

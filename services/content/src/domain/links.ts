@@ -138,16 +138,28 @@ function mapBlockLinks(
 ): unknown {
   if (depth > MAX_DEPTH) return value;
   if (typeof value === 'string') return key && BLOCK_LINK_KEYS.has(key) ? (replace(value) ?? value) : value;
-  if (Array.isArray(value)) return value.map((item) => mapBlockLinks(item, key, replace, depth + 1));
-  if (!isObject(value)) return value;
-  const mapped: Record<string, unknown> = {};
-  for (const [member, inner] of Object.entries(value)) {
-    if (member === '@id' && typeof inner === 'string') mapped[member] = replace(inner) ?? inner;
-    else if (member === 'value' && value['@type'] === 'URL' && typeof inner === 'string') {
-      mapped[member] = replace(inner) ?? inner;
-    } else mapped[member] = mapBlockLinks(inner, member, replace, depth + 1);
+  // Copied only where a link is replaced: finding the links of a large page (linksIn) allocates nothing.
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = mapBlockLinks(value[i], key, replace, depth + 1);
+      if (next !== value[i]) (copy ??= value.slice())[i] = next;
+    }
+    return copy ?? value;
   }
-  return mapped;
+  if (!isObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const member in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, member)) continue;
+    const inner = value[member];
+    let next: unknown;
+    if (member === '@id' && typeof inner === 'string') next = replace(inner) ?? inner;
+    else if (member === 'value' && value['@type'] === 'URL' && typeof inner === 'string')
+      next = replace(inner) ?? inner;
+    else next = mapBlockLinks(inner, member, replace, depth + 1);
+    if (next !== inner) (copy ??= { ...value })[member] = next;
+  }
+  return copy ?? value;
 }
 
 /** Finds the UID of the object at a site-relative path (null: none). */

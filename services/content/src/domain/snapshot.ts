@@ -19,9 +19,24 @@ function contentType(name: string): ContentType {
   return snapshotTypes.get(name);
 }
 
+/**
+ * The snapshots made, by the stored object they were made of and the type they were made with: one write's
+ * events and its answer ask for the same one, and its full text means parsing the page's blocks (megabytes of
+ * JSON for a large page). Stored objects are never changed in place (a write makes a new one).
+ */
+const made = new WeakMap<ContentDoc, { type: ContentType; snapshot: ContentSnapshot }>();
+
 /** What events and look-ups carry of an object (cms.events.v1.ContentSnapshot: unset, not null, when none). */
 export function snapshot(doc: ContentDoc): ContentSnapshot {
   const type = contentType(doc.portal_type);
+  const known = made.get(doc);
+  if (known?.type === type) return known.snapshot;
+  const fresh = snapshotWith(doc, type);
+  made.set(doc, { type, snapshot: fresh });
+  return fresh;
+}
+
+function snapshotWith(doc: ContentDoc, type: ContentType): ContentSnapshot {
   const subjects = doc.fields?.subjects;
   const language = doc.fields?.language;
   return {
