@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import {
+  awaitPublishedRpc,
   identifiersOf,
   protos,
   RegistrySettings,
@@ -339,6 +340,7 @@ export async function startContentService({
           // These read no type: they answer while config is away.
           ...changeFeedRpcs(changes),
           ...typeCountRpcs(repo, logger),
+          ...awaitPublishedRpc(relay.outbox, logger),
         },
       },
       {

@@ -1,4 +1,5 @@
 import {
+  awaitPublishedRpc,
   identifiersOf,
   OutboxRelay,
   RegistrySettings,
@@ -94,6 +95,7 @@ export async function startDiscussionService({
             logger,
           }),
           ...commentRpcs(comments, logger),
+          ...awaitPublishedRpc(relay, logger),
         },
       },
     ],
