@@ -109,9 +109,7 @@ export class HttpCaching {
         (shown && this.dates.dateOf(representationKey(req, request, caller, varyValues), etag, shown)),
       tags: anonymous ? tagsOf(response.body, contentType) : [],
     };
-    // A service says `no-store` of an answer it knows to be stale (a search behind the writes): kept by no cache.
-    const storable = !/\bno-store\b/i.test(headerIn(response.headers, 'cache-control') ?? '');
-    if (key && scope && storable && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
+    if (key && scope && this.changes?.current(ticket) && !response.body.includes(COLLECTION)) {
       this.cache?.set(key, contextPath(request.context), scope, answer, { neighbours, shows });
     }
     this.send(req, res, answer, rules, kind, anonymous, request.cors, key ? 'MISS' : undefined);

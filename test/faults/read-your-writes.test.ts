@@ -107,6 +107,29 @@ describeWithBroker('faults: read-your-writes with one broker link down', () => {
       }),
   );
 
+  test("an anonymous search behind the writes tells caches not to keep it; once content's link is back it finds them", () =>
+    suite.withLogs(async () => {
+      const word = uniqueWord();
+      const query = `/@search?SearchableText=${word}`;
+      await cutLink('content');
+
+      await suite.expectHttp(201, 'POST', '/', { '@type': 'Document', id: word, title: word });
+      await suite.expectHttp(200, 'POST', `/${word}/@workflow/publish`, {});
+      const behind = await suite.http('GET', query, undefined, null);
+      expect(behind.headers.get(LAG_HEADER)).toMatch(/^[1-9]\d*$/);
+      expect(behind.headers.get('cache-control')).toContain('no-store');
+
+      await suite.proxy('content').up();
+      await pollUntil(
+        async () => {
+          const answer = await suite.http('GET', query, undefined, null);
+          return answer.headers.get(LAG_HEADER) === null && answer.body.items?.length === 1;
+        },
+        CONVERGE_MS,
+        { intervalMs: 250, description: 'an anonymous search to find the published document, without a lag' },
+      );
+    }));
+
   test("discussion's link alone down: comment searches say they are behind; all found once it is back", () =>
     suite.withLogs(async () => {
       const word = uniqueWord();
