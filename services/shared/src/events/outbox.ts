@@ -97,6 +97,19 @@ export class OutboxRelay {
     await this.collection.createIndex({ _pending: 1 }, { sparse: true });
   }
 
+  /**
+   * Frees every claim on the store's pending documents: for a process that knows every other relay on the store
+   * is gone (content's start-up after a crash), so that what a killed relay held is published now, not once its
+   * lease has run out. Returns how many it freed.
+   */
+  async releaseClaims(): Promise<number> {
+    const freed = await this.collection.updateMany(
+      { _pending: true, _relay: { $exists: true } },
+      { $unset: { _relay: '' } },
+    );
+    return freed.modifiedCount;
+  }
+
   /** Starts the periodic sweep that retries what a flush could not publish (broker down, crash, other replica). */
   start(): void {
     const interval = this.options.pollIntervalMs ?? 1000;

@@ -181,6 +181,23 @@ describe('OutboxRelay', () => {
       expect((await docs.findOne({ _id: 'f' }))?._pending).toBeUndefined();
     });
 
+    it("releaseClaims frees a killed relay's claim at once, long before its lease runs out", async () => {
+      const event = validEvent('content.added');
+      await docs.insertOne({
+        _id: 'k',
+        _outbox: [event],
+        _pending: true,
+        _relay: { owner: 'killed', until: Date.now() + 3_600_000 },
+      });
+      const relay = new OutboxRelay(docs, bus, silent);
+      await relay.sweep();
+      expect(received).toEqual([]);
+      expect(await relay.releaseClaims()).toBe(1);
+      await relay.sweep();
+      await allDelivered(1);
+      expect(received.map((e) => e.id)).toEqual([event.id]);
+    });
+
     it('takes over a claim that has run out (its holder died), never one that holds', async () => {
       const event = validEvent('content.added');
       const until = Date.now() + 60_000;
