@@ -102,7 +102,7 @@ export const gatewayConfigSchema = z
     CORS_ALLOW_ORIGINS: originList,
     CORS_ALLOW_METHODS: z.string().default('GET, POST, PUT, PATCH, DELETE, OPTIONS'),
     CORS_ALLOW_HEADERS: z.string().default('Accept, Authorization, Content-Type, Lock-Token, Prefer, X-Request-Id'),
-    CORS_EXPOSE_HEADERS: z.string().default('Content-Type, Location, Retry-After, X-Request-Id'),
+    CORS_EXPOSE_HEADERS: z.string().default('Content-Type, Location, Retry-After, X-Request-Id, X-Search-Lag'),
     CORS_ALLOW_CREDENTIALS: z
       .enum(['true', 'false'])
       .default('true')

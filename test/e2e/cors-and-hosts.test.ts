@@ -81,6 +81,8 @@ describe('CORS and public hosts', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3310');
       expect(allowed.headers['access-control-expose-headers']).toMatch(/Location/);
+      // A browser's client may read whether a search answered behind the writes.
+      expect(allowed.headers['access-control-expose-headers']).toMatch(/X-Search-Lag/);
       expect(allowed.headers.vary).toMatch(/Origin/);
 
       const other = await raw(port, 'GET', '/page', { Origin: 'http://evil.example', Accept: 'application/json' });

@@ -76,6 +76,7 @@ export interface HttpResult {
   status: number;
   body: Record<string, any>;
   text: string;
+  headers: Headers;
 }
 
 export interface DistributedSuiteOptions {
@@ -352,7 +353,7 @@ export class DistributedSuite {
     } catch {
       // Not JSON: kept as text for the failure message.
     }
-    return { status: response.status, body: parsed, text };
+    return { status: response.status, body: parsed, text, headers: response.headers };
   }
 
   /** A request that must answer `status`; returns the body. */

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import {
+  awaitPublishedRpc,
   identifiersOf,
   protos,
   RegistrySettings,
@@ -39,7 +40,7 @@ import { configTypeSource, withCurrentTypes } from './clients/config-types';
 import { VersionKeeper } from './domain/versions';
 import { ContentWriter } from './domain/write-path';
 import { ChangeFeed, changeFeedRpcs } from './events/change-feed';
-import { ReplicaMembership } from './events/replica-membership';
+import { aloneOnStore, ReplicaMembership } from './events/replica-membership';
 import { watchConfigChanges } from './events/config-changes';
 import { registryPurgeSettings, subscribeToPurges } from './events/purge-consumer';
 import { ContentEventRelay } from './events/relay';
@@ -291,21 +292,29 @@ export async function startContentService({
   const newSite = !(await repo.byPath('/'));
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
   await migrations.initialize(newSite);
+  // Alone on the store after a crash, nothing in it belongs to a live replica: what the killed process left half done
+  // (an outbox claim: a folder's delete; a subtree mark: a rename or a move) is finished now, before this one
+  // answers, rather than after the grace that keeps a sweep from taking over a live replica's work.
+  const alone = await aloneOnStore(replicaRegistry, { epoch: changes.epoch, address: advertised });
+  if (alone) {
+    const freed = await relay.outbox.releaseClaims();
+    if (freed) logger.info({ freed }, "freed the outbox claims of a killed process's relay");
+  }
   relay.outbox.start();
-  const sweepTree = async () => {
+  const sweepTree = async (graceMs?: number) => {
     try {
       const requestId = `sweep-${Date.now()}`;
       const resumed =
-        (await follower.sweep(new Date(), requestId)) +
+        (await follower.sweep(new Date(), requestId, graceMs)) +
         (await ordering.sweep(requestId)) +
         (await versions.sweep()) +
-        (await workflow.sweep(new Date()));
+        (await workflow.sweep(new Date(), graceMs));
       if (resumed) logger.info({ resumed }, 'finished interrupted tree operations');
     } catch (error) {
       logger.error({ err: error }, 'tree sweep failed');
     }
   };
-  await sweepTree();
+  await sweepTree(alone ? 0 : undefined);
   const treeSweep = setInterval(() => void sweepTree(), TREE_SWEEP_INTERVAL_MS);
   treeSweep.unref();
 
@@ -339,6 +348,7 @@ export async function startContentService({
           // These read no type: they answer while config is away.
           ...changeFeedRpcs(changes),
           ...typeCountRpcs(repo, logger),
+          ...awaitPublishedRpc(relay.outbox, logger),
         },
       },
       {

@@ -1,6 +1,7 @@
 import { ChangeFeed, type ChangePush } from '../src/events/change-feed';
 import {
   ALIVE_MS,
+  aloneOnStore,
   BEAT_MS,
   ReplicaMembership,
   type ReplicaRecord,
@@ -125,5 +126,45 @@ describe('content replica membership', () => {
     await jest.advanceTimersByTimeAsync(2_000);
     expect(x.told().at(-1)).toEqual(['x:1']);
     await x.membership.stop();
+  });
+});
+
+describe('aloneOnStore (start-up after a crash)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  const record = (id: string, address: string): ReplicaRecord => ({
+    _id: id,
+    address,
+    alive_until: Date.now() + ALIVE_MS,
+    knows: [],
+  });
+  const clock = { now: () => Date.now() };
+
+  test("alone when the only other record is this address's previous life, without waiting for it to expire", async () => {
+    const registry = new MemoryRegistry();
+    await registry.beat(record('killed', 'content:50051'));
+    await registry.beat(record('self', 'content:50051'));
+    expect(await settled(aloneOnStore(registry, { epoch: 'self', address: 'content:50051' }, clock))).toBe(true);
+  });
+
+  test('not alone while another replica renews its record', async () => {
+    const registry = new MemoryRegistry();
+    await registry.beat(record('other', 'content-b:50051'));
+    const answer = aloneOnStore(registry, { epoch: 'self', address: 'content:50051' }, clock);
+    await jest.advanceTimersByTimeAsync(BEAT_MS / 2);
+    await registry.beat(record('other', 'content-b:50051'));
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(await answer).toBe(false);
+  });
+
+  test("alone once another address's record expires unrenewed (a replica killed elsewhere)", async () => {
+    const registry = new MemoryRegistry();
+    await registry.beat(record('gone', 'content-b:50051'));
+    const answer = aloneOnStore(registry, { epoch: 'self', address: undefined }, clock);
+    await jest.advanceTimersByTimeAsync(ALIVE_MS - BEAT_MS);
+    expect(await settled(answer)).toBe(false);
+    await jest.advanceTimersByTimeAsync(2 * BEAT_MS);
+    expect(await answer).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  awaitPublishedRpc,
   identifiersOf,
   OutboxRelay,
   RegistrySettings,
@@ -104,6 +105,7 @@ async function startDiscussion({ config, logger, store, bus }: ServiceDeps<Discu
               logger,
             }),
             ...commentRpcs(comments, logger),
+            ...awaitPublishedRpc(relay, logger),
           },
         },
       ],

@@ -17,6 +17,7 @@ import {
 import { searchRpcs } from './api/grpc';
 import { termsRpcs } from './api/terms-rpc';
 import { queryCollectionRpc } from './api/query-collection-rpc';
+import { ReadYourWrites } from './api/read-your-writes';
 import { remoteFullObjects } from './clients/content-render';
 import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
@@ -52,6 +53,14 @@ export async function startSearchService({
     ));
   const discussionSource = remoteDiscussionSource(discussionClient, config.CALL_TIMEOUT_MS);
   const subscription = await subscribeToContent(bus, catalog, contentSource, logger, discussionSource);
+  const readYourWrites = new ReadYourWrites({
+    events: subscription,
+    producers: [
+      { name: 'content', client: contentClient },
+      { name: 'discussion', client: discussionClient },
+    ],
+    timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+  });
   let registry: RegistrySettings | undefined;
   const siteSearch = registrySearchSettings(
     () =>
@@ -96,8 +105,7 @@ export async function startSearchService({
             endpoints: ENDPOINTS,
             deps: {
               catalog,
-              events: subscription,
-              readYourWritesTimeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
+              readYourWrites,
               content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
               snapshots: contentSource,
               siteSearch,
@@ -106,12 +114,8 @@ export async function startSearchService({
             contexts: { resolve: (...args) => contentContexts().resolve(...args) },
             logger,
           }),
-          ...termsRpcs(catalog, logger, {
-            drained: () => subscription.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS),
-          }),
-          ...queryCollectionRpc(catalog, logger, {
-            drained: () => subscription.waitUntilDrained(config.READ_YOUR_WRITES_TIMEOUT_MS),
-          }),
+          ...termsRpcs(catalog, logger, { readYourWrites }),
+          ...queryCollectionRpc(catalog, logger, { readYourWrites }),
           ...searchRpcs(catalog, contentClient, discussionClient, logger, {
             now: clock,
             tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,

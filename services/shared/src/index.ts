@@ -38,6 +38,7 @@ export * from './logging/redact';
 export * from './http/batching';
 export * from './grpc/contracts';
 export * from './grpc/registry-settings';
+export * from './grpc/publish-backlog';
 export * from './grpc/config-types';
 export * from './events/topology';
 export * from './events/consumer-groups';

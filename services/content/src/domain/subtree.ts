@@ -71,9 +71,9 @@ export class SubtreeFollower {
     await flushes.flush();
   }
 
-  /** Finishes walks that a crash or a failed request left behind. */
-  async sweep(now: Date, requestId: string): Promise<number> {
-    const before = new Date(now.getTime() - STALE_GRACE_MS).toISOString();
+  /** Finishes walks that a crash or a failed request left behind, marked at least `graceMs` before `now`. */
+  async sweep(now: Date, requestId: string, graceMs = STALE_GRACE_MS): Promise<number> {
+    const before = new Date(now.getTime() - graceMs).toISOString();
     const stale = await this.repo.staleSubtrees(before);
     // Outermost first: an inner anchor's walk is then usually already done.
     stale.sort((a, b) => a.ancestors.length - b.ancestors.length);

@@ -110,9 +110,12 @@ export class WorkflowCommands {
     await this.repo.clearTransitionPending(anchor._id, pending.at);
   }
 
-  /** Finishes `include_children` transitions a crash or a failed request left behind; returns how many. */
-  async sweep(now: Date): Promise<number> {
-    const before = new Date(now.getTime() - STALE_GRACE_MS).toISOString();
+  /**
+   * Finishes `include_children` transitions a crash or a failed request left behind, marked at least `graceMs`
+   * before `now`; returns how many.
+   */
+  async sweep(now: Date, graceMs = STALE_GRACE_MS): Promise<number> {
+    const before = new Date(now.getTime() - graceMs).toISOString();
     const pending = await this.repo.pendingTransitions(before);
     for (const anchor of pending) await this.takeBelow(anchor, anchor.transition_pending!);
     return pending.length;

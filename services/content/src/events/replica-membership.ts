@@ -161,6 +161,30 @@ export class ReplicaMembership {
   }
 }
 
+/**
+ * Whether this process is the only content replica alive on its store: every other record names this process's own
+ * address (its previous life, killed: two live processes never listen at one address) or is not renewed before it
+ * expires (at most `ALIVE_MS`: the replica is gone). A record renewed meanwhile is a live replica: false. Start-up
+ * asks it to finish at once what a crash left (subtree walks, outbox claims) rather than after their grace, which
+ * is there only so as not to take work over from a live replica.
+ */
+export async function aloneOnStore(
+  registry: Pick<ReplicaRegistry, 'alive'>,
+  self: { epoch: string; address: string | undefined },
+  options: { beatMs?: number; now?: () => number } = {},
+): Promise<boolean> {
+  const now = options.now ?? Date.now;
+  const others = (await registry.alive(now())).filter((r) => r._id !== self.epoch && r.address !== self.address);
+  const seen = new Map(others.map((r) => [r._id, r.alive_until]));
+  while (seen.size > 0) {
+    await new Promise((resolve) => setTimeout(resolve, options.beatMs ?? BEAT_MS));
+    const alive = (await registry.alive(now())).filter((r) => seen.has(r._id));
+    if (alive.some((r) => r.alive_until > (seen.get(r._id) ?? Infinity))) return false;
+    for (const id of [...seen.keys()]) if (!alive.some((r) => r._id === id)) seen.delete(id);
+  }
+  return true;
+}
+
 function sortedReplicas(replicas: ContentReplica[]): ContentReplica[] {
   const byEpoch = new Map(replicas.map((r) => [r.epoch, r]));
   return [...byEpoch.values()].sort((a, b) => (a.epoch < b.epoch ? -1 : a.epoch > b.epoch ? 1 : 0));

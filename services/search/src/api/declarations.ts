@@ -1,16 +1,16 @@
-import { declarations, type ContentContext, type Subscription } from '@cms/shared';
+import { declarations, type ContentContext } from '@cms/shared';
 import type { FullObjects } from '../clients/content-render';
 import type { ContentSource } from '../clients/content-source';
 import type { AddableTypesSource } from '../clients/content-types';
 import type { SiteSearchSource } from '../clients/search-settings';
 import type { Catalog } from '../store/catalog';
+import type { ReadYourWrites } from './read-your-writes';
 
 /** What the search service's endpoints are given. */
 export interface SearchDeps {
   catalog: Catalog;
-  /** The content events' subscription, to wait until the catalog has applied what was published. */
-  events: Subscription;
-  readYourWritesTimeoutMs: number;
+  /** Waits until the catalog holds the writes acknowledged so far, or says how far behind it is. */
+  readYourWrites: ReadYourWrites;
   /** Content's full serializations, for `fullobjects`. */
   content: FullObjects;
   /** Objects as content holds them now (a Collection's query settings). */

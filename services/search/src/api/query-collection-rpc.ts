@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { sortFieldOf } from '../domain/indexes';
 import type { Catalog } from '../store/catalog';
 import { DEFAULT_LIMIT, queryBuilderSearch } from './query-builder';
+import type { ReadYourWrites } from './read-your-writes';
 
 const criteria = z
   .array(z.object({ i: z.string().max(200), o: z.string().max(200), v: z.unknown().optional() }))
@@ -30,7 +31,7 @@ interface QueryCollectionInput {
 export function queryCollectionRpc(
   catalog: Catalog,
   log: Logger,
-  options: { drained: () => Promise<boolean> },
+  options: { readYourWrites: Pick<ReadYourWrites, 'check'> },
 ): Pick<SearchServiceHandlers, 'QueryCollection'> {
   return {
     QueryCollection: unary(log, async (request: QueryCollectionInput, ctx) => {
@@ -42,7 +43,7 @@ export function queryCollectionRpc(
       }
       // A Collection without criteria lists nothing (the query builder refuses an empty query).
       if (parsed.length === 0) return { items: [], items_total: 0 };
-      if (!(await options.drained())) ctx.log.warn('catalog behind the content events; answering with what it has');
+      await options.readYourWrites.check(ctx.requestId, ctx.log);
       const { items, total } = await queryBuilderSearch(catalog, {
         criteria: parsed,
         contextPath: request.context_path || '/',

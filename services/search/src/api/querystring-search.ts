@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { requestedColumns } from '../domain/metadata';
 import { endpoint, operation, type SearchDeps } from './declarations';
 import { DEFAULT_LIMIT, queryBuilderSearch } from './query-builder';
+import { freshnessHeaders } from './read-your-writes';
 import { resultItems } from './results';
 
 /** A count: a number or a numeric string (addendum §7); an empty string or null (a cleared form field) is none. */
@@ -62,9 +63,7 @@ async function answer(call: EndpointCall<ContentContext, unknown, unknown, unkno
   const fields = input.metadata_fields;
   const columns = requestedColumns(fields === undefined ? [] : Array.isArray(fields) ? fields : [fields]);
   const batch = { start: input.b_start ?? 0, size: input.b_size ?? DEFAULT_BATCH_SIZE };
-  if (!(await deps.events.waitUntilDrained(deps.readYourWritesTimeoutMs))) {
-    call.log.warn('catalog behind the content events; answering with what it has');
-  }
+  const freshness = await deps.readYourWrites.check(call.requestId, call.log);
   const { items, total } = await queryBuilderSearch(deps.catalog, {
     criteria,
     contextPath: call.contextPath,
@@ -93,7 +92,7 @@ async function answer(call: EndpointCall<ContentContext, unknown, unknown, unkno
   };
   const batching = batchingLinks(self, call.request.query, batch, total);
   if (batching) result.batching = batching;
-  return { status: 200, body: result };
+  return { status: 200, body: result, headers: freshnessHeaders(freshness) };
 }
 
 const collectionSettings = z.object({

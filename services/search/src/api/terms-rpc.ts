@@ -5,6 +5,7 @@
 import { badRequest, clip, unary, type Logger, type SearchServiceHandlers } from '@cms/shared';
 import { normalise, words } from '../domain/text';
 import type { Catalog } from '../store/catalog';
+import type { ReadYourWrites } from './read-your-writes';
 
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 10_000;
@@ -44,22 +45,22 @@ interface TermsRequest {
 }
 
 export interface TermsOptions {
-  /** Waits (bounded) until the events published so far are applied, so a term just written is offered. */
-  drained: () => Promise<unknown>;
+  /** Waits (bounded) until the writes acknowledged so far are in the catalog, so a term just written is offered. */
+  readYourWrites: Pick<ReadYourWrites, 'check'>;
 }
 
 export function termsRpcs(catalog: Catalog, log: Logger, options: TermsOptions): Pick<SearchServiceHandlers, 'Terms'> {
   return {
-    Terms: unary(log, async (q: TermsRequest) => {
+    Terms: unary(log, async (q: TermsRequest, ctx) => {
       const limit = q.limit > 0 ? Math.min(q.limit, MAX_LIMIT) : DEFAULT_LIMIT;
       switch (q.vocabulary) {
         case 'metadata':
           return { items: METADATA_COLUMNS.map(([token, title]) => ({ token, title })) };
         case 'keywords':
-          await options.drained();
+          await options.readYourWrites.check(ctx.requestId, ctx.log);
           return { items: await keywords(catalog, q, limit) };
         case 'content':
-          await options.drained();
+          await options.readYourWrites.check(ctx.requestId, ctx.log);
           return { items: await content(catalog, q, limit) };
         default:
           throw badRequest(`No catalog vocabulary ${clip(q.vocabulary)}`);

@@ -48,6 +48,18 @@ export function outboxFieldsFor(events: EventEnvelope[]): OutboxFields {
   return { _outbox: events, _pending: true };
 }
 
+/** What a producer has left unpublished (`OutboxRelay.awaitPublished`). */
+export interface PublishBacklog {
+  /** Every event committed before the question is confirmed by the broker. */
+  published: boolean;
+  /** Documents whose events are still unpublished. */
+  pending: number;
+  /** How long ago the oldest unpublished event's write committed (the producer's clock); 0 when published. */
+  oldestAgeMs: number;
+  /** The producer's broker link is down now. */
+  disconnected: boolean;
+}
+
 /** How long stop() waits for publishes under way. */
 const DEFAULT_STOP_WAIT_MS = 5_000;
 /** How long a relay's claim on a document holds: far more than publishing its events takes. */
@@ -83,6 +95,19 @@ export class OutboxRelay {
   /** Creates the index the relay's sweep uses. */
   async ensureIndexes(): Promise<void> {
     await this.collection.createIndex({ _pending: 1 }, { sparse: true });
+  }
+
+  /**
+   * Frees every claim on the store's pending documents: for a process that knows every other relay on the store
+   * is gone (content's start-up after a crash), so that what a killed relay held is published now, not once its
+   * lease has run out. Returns how many it freed.
+   */
+  async releaseClaims(): Promise<number> {
+    const freed = await this.collection.updateMany(
+      { _pending: true, _relay: { $exists: true } },
+      { $unset: { _relay: '' } },
+    );
+    return freed.modifiedCount;
   }
 
   /** Starts the periodic sweep that retries what a flush could not publish (broker down, crash, other replica). */
@@ -172,6 +197,38 @@ export class OutboxRelay {
       clearTimeout(timer);
     }
     return 'deferred';
+  }
+
+  /**
+   * Read-your-writes across the broker (a consumer asks before answering, e.g. search over `AwaitPublished`): the
+   * events committed before the call, published within `timeoutMs`, or what is left unpublished and since when.
+   * With nothing pending (the normal path) it costs one indexed look-up. While the broker cannot be reached it
+   * answers at once.
+   */
+  async awaitPublished(timeoutMs: number): Promise<PublishBacklog> {
+    const pending = await this.collection.find({ _pending: true }, { projection: { _id: 1 } });
+    if (pending.length === 0) return { published: true, pending: 0, oldestAgeMs: 0, disconnected: false };
+    if (this.bus.connected) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      // A flush that fails or outlasts the wait leaves its events to the sweep, as a write's does.
+      const flushes = Promise.allSettled(pending.map((doc) => this.flush(doc._id as string)));
+      await Promise.race([flushes, timeout]);
+      clearTimeout(timer);
+    }
+    // Only the documents pending at the call: a write committed since is not the caller's to wait for.
+    const left = await this.collection.find(
+      { _id: { $in: pending.map((doc) => doc._id) }, _pending: true },
+      { projection: { _outbox: 1 } },
+    );
+    const written = left.flatMap((doc) => (doc._outbox ?? []).map((event) => Date.parse(event.occurredAt)));
+    const oldest = Math.min(...written.filter(Number.isFinite));
+    return {
+      published: written.length === 0,
+      pending: left.length,
+      oldestAgeMs: written.length === 0 || !Number.isFinite(oldest) ? 0 : Math.max(0, Date.now() - oldest),
+      disconnected: !this.bus.connected,
+    };
   }
 
   /** From the write that produced the event to its confirm; a stored date that does not parse is not measured. */

@@ -35,7 +35,9 @@ import type { ScanRequest as _cms_content_v1_ScanRequest, ScanRequest__Output as
 import type { SetSiteTitleRequest as _cms_content_v1_SetSiteTitleRequest, SetSiteTitleRequest__Output as _cms_content_v1_SetSiteTitleRequest__Output } from './cms/content/v1/SetSiteTitleRequest';
 import type { SetSiteTitleResponse as _cms_content_v1_SetSiteTitleResponse, SetSiteTitleResponse__Output as _cms_content_v1_SetSiteTitleResponse__Output } from './cms/content/v1/SetSiteTitleResponse';
 import type { TypeCounts as _cms_content_v1_TypeCounts, TypeCounts__Output as _cms_content_v1_TypeCounts__Output } from './cms/content/v1/TypeCounts';
+import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from './cms/events/v1/AwaitPublishedRequest';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from './cms/events/v1/ContentSnapshot';
+import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from './cms/events/v1/PublishBacklog';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -87,7 +89,9 @@ export interface ProtoGrpcType {
     }
     events: {
       v1: {
+        AwaitPublishedRequest: MessageTypeDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_AwaitPublishedRequest__Output>
         ContentSnapshot: MessageTypeDefinition<_cms_events_v1_ContentSnapshot, _cms_events_v1_ContentSnapshot__Output>
+        PublishBacklog: MessageTypeDefinition<_cms_events_v1_PublishBacklog, _cms_events_v1_PublishBacklog__Output>
       }
     }
   }

@@ -9,6 +9,8 @@ import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__
 import type { DiscussionServiceClient as _cms_discussion_v1_DiscussionServiceClient, DiscussionServiceDefinition as _cms_discussion_v1_DiscussionServiceDefinition } from './cms/discussion/v1/DiscussionService';
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from './cms/discussion/v1/GetCommentRequest';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from './cms/discussion/v1/ScanCommentsRequest';
+import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from './cms/events/v1/AwaitPublishedRequest';
+import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from './cms/events/v1/PublishBacklog';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -30,6 +32,12 @@ export interface ProtoGrpcType {
         DiscussionService: SubtypeConstructor<typeof grpc.Client, _cms_discussion_v1_DiscussionServiceClient> & { service: _cms_discussion_v1_DiscussionServiceDefinition }
         GetCommentRequest: MessageTypeDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_GetCommentRequest__Output>
         ScanCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_ScanCommentsRequest__Output>
+      }
+    }
+    events: {
+      v1: {
+        AwaitPublishedRequest: MessageTypeDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_AwaitPublishedRequest__Output>
+        PublishBacklog: MessageTypeDefinition<_cms_events_v1_PublishBacklog, _cms_events_v1_PublishBacklog__Output>
       }
     }
   }

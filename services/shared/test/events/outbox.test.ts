@@ -87,6 +87,38 @@ describe('OutboxRelay', () => {
     expect(await docs.findOne({ _id: 'd' })).toBeNull();
   });
 
+  describe('awaitPublished (read-your-writes across the broker)', () => {
+    it('with nothing pending: published, at the cost of one look-up', async () => {
+      await docs.insertOne({ _id: 'e', title: 'settled' });
+      expect(await new OutboxRelay(docs, bus, silent).awaitPublished(1000)).toEqual({
+        published: true,
+        pending: 0,
+        oldestAgeMs: 0,
+        disconnected: false,
+      });
+    });
+
+    it('publishes what is pending before it answers published', async () => {
+      const event = validEvent('content.added');
+      await docs.insertOne({ _id: 'f', _outbox: [event], _pending: true });
+      const backlog = await new OutboxRelay(docs, bus, silent).awaitPublished(5000);
+      expect(backlog).toMatchObject({ published: true, pending: 0 });
+      await drained();
+      expect(received.map((e) => e.id)).toEqual([event.id]);
+    });
+
+    it('with the broker link down: answers at once with what waits, and how old the oldest write is', async () => {
+      const down = { ...bus, connected: false } as EventBus;
+      const old = { ...validEvent('content.added'), occurredAt: new Date(Date.now() - 60_000).toISOString() };
+      await docs.insertOne({ _id: 'g', _outbox: [old], _pending: true });
+      await docs.insertOne({ _id: 'h', _outbox: [validEvent('content.added')], _pending: true });
+      const backlog = await new OutboxRelay(docs, down, silent).awaitPublished(60_000);
+      expect(backlog).toMatchObject({ published: false, pending: 2, disconnected: true });
+      expect(backlog.oldestAgeMs).toBeGreaterThanOrEqual(60_000);
+      expect(received).toEqual([]);
+    });
+  });
+
   describe('two replicas on one store', () => {
     /** A bus whose publishes wait for `open()`: a relay caught in the middle of a document. */
     const gatedBus = () => {
@@ -147,6 +179,23 @@ describe('OutboxRelay', () => {
       await allDelivered(2);
       expect(received.map((e) => e.id)).toEqual([first.id, second.id]);
       expect((await docs.findOne({ _id: 'f' }))?._pending).toBeUndefined();
+    });
+
+    it("releaseClaims frees a killed relay's claim at once, long before its lease runs out", async () => {
+      const event = validEvent('content.added');
+      await docs.insertOne({
+        _id: 'k',
+        _outbox: [event],
+        _pending: true,
+        _relay: { owner: 'killed', until: Date.now() + 3_600_000 },
+      });
+      const relay = new OutboxRelay(docs, bus, silent);
+      await relay.sweep();
+      expect(received).toEqual([]);
+      expect(await relay.releaseClaims()).toBe(1);
+      await relay.sweep();
+      await allDelivered(1);
+      expect(received.map((e) => e.id)).toEqual([event.id]);
     });
 
     it('takes over a claim that has run out (its holder died), never one that holds', async () => {

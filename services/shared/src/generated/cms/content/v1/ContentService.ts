@@ -4,6 +4,7 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { ApplyRuleActionRequest as _cms_content_v1_ApplyRuleActionRequest, ApplyRuleActionRequest__Output as _cms_content_v1_ApplyRuleActionRequest__Output } from '../../../cms/content/v1/ApplyRuleActionRequest';
 import type { ApplyRuleActionResponse as _cms_content_v1_ApplyRuleActionResponse, ApplyRuleActionResponse__Output as _cms_content_v1_ApplyRuleActionResponse__Output } from '../../../cms/content/v1/ApplyRuleActionResponse';
+import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from '../../../cms/events/v1/AwaitPublishedRequest';
 import type { ChangesAck as _cms_content_v1_ChangesAck, ChangesAck__Output as _cms_content_v1_ChangesAck__Output } from '../../../cms/content/v1/ChangesAck';
 import type { ChangesPush as _cms_content_v1_ChangesPush, ChangesPush__Output as _cms_content_v1_ChangesPush__Output } from '../../../cms/content/v1/ChangesPush';
 import type { ContentSnapshot as _cms_events_v1_ContentSnapshot, ContentSnapshot__Output as _cms_events_v1_ContentSnapshot__Output } from '../../../cms/events/v1/ContentSnapshot';
@@ -20,6 +21,7 @@ import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as 
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
 import type { ImportObjectRequest as _cms_content_v1_ImportObjectRequest, ImportObjectRequest__Output as _cms_content_v1_ImportObjectRequest__Output } from '../../../cms/content/v1/ImportObjectRequest';
 import type { ImportObjectResponse as _cms_content_v1_ImportObjectResponse, ImportObjectResponse__Output as _cms_content_v1_ImportObjectResponse__Output } from '../../../cms/content/v1/ImportObjectResponse';
+import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from '../../../cms/events/v1/PublishBacklog';
 import type { RebuildTranslationsProgress as _cms_content_v1_RebuildTranslationsProgress, RebuildTranslationsProgress__Output as _cms_content_v1_RebuildTranslationsProgress__Output } from '../../../cms/content/v1/RebuildTranslationsProgress';
 import type { RebuildTranslationsRequest as _cms_content_v1_RebuildTranslationsRequest, RebuildTranslationsRequest__Output as _cms_content_v1_RebuildTranslationsRequest__Output } from '../../../cms/content/v1/RebuildTranslationsRequest';
 import type { RenderManyRequest as _cms_content_v1_RenderManyRequest, RenderManyRequest__Output as _cms_content_v1_RenderManyRequest__Output } from '../../../cms/content/v1/RenderManyRequest';
@@ -38,6 +40,15 @@ export interface ContentServiceClient extends grpc.Client {
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
   applyRuleAction(argument: _cms_content_v1_ApplyRuleActionRequest, callback: grpc.requestCallback<_cms_content_v1_ApplyRuleActionResponse__Output>): grpc.ClientUnaryCall;
+  
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
   
   CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
   CountByType(argument: _cms_content_v1_CountByTypeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_content_v1_TypeCounts__Output>): grpc.ClientUnaryCall;
@@ -145,6 +156,8 @@ export interface ContentServiceClient extends grpc.Client {
 export interface ContentServiceHandlers extends grpc.UntypedServiceImplementation {
   ApplyRuleAction: grpc.handleUnaryCall<_cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse>;
   
+  AwaitPublished: grpc.handleUnaryCall<_cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog>;
+  
   CountByType: grpc.handleUnaryCall<_cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts>;
   
   CountObjects: grpc.handleUnaryCall<_cms_content_v1_CountObjectsRequest__Output, _cms_content_v1_CountObjectsResponse>;
@@ -175,6 +188,7 @@ export interface ContentServiceHandlers extends grpc.UntypedServiceImplementatio
 
 export interface ContentServiceDefinition extends grpc.ServiceDefinition {
   ApplyRuleAction: MethodDefinition<_cms_content_v1_ApplyRuleActionRequest, _cms_content_v1_ApplyRuleActionResponse, _cms_content_v1_ApplyRuleActionRequest__Output, _cms_content_v1_ApplyRuleActionResponse__Output>
+  AwaitPublished: MethodDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_PublishBacklog, _cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog__Output>
   CountByType: MethodDefinition<_cms_content_v1_CountByTypeRequest, _cms_content_v1_TypeCounts, _cms_content_v1_CountByTypeRequest__Output, _cms_content_v1_TypeCounts__Output>
   CountObjects: MethodDefinition<_cms_content_v1_CountObjectsRequest, _cms_content_v1_CountObjectsResponse, _cms_content_v1_CountObjectsRequest__Output, _cms_content_v1_CountObjectsResponse__Output>
   EnsureLanguageRoots: MethodDefinition<_cms_content_v1_EnsureLanguageRootsRequest, _cms_content_v1_EnsureLanguageRootsResponse, _cms_content_v1_EnsureLanguageRootsRequest__Output, _cms_content_v1_EnsureLanguageRootsResponse__Output>

@@ -2,13 +2,24 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from '../../../cms/events/v1/AwaitPublishedRequest';
 import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from '../../../cms/discussion/v1/CommentRecord';
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from '../../../cms/discussion/v1/GetCommentRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from '../../../cms/events/v1/PublishBacklog';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from '../../../cms/discussion/v1/ScanCommentsRequest';
 
 export interface DiscussionServiceClient extends grpc.Client {
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  AwaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
@@ -35,6 +46,8 @@ export interface DiscussionServiceClient extends grpc.Client {
 }
 
 export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementation {
+  AwaitPublished: grpc.handleUnaryCall<_cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog>;
+  
   GetComment: grpc.handleUnaryCall<_cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord>;
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
@@ -44,6 +57,7 @@ export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementa
 }
 
 export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
+  AwaitPublished: MethodDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_PublishBacklog, _cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog__Output>
   GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
   ScanComments: MethodDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord__Output>

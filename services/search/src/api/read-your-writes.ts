@@ -1,0 +1,96 @@
+/**
+ * Read-your-writes (addendum §6), honestly: before a search answers, the producers (content, discussion) publish
+ * what they have committed (`AwaitPublished`) and the catalog applies what was published (`waitUntilDrained`).
+ * Either link may be down: content's or discussion's broker link (their events wait in their outboxes, where
+ * search's own queue being empty proves nothing), or search's own. Then the search answers with what the catalog
+ * holds, says so in `X-Search-Lag` (the answer may miss the writes of about that many seconds) and logs a warning
+ * with the lag.
+ */
+import { askPublishBacklog, type Logger, type PublishBacklogClient, type Subscription } from '@cms/shared';
+
+/** Response header of a search answered behind the writes: seconds (rounded up) it may be behind. */
+export const SEARCH_LAG_HEADER = 'X-Search-Lag';
+
+export type Freshness =
+  | { current: true }
+  | {
+      current: false;
+      /** The answer may miss the writes of about the last `lagMs` (an upper bound where it is not known exactly). */
+      lagMs: number;
+      /** What is behind, for the log: e.g. `content: 286 objects' events unpublished (broker link down)`. */
+      behind: string[];
+    };
+
+/** A service whose events the catalog applies, asked over `AwaitPublished`. */
+export interface Producer {
+  name: string;
+  client: () => PublishBacklogClient;
+}
+
+export interface ReadYourWritesOptions {
+  events: Pick<Subscription, 'waitUntilDrained'>;
+  producers: Producer[];
+  /** READ_YOUR_WRITES_TIMEOUT_MS: how long a search waits for the catalog to catch up. */
+  timeoutMs: number;
+  now?: () => number;
+}
+
+export class ReadYourWrites {
+  /** Every write acknowledged before this instant is in the catalog (the start of the last check that said so). */
+  private currentAt: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ReadYourWritesOptions) {
+    this.now = options.now ?? Date.now;
+    // Until a check has said otherwise, everything since the start may be missing (an upper bound).
+    this.currentAt = this.now();
+  }
+
+  /**
+   * Waits, bounded by the timeout, until the catalog holds every write acknowledged before the call; otherwise
+   * logs a warning with the lag and returns it. Never rejects: a producer that does not answer counts as behind.
+   */
+  async check(requestId: string, log: Logger): Promise<Freshness> {
+    const { timeoutMs, producers, events } = this.options;
+    const started = this.now();
+    // Half the budget for the producers' confirms, the rest (at least half) for the catalog to apply them.
+    const publishWaitMs = Math.floor(timeoutMs / 2);
+    const lags: number[] = [];
+    const behind: string[] = [];
+    await Promise.all(
+      producers.map(async ({ name, client }) => {
+        try {
+          const backlog = await askPublishBacklog(client(), publishWaitMs, { requestId, timeoutMs });
+          if (backlog.published) return;
+          lags.push(backlog.oldestAgeMs);
+          behind.push(
+            `${name}: ${backlog.pending} objects' events unpublished` +
+              (backlog.disconnected ? ' (its broker link is down)' : ''),
+          );
+        } catch (error) {
+          // Whatever it holds unpublished is unknown: only what the catalog knew it had counts.
+          lags.push(started - this.currentAt);
+          behind.push(`${name}: not answering (${(error as Error).message.slice(0, 200)})`);
+        }
+      }),
+    );
+    const drainMs = Math.max(started + timeoutMs - this.now(), timeoutMs - publishWaitMs);
+    if (!(await events.waitUntilDrained(drainMs))) {
+      lags.push(started - this.currentAt);
+      behind.push('search: events published and not yet applied (or its broker link is down)');
+    }
+    if (behind.length === 0) {
+      this.currentAt = Math.max(this.currentAt, started);
+      return { current: true };
+    }
+    const lagMs = Math.max(0, ...lags);
+    log.warn({ requestId, lagMs, behind }, 'search answered behind the writes: the catalog may miss recent ones');
+    return { current: false, lagMs, behind };
+  }
+}
+
+/** The headers of a search answer: the lag, and no cache may keep an answer known to be behind. */
+export function freshnessHeaders(freshness: Freshness): Record<string, string> {
+  if (freshness.current) return {};
+  return { [SEARCH_LAG_HEADER]: String(Math.max(1, Math.ceil(freshness.lagMs / 1000))), 'Cache-Control': 'no-store' };
+}

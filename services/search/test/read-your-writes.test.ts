@@ -1,0 +1,95 @@
+/**
+ * Read-your-writes, honestly (read-your-writes.ts): a search is current only when every producer has published
+ * what it committed and the catalog has applied what was published; otherwise it says how far behind it may be.
+ */
+import type { PublishBacklog, PublishBacklogClient } from '@cms/shared';
+import pino from 'pino';
+import { ReadYourWrites, freshnessHeaders } from '../src/api/read-your-writes';
+
+const silent = pino({ level: 'silent' });
+const PUBLISHED: PublishBacklog = { published: true, pending: 0, oldestAgeMs: 0, disconnected: false };
+
+/** A producer answering `AwaitPublished` with `backlog`, or failing with `error`; counts the questions. */
+function producer(answer: PublishBacklog | Error) {
+  const asked: number[] = [];
+  const client: PublishBacklogClient = {
+    AwaitPublished: (request, _md, _options, callback) => {
+      asked.push(request.timeout_ms ?? 0);
+      if (answer instanceof Error)
+        callback(Object.assign(answer, { code: 14, details: answer.message, metadata: undefined as never }));
+      else
+        callback(null, {
+          published: answer.published,
+          pending: answer.pending,
+          oldest_age_ms: answer.oldestAgeMs,
+          disconnected: answer.disconnected,
+        });
+      return undefined;
+    },
+  };
+  return { client: () => client, asked };
+}
+
+function readYourWrites(content: PublishBacklog | Error, drained: boolean, now = () => 1_000_000) {
+  const discussion = producer(PUBLISHED);
+  const contentProducer = producer(content);
+  const check = new ReadYourWrites({
+    events: { waitUntilDrained: async () => drained },
+    producers: [
+      { name: 'content', client: contentProducer.client },
+      { name: 'discussion', client: discussion.client },
+    ],
+    timeoutMs: 2000,
+    now,
+  });
+  return { check, contentAsked: contentProducer.asked };
+}
+
+describe('ReadYourWrites', () => {
+  test('current when the producers have published and the catalog applied it: no header', async () => {
+    const { check, contentAsked } = readYourWrites(PUBLISHED, true);
+    const freshness = await check.check('r1', silent);
+    expect(freshness).toEqual({ current: true });
+    expect(freshnessHeaders(freshness)).toEqual({});
+    // The producer may wait for its confirms, within the search's own bound.
+    expect(contentAsked).toEqual([1000]);
+  });
+
+  test("content's events waiting in its outbox (its broker link down): behind by their age, though drained", async () => {
+    const warnings: unknown[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+    const { check } = readYourWrites({ published: false, pending: 286, oldestAgeMs: 12_300, disconnected: true }, true);
+    const freshness = await check.check('r2', log);
+    expect(freshness).toMatchObject({ current: false, lagMs: 12_300 });
+    expect(freshnessHeaders(freshness)).toEqual({ 'X-Search-Lag': '13', 'Cache-Control': 'no-store' });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        requestId: 'r2',
+        lagMs: 12_300,
+        behind: ["content: 286 objects' events unpublished (its broker link is down)"],
+      }),
+    ]);
+  });
+
+  test("search's own link down: behind since it last knew itself current", async () => {
+    let now = 1_000_000;
+    let drained = true;
+    const check = new ReadYourWrites({
+      events: { waitUntilDrained: async () => drained },
+      producers: [{ name: 'content', client: producer(PUBLISHED).client }],
+      timeoutMs: 2000,
+      now: () => now,
+    });
+    expect(await check.check('r3', silent)).toEqual({ current: true });
+    now += 45_000;
+    drained = false;
+    expect(await check.check('r4', silent)).toMatchObject({ current: false, lagMs: 45_000 });
+  });
+
+  test('a producer that does not answer counts as behind, never as current', async () => {
+    const { check } = readYourWrites(new Error('connect ECONNREFUSED'), true);
+    const freshness = await check.check('r5', silent);
+    expect(freshness).toMatchObject({ current: false });
+    expect(freshnessHeaders(freshness)['X-Search-Lag']).toBe('1');
+  });
+});
