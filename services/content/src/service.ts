@@ -5,11 +5,11 @@ import {
   protos,
   RegistrySettings,
   serveEndpoints,
-  connectionAgeOf,
-  startGrpcServer,
+  serveGrpc,
+  serviceLifecycle,
   storeAndBusReady,
-  type RunningService,
   type ServiceDeps,
+  type ServiceParts,
   type Subscription,
 } from '@cms/shared';
 import { contentLookups } from './api/grpc';
@@ -91,16 +91,14 @@ function advertisedAddress(config: ContentConfig): string | undefined {
 /** How often unfinished subtree walks and re-orderings (left by a crash) are looked for. */
 const TREE_SWEEP_INTERVAL_MS = 30_000;
 
-export async function startContentService({
-  config,
-  logger,
-  store,
-  bus,
-}: ServiceDeps<ContentConfig>): Promise<RunningService> {
+export const startContentService = serviceLifecycle(startContent);
+
+async function startContent({ config, logger, store, bus }: ServiceDeps<ContentConfig>, parts: ServiceParts) {
   const repo = new StoreContentRepository(store);
   await repo.ensureIndexes();
   // File and image bytes live beside the documents: GridFS on MongoDB, files under DATA_DIR when embedded.
   const blobs = await openBlobStore(config);
+  parts.onStop('blob store', () => blobs.close());
   const scaleStore = new StoreScaleStore(store);
   await scaleStore.ensureIndexes();
   const fileStorage = new BlobFileStorage(blobs, config.MAX_UPLOAD_BYTES, logger, {
@@ -112,6 +110,8 @@ export async function startContentService({
   await tus.ensureIndexes();
   const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
   await relay.outbox.ensureIndexes();
+  // Stopped after the consumers, whose writes it publishes (it starts later, once the site is in order).
+  parts.onStop('outbox relay', () => relay.outbox.stop());
   // The types config defines, brought up to date before each call this service serves (clients/config-types.ts).
   // With the language root folder, content's own type (domain/translations.ts).
   const types = withLanguageRootType(new LiveTypeRegistry(), BUILTIN_TYPES);
@@ -121,6 +121,7 @@ export async function startContentService({
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     log: logger,
   });
+  parts.onStop('types client', () => typeSource.close());
   // Config may start after content: the built-in types until it answers.
   await typeSource.refresh('content-start');
   bindSnapshotTypes(types);
@@ -129,6 +130,7 @@ export async function startContentService({
   const versions = new VersionKeeper(versionArchive, types);
   const changes = new ChangeFeed({ log: logger });
   const configChanges = watchConfigChanges(config.CONFIG_ADDRESS, config.MAX_MESSAGE_BYTES, changes, logger);
+  parts.onStop('config watch', () => configChanges.close());
   // The other content replicas on this store, so that every gateway hears of this one's writes.
   const replicaRegistry = new StoreReplicaRegistry(store);
   await replicaRegistry.ensureIndexes();
@@ -139,6 +141,8 @@ export async function startContentService({
   const advertised = advertisedAddress(config);
   let membership = advertised === undefined ? undefined : membershipOf(advertised);
   await membership?.start();
+  // Should the start fail further on (it is stopped again, earlier, once the server is up).
+  parts.onStop('replica membership', () => membership?.stop());
   // The transaction log of `@transactions`: every caller's committed write, with what undoing it needs.
   const transactionLog = new StoreTransactionLog(store);
   await transactionLog.ensureIndexes();
@@ -157,6 +161,7 @@ export async function startContentService({
   const ordering = new FolderOrdering(repo, writer);
   const commands = new ContentCommands(repo, writer, fileStorage, types, follower, ordering);
   const directory = identityDirectory(config.IDENTITY_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES);
+  parts.onStop('identity client', () => directory.close());
   const sharing = new SharingCommands(repo, writer, directory, follower);
   const tree = new TreeCommands(repo, writer, follower, fileStorage, types);
   const workflow = new WorkflowCommands(repo, writer, follower, types);
@@ -274,7 +279,15 @@ export async function startContentService({
     ),
     tus,
   };
+  parts.onStop('clients', () => {
+    integritySetting.close();
+    siteSettings.close();
+    languages.close();
+    termOwners.close();
+    deps.collections.close();
+  });
   const identityEvents = await subscribeToIdentity(bus, sharing, directory, logger);
+  parts.onStop('identity events', () => identityEvents.stop());
   // Made on first use: most sites configure no caching proxy, and config may start after content.
   let purgeRegistry: RegistrySettings | undefined;
   const purgeSettings = registryPurgeSettings(
@@ -286,9 +299,13 @@ export async function startContentService({
         log: logger,
       })),
   );
+  parts.onStop('purge settings', () => purgeRegistry?.close());
   const purges = await subscribeToPurges(bus, purgeSettings, logger);
+  parts.onStop('purge events', () => purges.stop());
   translationEvents.subscription = await subscribeTranslations(bus, translations, logger);
+  parts.onStop('translation events', () => translationEvents.subscription?.stop());
   referenceEvents.subscription = await subscribeReferences(bus, references, logger);
+  parts.onStop('reference events', () => referenceEvents.subscription?.stop());
   const newSite = !(await repo.byPath('/'));
   await commands.ensureSiteRoot(config.SITE_TITLE, config.SITE_ID, config.ADMIN_USER);
   await migrations.initialize(newSite);
@@ -317,59 +334,64 @@ export async function startContentService({
   await sweepTree(alone ? 0 : undefined);
   const treeSweep = setInterval(() => void sweepTree(), TREE_SWEEP_INTERVAL_MS);
   treeSweep.unref();
+  parts.onStop('tree sweep', () => clearInterval(treeSweep));
 
-  const server = await startGrpcServer({
-    address: config.CONTENT_GRPC_ADDRESS,
-    services: [
-      {
-        name: 'cms.content.v1.ContentService',
-        definition: protos().content.ContentService.service,
-        implementation: {
-          ...withCurrentTypes(
-            typeSource,
-            {
-              Handle: serveEndpoints({
-                service: 'content',
-                identifiers: identifiersOf(config),
-                endpoints: ENDPOINTS,
-                deps,
-                contexts: contentContexts(contextLookup),
-                logger,
-              }),
-              ...contentLookups(repo, logger, deps),
-              ...ruleActionRpcs(deps, appliedRuleActions, logger),
-              ...languageRootRpcs(translations, repo, logger),
-              ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
-              ...importRpcs(repo, deps, logger),
-              ...exportRpcs(repo, deps, logger),
-            },
-            logger,
-          ),
-          // These read no type: they answer while config is away.
-          ...changeFeedRpcs(changes),
-          ...typeCountRpcs(repo, logger),
-          ...awaitPublishedRpc(relay.outbox, logger),
+  const server = await serveGrpc(
+    parts,
+    { config, logger },
+    {
+      address: config.CONTENT_GRPC_ADDRESS,
+      services: [
+        {
+          name: 'cms.content.v1.ContentService',
+          definition: protos().content.ContentService.service,
+          implementation: {
+            ...withCurrentTypes(
+              typeSource,
+              {
+                Handle: serveEndpoints({
+                  service: 'content',
+                  identifiers: identifiersOf(config),
+                  endpoints: ENDPOINTS,
+                  deps,
+                  contexts: contentContexts(contextLookup),
+                  logger,
+                }),
+                ...contentLookups(repo, logger, deps),
+                ...ruleActionRpcs(deps, appliedRuleActions, logger),
+                ...languageRootRpcs(translations, repo, logger),
+                ...siteTitleRpcs(new SiteTitle(repo, writer), logger),
+                ...importRpcs(repo, deps, logger),
+                ...exportRpcs(repo, deps, logger),
+              },
+              logger,
+            ),
+            // These read no type: they answer while config is away.
+            ...changeFeedRpcs(changes),
+            ...typeCountRpcs(repo, logger),
+            ...awaitPublishedRpc(relay.outbox, logger),
+          },
         },
+        {
+          name: 'cms.content.v1.ContextService',
+          definition: protos().contexts.ContextService.service,
+          implementation: withCurrentTypes(typeSource, contextRpcs(contextLookup, logger, types), logger),
+        },
+      ],
+      healthCheck: async () => {
+        await storeAndBusReady(store, bus)();
+        await blobs.ping();
       },
-      {
-        name: 'cms.content.v1.ContextService',
-        definition: protos().contexts.ContextService.service,
-        implementation: withCurrentTypes(typeSource, contextRpcs(contextLookup, logger, types), logger),
-      },
-    ],
-    healthCheck: async () => {
-      await storeAndBusReady(store, bus)();
-      await blobs.ping();
     },
-    maxMessageBytes: config.MAX_MESSAGE_BYTES,
-    connectionAge: connectionAgeOf(config),
-    logger,
-  });
-
+  );
+  // Registered after the server, so done before it stops: the gateways' change streams would hold it open until
+  // its deadline, and the other replicas drop this one at once rather than when its record expires.
+  parts.onStop('change streams', () => changes.close());
   if (!membership) {
     membership = membershipOf(server.address);
     await membership.start();
   }
+  parts.onStop('replica membership', () => membership?.stop());
 
   // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
   // `@export` and `@import` stream their ZIP over it too; the import calls this server and identity as the CLI does.
@@ -394,33 +416,6 @@ export async function startContentService({
     siteZip,
     logger,
   );
-
-  return {
-    address: server.address,
-    httpAddress: fileHop.address,
-    async stop() {
-      clearInterval(treeSweep);
-      await fileHop.stop();
-      // The others drop this replica at once, rather than when its record expires.
-      await membership?.stop();
-      // The gateways' change streams would hold the server open until its deadline.
-      changes.close();
-      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
-      await identityEvents.stop();
-      await purges.stop();
-      purgeRegistry?.close();
-      configChanges.close();
-      await translationEvents.subscription?.stop();
-      await referenceEvents.subscription?.stop();
-      integritySetting.close();
-      siteSettings.close();
-      languages.close();
-      await relay.outbox.stop();
-      directory.close();
-      typeSource.close();
-      termOwners.close();
-      deps.collections.close();
-      await blobs.close();
-    },
-  };
+  parts.onStop('file hop', () => fileHop.stop());
+  return { address: server.address, httpAddress: fileHop.address };
 }

@@ -6,13 +6,13 @@ import {
   RegistrySettings,
   remoteContentContexts,
   serveEndpoints,
-  connectionAgeOf,
-  startGrpcServer,
+  serveGrpc,
+  serviceLifecycle,
   storeAndBusReady,
   type ContentServiceClient,
   type DiscussionServiceClient,
-  type RunningService,
   type ServiceDeps,
+  type ServiceParts,
 } from '@cms/shared';
 import { searchRpcs } from './api/grpc';
 import { termsRpcs } from './api/terms-rpc';
@@ -29,12 +29,9 @@ import { subscribeToContent } from './events/consumer';
 import { Catalog } from './store/catalog';
 import { startTombstoneSweep } from './store/tombstone-sweep';
 
-export async function startSearchService({
-  config,
-  logger,
-  store,
-  bus,
-}: ServiceDeps<SearchConfig>): Promise<RunningService> {
+export const startSearchService = serviceLifecycle(startSearch);
+
+async function startSearch({ config, logger, store, bus }: ServiceDeps<SearchConfig>, parts: ServiceParts) {
   const catalog = new Catalog(store, logger);
   await catalog.ensureIndexes();
   // Made on first use, when events or requests arrive: the embedded suite starts search before content (so that
@@ -52,7 +49,19 @@ export async function startSearchService({
       config.MAX_MESSAGE_BYTES,
     ));
   const discussionSource = remoteDiscussionSource(discussionClient, config.CALL_TIMEOUT_MS);
+  let registry: RegistrySettings | undefined;
+  let configTypes: ConfigTypes | undefined;
+  let contexts: ReturnType<typeof remoteContentContexts> | undefined;
+  // The clients made on first use (above and below), closed after everything that calls them.
+  parts.onStop('clients', () => {
+    content?.close();
+    discussion?.close();
+    registry?.close();
+    configTypes?.close();
+    contexts?.close();
+  });
   const subscription = await subscribeToContent(bus, catalog, contentSource, logger, discussionSource);
+  parts.onStop('content events', () => subscription.stop());
   const readYourWrites = new ReadYourWrites({
     events: subscription,
     producers: [
@@ -61,7 +70,6 @@ export async function startSearchService({
     ],
     timeoutMs: config.READ_YOUR_WRITES_TIMEOUT_MS,
   });
-  let registry: RegistrySettings | undefined;
   const siteSearch = registrySearchSettings(
     () =>
       (registry ??= new RegistrySettings({
@@ -71,7 +79,6 @@ export async function startSearchService({
         log: logger,
       })),
   );
-  let configTypes: ConfigTypes | undefined;
   const addableTypes = configAddableTypes(
     () =>
       (configTypes ??= new ConfigTypes({
@@ -88,59 +95,47 @@ export async function startSearchService({
     now: clock,
     log: logger,
   });
-  let contexts: ReturnType<typeof remoteContentContexts> | undefined;
+  parts.onStop('tombstone sweep', () => tombstones.stop());
   const contentContexts = () =>
     (contexts ??= remoteContentContexts(config.CONTENT_ADDRESS, config.CALL_TIMEOUT_MS, config.MAX_MESSAGE_BYTES));
 
-  const server = await startGrpcServer({
-    address: config.SEARCH_GRPC_ADDRESS,
-    services: [
-      {
-        name: 'cms.search.v1.SearchService',
-        definition: protos().search.SearchService.service,
-        implementation: {
-          Handle: serveEndpoints({
-            service: 'search',
-            identifiers: identifiersOf(config),
-            endpoints: ENDPOINTS,
-            deps: {
-              catalog,
-              readYourWrites,
-              content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
-              snapshots: contentSource,
-              siteSearch,
-              addableTypes,
-            },
-            contexts: { resolve: (...args) => contentContexts().resolve(...args) },
-            logger,
-          }),
-          ...termsRpcs(catalog, logger, { readYourWrites }),
-          ...queryCollectionRpc(catalog, logger, { readYourWrites }),
-          ...searchRpcs(catalog, contentClient, discussionClient, logger, {
-            now: clock,
-            tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
-            connectWaitMs: config.CALL_TIMEOUT_MS,
-          }),
+  const server = await serveGrpc(
+    parts,
+    { config, logger },
+    {
+      address: config.SEARCH_GRPC_ADDRESS,
+      services: [
+        {
+          name: 'cms.search.v1.SearchService',
+          definition: protos().search.SearchService.service,
+          implementation: {
+            Handle: serveEndpoints({
+              service: 'search',
+              identifiers: identifiersOf(config),
+              endpoints: ENDPOINTS,
+              deps: {
+                catalog,
+                readYourWrites,
+                content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
+                snapshots: contentSource,
+                siteSearch,
+                addableTypes,
+              },
+              contexts: { resolve: (...args) => contentContexts().resolve(...args) },
+              logger,
+            }),
+            ...termsRpcs(catalog, logger, { readYourWrites }),
+            ...queryCollectionRpc(catalog, logger, { readYourWrites }),
+            ...searchRpcs(catalog, contentClient, discussionClient, logger, {
+              now: clock,
+              tombstoneRetentionMs: config.SEARCH_TOMBSTONE_RETENTION_MS,
+              connectWaitMs: config.CALL_TIMEOUT_MS,
+            }),
+          },
         },
-      },
-    ],
-    healthCheck: storeAndBusReady(store, bus),
-    maxMessageBytes: config.MAX_MESSAGE_BYTES,
-    connectionAge: connectionAgeOf(config),
-    logger,
-  });
-
-  return {
-    address: server.address,
-    async stop() {
-      await server.stop(config.SHUTDOWN_TIMEOUT_MS);
-      await subscription.stop();
-      await tombstones.stop();
-      content?.close();
-      discussion?.close();
-      registry?.close();
-      configTypes?.close();
-      contexts?.close();
+      ],
+      healthCheck: storeAndBusReady(store, bus),
     },
-  };
+  );
+  return { address: server.address };
 }
