@@ -24,6 +24,7 @@ import {
 import type { ContentDeps } from '../api/declarations';
 import { siteExport } from '../api/export';
 import { siteImport } from '../api/import';
+import { dropUnreadBody } from '../api/unread-body';
 import type { ContentDoc } from '../domain/model';
 import type { StoreContentRepository } from '../store/content-repository';
 import { formatReport, importSite, type ImportReport } from './import-site';
@@ -78,9 +79,9 @@ export async function answerSiteZip(
     // The permission passed: a principal is there.
     await answerImport(req, res, hop.principal as Principal__Output, options, log);
   } catch (error) {
-    // Refused before the body had all come: the rest of it is still on this connection, which then carries no
-    // other request (the gateway's pool would otherwise hand it on).
-    if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+    // Refused before the body had all come: the rest of it is read and dropped (or, past a limit, the connection
+    // closes with the answer).
+    dropUnreadBody(req, res);
     throw error;
   }
 }
