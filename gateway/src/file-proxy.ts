@@ -67,6 +67,9 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
     proxyTimeout: timeoutMs,
     pathRewrite: () => FILE_HOP_PATH,
     on: {
+      // Content sees the request at once, not with the body's first bytes: a caller refused there (an anonymous
+      // `@import`, never told `100 Continue`) gets its answer without a body that would never come.
+      proxyReq: (proxyReq) => proxyReq.flushHeaders(),
       proxyRes: (proxyRes, req, res) => {
         const cacheControl = (res as Response).locals?.fileCacheControl as string | undefined;
         if (cacheControl && proxyRes.statusCode !== undefined && proxyRes.statusCode < 400) {
