@@ -10,16 +10,14 @@
 // (ORIGINAL_IDENTIFIERS=true: `plone.app.vocabularies.*`, `Plone Site`, ... as Volto's source names them), then the
 // first four steps (view, login, add, edit) with the specification's neutral names. `VOLTO_PASSES=original` or
 // `neutral` runs one. CHROMIUM_PATH (default /usr/bin/chromium), VOLTO_CACHE_DIR (setup.mjs).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, startSuite, startVolto, waitForHttp } from './servers.mjs';
 import { voltoBuildDir } from './setup.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const STEP_TIMEOUT_MS = 60_000;
@@ -30,57 +28,6 @@ const EXPECTED = [
   // Volto asks for the login options and the user's portrait, which may not exist.
   { method: 'GET', path: /\/@portrait\//, status: 404 },
 ];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name, command, args, options, onLine = () => {}) {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  const tail = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > 200) tail.shift();
-        onLine(line);
-      }
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (!child.stopping) console.error(`${name} exited (${code ?? signal}); its last lines:\n${tail.join('\n')}`);
-  });
-  child.stop = () => {
-    child.stopping = true;
-    child.kill('SIGTERM');
-  };
-  return child;
-}
-
-async function waitForHttp(url, deadlineMs) {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const PASSES = [
   { name: 'original', originalIdentifiers: true, steps: Infinity },
@@ -112,23 +59,17 @@ async function runPass(pass, volto, puppeteer) {
   const failures = [];
   /** Every request the gateway answered (Volto's server-side ones included), in order. */
   const apiLog = [];
-  const gateway = start(
-    'suite',
-    process.execPath,
-    [join(ROOT, 'services/embedded/dist/main.js')],
+  const gateway = startSuite(
     {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(gatewayPort),
-        PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-        PUBLIC_HOSTS: voltoHost,
-        ADMIN_PASSWORD,
-        LOG_LEVEL: 'info',
-        ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
-      },
+      DATA_DIR: dataDir,
+      PORT: String(gatewayPort),
+      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+      PUBLIC_HOSTS: voltoHost,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
     },
+    {},
     (line) => {
       if (!line.startsWith('{')) return;
       let entry;
@@ -145,16 +86,10 @@ async function runPass(pass, volto, puppeteer) {
       failures.push(`${entry.method} ${path.slice(0, 200)} -> ${entry.status} (during "${currentStep}")`);
     },
   );
-  const voltoServer = start('volto', process.execPath, ['build/server.js'], {
-    cwd: volto,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(voltoPort),
-      RAZZLE_BIND_ADDRESS: '127.0.0.1',
-      RAZZLE_DEV_PROXY_API_PATH: `http://127.0.0.1:${gatewayPort}`,
-      RAZZLE_PROXY_REWRITE_TARGET: '/++api++',
-    },
+  const voltoServer = startVolto(volto, {
+    host: '127.0.0.1',
+    port: voltoPort,
+    apiUrl: `http://127.0.0.1:${gatewayPort}`,
   });
   let currentStep = 'start';
   let browser;
@@ -202,9 +137,7 @@ async function runPass(pass, volto, puppeteer) {
     throw error;
   } finally {
     await browser?.close();
-    voltoServer.stop();
-    gateway.stop();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all([voltoServer.stop(), gateway.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (failures.length > 0) {
