@@ -1,6 +1,7 @@
 import type { ContentSnapshot } from '@cms/shared';
-import { searchableText } from './field-values';
+import { searchableText, storedValue } from './field-values';
 import { asFileValue, PRIMARY_FILE_FIELD } from './files';
+import { DEFAULT_SIZES, imageJson, type ScaleSize } from './image-scales';
 import type { ContentDoc } from './model';
 import { builtinTypeRegistry, type ContentType, type TypeRegistry } from './types';
 
@@ -12,6 +13,17 @@ let snapshotTypes: TypeRegistry | undefined;
 
 export function bindSnapshotTypes(types: TypeRegistry): void {
   snapshotTypes = types;
+}
+
+/**
+ * The image sizes the catalog's `image_scales` lists, bound the same way (`bindSnapshotScaleSizes`: the site's
+ * `allowed_sizes` as last read); until then, the default sizes. An entry keeps the sizes of when it was indexed,
+ * as the original's catalog does, until the object is written again or reindexed.
+ */
+let snapshotScaleSizes: () => readonly ScaleSize[] = () => DEFAULT_SIZES;
+
+export function bindSnapshotScaleSizes(current: () => readonly ScaleSize[]): void {
+  snapshotScaleSizes = current;
 }
 
 function contentType(name: string): ContentType {
@@ -64,6 +76,25 @@ function catalogColumns(doc: ContentDoc, type: ContentType) {
     mime_type: typeof file?.content_type === 'string' ? file.content_type : '',
     location: text('location'),
     collection_json: type.behaviors.includes('cms.collection') ? collectionJson(doc) : '',
+    ...catalogImages(doc, type),
+  };
+}
+
+/** The image field listings show, in the original's order of preference (it has no `preview_image_link` here). */
+const LISTING_IMAGE_FIELDS = ['preview_image', 'image'];
+
+/** The catalog's `image_field` and `image_scales`: every image field that holds an image, URLs relative to it. */
+function catalogImages(doc: ContentDoc, type: ContentType) {
+  const sizes = snapshotScaleSizes();
+  const images = type.fields.flatMap((field) => {
+    const value = field.kind === 'image' ? asFileValue(storedValue(doc, field.name)) : null;
+    return value ? [[field.name, [imageJson(value, '@@images', field.name, sizes)]] as const] : [];
+  });
+  if (images.length === 0) return { image_field: '', image_scales_json: '' };
+  const held = new Set(images.map(([name]) => name));
+  return {
+    image_field: LISTING_IMAGE_FIELDS.find((name) => held.has(name)) ?? '',
+    image_scales_json: JSON.stringify(Object.fromEntries(images)),
   };
 }
 
