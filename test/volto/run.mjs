@@ -382,6 +382,26 @@ function stepsFor(page, site, apiLog) {
       },
     ],
     [
+      'History: the diff of a block change shows text',
+      async () => {
+        await visit(docPath);
+        const versions = await page.evaluate(async (path) => {
+          const token = document.cookie.match(/(?:^|; )auth_token=([^;]+)/)?.[1];
+          const response = await fetch(`/++api++${path}/@history`, {
+            headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+          });
+          return (await response.json()).filter((e) => typeof e.version === 'number').map((e) => e.version);
+        }, docPath);
+        // The newest version added the image block to the blocks the text block was in.
+        const [two, one] = [...versions].sort((a, b) => b - a);
+        if (one === undefined) throw new Error(`the history has versions ${versions.join(', ')}`);
+        await visit(`${docPath}/diff?one=${one}&two=${two}`);
+        await waitForText('#page-diff, #content, main', DOC_TEXT);
+        const shown = await page.evaluate(() => document.body.innerText);
+        if (shown.includes('[object Object]')) throw new Error('the diff shows [object Object]');
+      },
+    ],
+    [
       'every Site Setup panel that @controlpanels lists opens',
       async () => {
         await visit('/controlpanel');
