@@ -3,7 +3,8 @@
 // (setup.mjs), starts the embedded suite and Volto in its seamless mode (Volto's server proxies /++api++ to the
 // gateway), and drives Debian's Chromium through an editor's day: the front page, login, add, edit, publish,
 // contents, search, site setup, history, sharing, an image block with an uploaded image, a rename in Contents (the
-// old URL and URL Management), every Site Setup panel. A screenshot per step goes to test/volto/screenshots/; any API
+// old URL and URL Management), History's diff, a colleague given "Can edit" in Sharing editing (their page:
+// colleague-edited.png), every Site Setup panel. A screenshot per step goes to test/volto/screenshots/; any API
 // request that answered 4xx/5xx unexpectedly (seen in the gateway's request log, so Volto's server-side requests
 // count too) fails the run. No fixed sleeps: every step waits for an element or a response.
 //
@@ -32,6 +33,13 @@ const EXPECTED = [
   // redirect (the original's plone.rest redirects an endpoint of an old path too), and when @workflow's comes first
   // Volto sends the browser to `<new path>/@workflow` and asks that page's @workflow, which does not exist.
   { method: 'GET', path: /\/@workflow\/@workflow$/, status: 404 },
+  // Volto's edit form asks the users and keywords vocabularies (creators, tags) at the site root; both need Modify
+  // there (as the original's `plone.app.vocabularies.Users`/`Keywords`), which a colleague editing one page lacks.
+  {
+    method: 'GET',
+    path: /^\/\+\+api\+\+\/@vocabularies\/plone\.app\.vocabularies\.(Users|Keywords)\?/,
+    status: 403,
+  },
 ];
 
 const PASSES = [
@@ -119,11 +127,14 @@ async function runPass(pass, volto, puppeteer) {
           `\n  got: ${body.slice(0, 500)}`,
       );
     });
-    page.on('pageerror', (error) =>
-      failures.push(`page error: ${String(error).slice(0, 300)} (during "${currentStep}")`),
-    );
+    /** Any page's uncaught errors fail the run (the colleague's page too). */
+    const watchErrors = (p) =>
+      p.on('pageerror', (error) =>
+        failures.push(`page error: ${String(error).slice(0, 300)} (during "${currentStep}")`),
+      );
+    watchErrors(page);
     const site = `http://${voltoHost}`;
-    const steps = stepsFor(page, site, apiLog);
+    const steps = stepsFor(page, site, apiLog, watchErrors, shots);
     const wanted = steps.slice(0, pass.steps);
     let n = 0;
     for (const [name, step] of wanted) {
@@ -153,11 +164,13 @@ async function runPass(pass, volto, puppeteer) {
 const DOC_TITLE = 'Volto tested page';
 const DOC_TEXT = 'Written through the browser';
 const RENAMED = 'renamed-page';
+const COLLEAGUE = 'colleague';
+const COLLEAGUE_PASSWORD = 'colleague-password';
 /** A real PNG for the image block: the README's screenshot of Volto. */
 const IMAGE = join(ROOT, 'docs/volto.png');
 
 /** The steps, in order; each leaves the page where the next one starts. */
-function stepsFor(page, site, apiLog) {
+function stepsFor(page, site, apiLog, watchErrors, shots) {
   /** Waits until the gateway has answered a request matching `method` and `path` since `from` (an apiLog index). */
   const answered = async (method, path, from) => {
     const deadline = Date.now() + STEP_TIMEOUT_MS;
@@ -180,6 +193,29 @@ function stepsFor(page, site, apiLog) {
       selector,
       wanted,
     );
+  /** Calls the API as the logged-in browser user (Volto keeps the token in the `auth_token` cookie). */
+  const api = (method, path, body) =>
+    page.evaluate(
+      async (m, p, b) => {
+        const token = document.cookie.match(/(?:^|; )auth_token=([^;]+)/)?.[1];
+        const response = await fetch(`/++api++${p}`, {
+          method: m,
+          headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          body: b === undefined ? undefined : JSON.stringify(b),
+        });
+        return { status: response.status, body: response.status === 204 ? null : await response.json() };
+      },
+      method,
+      path,
+      body,
+    );
+  /** Logs in through the form on `p`. */
+  const login = async (p, user, password) => {
+    await p.goto(`${site}/login`, { waitUntil: 'networkidle0' });
+    await p.type('#login', user);
+    await p.type('#password', password);
+    await Promise.all([p.waitForSelector('#toolbar .toolbar-actions'), p.click('#login-form-submit')]);
+  };
   let docPath = '';
   return [
     [
@@ -193,10 +229,7 @@ function stepsFor(page, site, apiLog) {
     [
       'login through the form',
       async () => {
-        await visit('/login');
-        await page.type('#login', 'admin');
-        await page.type('#password', ADMIN_PASSWORD);
-        await Promise.all([page.waitForSelector('#toolbar .toolbar-actions'), page.click('#login-form-submit')]);
+        await login(page, 'admin', ADMIN_PASSWORD);
       },
     ],
     [
@@ -319,16 +352,31 @@ function stepsFor(page, site, apiLog) {
         await page.keyboard.press('End');
         // Enter at the end of a text block makes an empty one, which offers the block chooser.
         await page.keyboard.press('Enter');
-        await page.waitForSelector('.block-add-button');
-        await page.click('.block-add-button');
+        // Once the new block has the focus (it shows the add button then), the chooser opens from it.
+        await page.waitForFunction(() => {
+          const block = document.activeElement?.closest('.block.slate');
+          return block != null && !(block.textContent ?? '').includes('Written');
+        });
+        const add = '.block.slate:focus-within .block-add-button, .block-editor-slate:focus-within .block-add-button';
+        await page.waitForSelector(add);
+        await page.click(add);
         await page.waitForSelector('.blocks-chooser .button.image');
         await page.click('.blocks-chooser .button.image');
-        const input = await page.waitForSelector('.block.image input[type="file"]');
+        const input = '.block.image input[type="file"]';
+        await page.waitForSelector(input);
         // A document is not folderish: Volto uploads the image beside it, into the site root.
         const created = page.waitForResponse(
           (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/++api++/',
         );
-        await input.uploadFile(IMAGE);
+        // The new block renders more than once: an input replaced meanwhile is found again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await (await page.waitForSelector(input)).uploadFile(IMAGE);
+            break;
+          } catch (error) {
+            if (attempt === 3 || !/detached/i.test(String(error))) throw error;
+          }
+        }
         if ((await created).status() !== 201) throw new Error(`the upload answered ${(await created).status()}`);
         await page.waitForSelector('.block.image img');
         await Promise.all([
@@ -392,13 +440,70 @@ function stepsFor(page, site, apiLog) {
           });
           return (await response.json()).filter((e) => typeof e.version === 'number').map((e) => e.version);
         }, docPath);
-        // The newest version added the image block to the blocks the text block was in.
+        // The newest version added the image block to the blocks the text block was in (the rename made none).
         const [two, one] = [...versions].sort((a, b) => b - a);
         if (one === undefined) throw new Error(`the history has versions ${versions.join(', ')}`);
         await visit(`${docPath}/diff?one=${one}&two=${two}`);
         await waitForText('#page-diff, #content, main', DOC_TEXT);
         const shown = await page.evaluate(() => document.body.innerText);
         if (shown.includes('[object Object]')) throw new Error('the diff shows [object Object]');
+      },
+    ],
+    [
+      'a colleague given "Can edit" in Sharing edits the published page',
+      async () => {
+        await visit(docPath);
+        const created = await api('POST', '/@users', {
+          username: COLLEAGUE,
+          password: COLLEAGUE_PASSWORD,
+          email: 'colleague@example.org',
+          fullname: 'A Colleague',
+        });
+        if (created.status !== 201) throw new Error(`adding the colleague answered ${created.status}`);
+        await visit(`${docPath}/sharing`);
+        await page.waitForSelector('#sharing-component-search');
+        await page.type('#sharing-component-search', COLLEAGUE);
+        await Promise.all([
+          page.waitForResponse((r) => r.url().includes('/@sharing?search=')),
+          page.keyboard.press('Enter'),
+        ]);
+        const canEdit = `input[value="${COLLEAGUE}:Editor"]`;
+        await page.waitForSelector(canEdit);
+        // Semantic UI's checkbox hides its input: the box around it takes the click.
+        await page.click(`.ui.checkbox:has(> ${canEdit})`);
+        await page.waitForFunction((s) => document.querySelector(s)?.checked === true, {}, canEdit);
+        const [shared] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/@sharing')),
+          page.click('button[type="submit"][aria-label="Save"]'),
+        ]);
+        if (shared.status() !== 204) throw new Error(`saving the sharing answered ${shared.status()}`);
+
+        // The colleague, in a browser of their own.
+        const context = await page.browser().createBrowserContext();
+        try {
+          const theirs = await context.newPage();
+          watchErrors(theirs);
+          theirs.setDefaultTimeout(STEP_TIMEOUT_MS);
+          await theirs.setViewport({ width: 1280, height: 900 });
+          await login(theirs, COLLEAGUE, COLLEAGUE_PASSWORD);
+          await theirs.goto(`${site}${docPath}/edit`, { waitUntil: 'networkidle0' });
+          const title = '.block.title [contenteditable="true"]';
+          await theirs.waitForSelector(title);
+          await theirs.click(title);
+          await theirs.keyboard.press('End');
+          await theirs.keyboard.type(' by a colleague');
+          const [saved] = await Promise.all([
+            theirs.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/++api++${docPath}`)),
+            theirs.click('#toolbar-save'),
+          ]);
+          if (saved.status() >= 300) throw new Error(`the colleague's save answered ${saved.status()}`);
+          await theirs.waitForFunction(() =>
+            document.querySelector('.documentFirstHeading')?.textContent?.includes('by a colleague'),
+          );
+          await theirs.screenshot({ path: join(shots, 'colleague-edited.png') });
+        } finally {
+          await context.close();
+        }
       },
     ],
     [
