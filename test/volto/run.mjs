@@ -4,7 +4,7 @@
 // gateway), and drives Debian's Chromium through an editor's day: the front page, login, add, edit, publish,
 // contents, search, site setup, history, sharing, an image block with an uploaded image, a rename in Contents (the
 // old URL and URL Management), History's diff, a colleague given "Can edit" in Sharing editing (their page:
-// colleague-edited.png), every Site Setup panel. A screenshot per step goes to test/volto/screenshots/; any API
+// colleague-edited.png), Undo of that edit, every Site Setup panel. A screenshot per step goes to test/volto/screenshots/; any API
 // request that answered 4xx/5xx unexpectedly (seen in the gateway's request log, so Volto's server-side requests
 // count too) fails the run. No fixed sleeps: every step waits for an element or a response.
 //
@@ -503,6 +503,27 @@ function stepsFor(page, site, apiLog, watchErrors, shots) {
           await theirs.screenshot({ path: join(shots, 'colleague-edited.png') });
         } finally {
           await context.close();
+        }
+      },
+    ],
+    [
+      "Undo lists the colleague's change and undoes it",
+      async () => {
+        await visit('/controlpanel/undo');
+        const first = 'tbody tr:first-child input.transactions-checkboxes, tbody tr:first-child input[type="checkbox"]';
+        await page.waitForSelector(first);
+        const newest = await page.$eval('tbody tr:first-child', (tr) => tr.innerText);
+        if (!newest.includes(COLLEAGUE)) throw new Error(`the newest transaction is: ${newest.slice(0, 200)}`);
+        await page.click(first);
+        const [undone] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/@transactions')),
+          page.click('#undo-button'),
+        ]);
+        if (undone.status() >= 300) throw new Error(`the undo answered ${undone.status()}`);
+        await visit(docPath);
+        await page.waitForSelector('.documentFirstHeading');
+        if ((await text('.documentFirstHeading')).includes('colleague')) {
+          throw new Error('the undone title is still shown');
         }
       },
     ],
