@@ -4,9 +4,9 @@
 // gateway), and drives Debian's Chromium through an editor's day: the front page, login, add, edit, publish,
 // contents, search, site setup, history, sharing, an image block with an uploaded image, a rename in Contents (the
 // old URL and URL Management), History's diff, a colleague given "Can edit" in Sharing editing (their page:
-// colleague-edited.png), Undo of that edit, every Site Setup panel. A screenshot per step goes to test/volto/screenshots/; any API
-// request that answered 4xx/5xx unexpectedly (seen in the gateway's request log, so Volto's server-side requests
-// count too) fails the run. No fixed sleeps: every step waits for an element or a response.
+// colleague-edited.png), Undo of that edit, every Site Setup panel. A screenshot per step goes to
+// test/volto/screenshots/; any API request that answered 4xx/5xx unexpectedly (seen in the gateway's request log,
+// so Volto's server-side requests count too) fails the run. No fixed sleeps: every step waits for an element or a response.
 //
 // Two passes, each against a new site: every step with the suite emitting the original identifiers
 // (ORIGINAL_IDENTIFIERS=true: `plone.app.vocabularies.*`, `Plone Site`, ... as Volto's source names them), then the
