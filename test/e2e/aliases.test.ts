@@ -55,6 +55,13 @@ describe('@aliases through the gateway', () => {
     ]);
   });
 
+  it('an object’s list takes the empty filters and batch Volto’s URL management panel sends', async () => {
+    const response = await t.request('GET', '/renamed/@aliases?b_size=&b_start=0&datetime=&manual=&q=');
+    expect(response.status).toBe(200);
+    expect((await json(response)).items.map((i: any) => i.path)).toEqual(['/moved']);
+    expect((await t.request('GET', '/renamed/@aliases?b_size=0')).status).toBe(400);
+  });
+
   it('the site-wide list on the root: every alias with its target, filtered by q and manual, batched', async () => {
     const response = await t.request('GET', '/@aliases');
     expect(response.status).toBe(200);

@@ -1,4 +1,5 @@
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
+import { png, upload } from '../support/images';
 
 /**
  * `@search` options through the gateway (specification: Search, Search result item; transcripts
@@ -46,6 +47,8 @@ const ALL_COLUMNS = [
   'getPath',
 ];
 
+const PNG = png(300, 200);
+
 describe('@search options', () => {
   let t: TestSuite;
   const url = (path: string) => t.suite.publicUrl + path;
@@ -85,6 +88,19 @@ describe('@search options', () => {
         filename: 'notes.txt',
         'content-type': 'text/plain',
       },
+    });
+    // Images apart from /box, whose listings other cases count.
+    await t.admin('POST', '/', {
+      '@type': 'Image',
+      id: 'photo',
+      title: 'Lorem photo',
+      image: upload(PNG, 'p.png', 'image/png'),
+    });
+    await t.admin('POST', '/', {
+      '@type': 'News Item',
+      id: 'news',
+      title: 'Lorem news',
+      image: upload(PNG, 'lead.png', 'image/png'),
     });
     await t.adminJson('POST', '/box/page/@workflow/publish');
   });
@@ -148,6 +164,40 @@ describe('@search options', () => {
       );
       // A private object's unset effective date.
       expect(items[url('/box/party')].EffectiveDate).toBe('None');
+    });
+
+    it('image_scales and image_field: an image’s field and scales, downloads relative to the item', async () => {
+      const items = byId(
+        await search(
+          'portal_type=Image&portal_type=News Item&metadata_fields=image_scales&metadata_fields=image_field',
+        ),
+      );
+      const photo = items[url('/photo')];
+      const object = await admin('GET', '/photo');
+      // The object's own image, its URLs made relative to it (as the original's catalog keeps them).
+      const relative = JSON.parse(JSON.stringify(object.image).replaceAll(`${url('/photo')}/`, ''));
+      expect(photo.image_field).toBe('image');
+      expect(photo.image_scales).toEqual({ image: [relative] });
+      const [image] = photo.image_scales.image;
+      expect(image).toEqual(
+        expect.objectContaining({ 'content-type': 'image/png', width: 300, height: 200, size: PNG.length }),
+      );
+      expect(image.download).toMatch(/^@@images\/image-300-[0-9a-f]{12}\.png$/);
+      expect(image.scales.thumb).toEqual({ download: expect.stringMatching(/^@@images\//), width: 128, height: 85 });
+      // What Volto requests: the item's URL, then the download.
+      for (const download of [image.download, image.scales.thumb.download]) {
+        const response = await t.request('GET', `/photo/${download}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('image/png');
+      }
+      // A News Item's lead image is its `image` field too; no image: no field, no scales.
+      expect(items[url('/news')].image_field).toBe('image');
+      expect(items[url('/news')].image_scales.image[0].filename).toBe('lead.png');
+      const [page] = (await search('getId=page&metadata_fields=image_scales&metadata_fields=image_field')).items;
+      expect(page).toEqual(expect.objectContaining({ image_field: '', image_scales: null }));
+      // `_all` has them as well.
+      const all = byId(await search('getId=photo&metadata_fields=_all'));
+      expect(all[url('/photo')].image_scales).toEqual(photo.image_scales);
     });
 
     it('leaves out a column the catalog does not keep', async () => {

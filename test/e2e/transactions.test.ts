@@ -91,6 +91,15 @@ function undoLog(suite: () => TestSuite) {
     expect((await t().request('GET', '/fresh')).status).toBe(404);
   });
 
+  it('skips the empty entries Volto’s Undo panel sends for the rows left unchecked', async () => {
+    await admin('POST', '/', { '@type': 'Document', id: 'checked', title: 'Checked' });
+    const created = await find('/checked', 'create');
+    expect((await undo(['', created.id, '', ''])).status).toBe(200);
+    expect((await t().request('GET', '/checked')).status).toBe(404);
+    // Nothing but empty entries names nothing.
+    expect((await undo(['', ' '])).status).toBe(400);
+  });
+
   it('refuses an undo a later change depends on, changing nothing; undone together with it, both go', async () => {
     await t().admin('POST', '/', { '@type': 'Folder', id: 'box', title: 'Box' });
     await t().admin('POST', '/box', { '@type': 'Document', id: 'inside', title: 'Inside' });

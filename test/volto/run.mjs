@@ -2,24 +2,24 @@
 // `npm run test:volto`: Volto 18.33.0, unchanged, in front of the suite (issue 16). Builds Volto once into a cache
 // (setup.mjs), starts the embedded suite and Volto in its seamless mode (Volto's server proxies /++api++ to the
 // gateway), and drives Debian's Chromium through an editor's day: the front page, login, add, edit, publish,
-// contents, search, site setup, history, sharing. A screenshot per step goes to test/volto/screenshots/; any API
-// request that answered 4xx/5xx unexpectedly (seen in the gateway's request log, so Volto's server-side requests
-// count too) fails the run. No fixed sleeps: every step waits for an element or a response.
+// contents, search, site setup, history, sharing, an image block with an uploaded image, a rename in Contents (the
+// old URL and URL Management), History's diff, a colleague given "Can edit" in Sharing editing (their page:
+// colleague-edited.png), Undo of that edit, every Site Setup panel. A screenshot per step goes to
+// test/volto/screenshots/; any API request that answered 4xx/5xx unexpectedly (seen in the gateway's request log,
+// so Volto's server-side requests count too) fails the run. No fixed sleeps: every step waits for an element or a response.
 //
 // Two passes, each against a new site: every step with the suite emitting the original identifiers
 // (ORIGINAL_IDENTIFIERS=true: `plone.app.vocabularies.*`, `Plone Site`, ... as Volto's source names them), then the
 // first four steps (view, login, add, edit) with the specification's neutral names. `VOLTO_PASSES=original` or
 // `neutral` runs one. CHROMIUM_PATH (default /usr/bin/chromium), VOLTO_CACHE_DIR (setup.mjs).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, ROOT, startSuite, startVolto, waitForHttp } from './servers.mjs';
 import { voltoBuildDir } from './setup.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const STEP_TIMEOUT_MS = 60_000;
@@ -29,58 +29,18 @@ const ADMIN_PASSWORD = 'volto-admin';
 const EXPECTED = [
   // Volto asks for the login options and the user's portrait, which may not exist.
   { method: 'GET', path: /\/@portrait\//, status: 404 },
+  // Rendering a renamed page's old URL, Volto's server asks the content and its @workflow at once; both answer a
+  // redirect (the original's plone.rest redirects an endpoint of an old path too), and when @workflow's comes first
+  // Volto sends the browser to `<new path>/@workflow` and asks that page's @workflow, which does not exist.
+  { method: 'GET', path: /\/@workflow\/@workflow$/, status: 404 },
+  // Volto's edit form asks the users and keywords vocabularies (creators, tags) at the site root; both need Modify
+  // there (as the original's `plone.app.vocabularies.Users`/`Keywords`), which a colleague editing one page lacks.
+  {
+    method: 'GET',
+    path: /^\/\+\+api\+\+\/@vocabularies\/plone\.app\.vocabularies\.(Users|Keywords)\?/,
+    status: 403,
+  },
 ];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name, command, args, options, onLine = () => {}) {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-  const tail = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > 200) tail.shift();
-        onLine(line);
-      }
-    });
-  }
-  child.on('exit', (code, signal) => {
-    if (!child.stopping) console.error(`${name} exited (${code ?? signal}); its last lines:\n${tail.join('\n')}`);
-  });
-  child.stop = () => {
-    child.stopping = true;
-    child.kill('SIGTERM');
-  };
-  return child;
-}
-
-async function waitForHttp(url, deadlineMs) {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const PASSES = [
   { name: 'original', originalIdentifiers: true, steps: Infinity },
@@ -112,23 +72,17 @@ async function runPass(pass, volto, puppeteer) {
   const failures = [];
   /** Every request the gateway answered (Volto's server-side ones included), in order. */
   const apiLog = [];
-  const gateway = start(
-    'suite',
-    process.execPath,
-    [join(ROOT, 'services/embedded/dist/main.js')],
+  const gateway = startSuite(
     {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(gatewayPort),
-        PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-        PUBLIC_HOSTS: voltoHost,
-        ADMIN_PASSWORD,
-        LOG_LEVEL: 'info',
-        ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
-      },
+      DATA_DIR: dataDir,
+      PORT: String(gatewayPort),
+      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+      PUBLIC_HOSTS: voltoHost,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
     },
+    {},
     (line) => {
       if (!line.startsWith('{')) return;
       let entry;
@@ -145,16 +99,10 @@ async function runPass(pass, volto, puppeteer) {
       failures.push(`${entry.method} ${path.slice(0, 200)} -> ${entry.status} (during "${currentStep}")`);
     },
   );
-  const voltoServer = start('volto', process.execPath, ['build/server.js'], {
-    cwd: volto,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(voltoPort),
-      RAZZLE_BIND_ADDRESS: '127.0.0.1',
-      RAZZLE_DEV_PROXY_API_PATH: `http://127.0.0.1:${gatewayPort}`,
-      RAZZLE_PROXY_REWRITE_TARGET: '/++api++',
-    },
+  const voltoServer = startVolto(volto, {
+    host: '127.0.0.1',
+    port: voltoPort,
+    apiUrl: `http://127.0.0.1:${gatewayPort}`,
   });
   let currentStep = 'start';
   let browser;
@@ -179,11 +127,14 @@ async function runPass(pass, volto, puppeteer) {
           `\n  got: ${body.slice(0, 500)}`,
       );
     });
-    page.on('pageerror', (error) =>
-      failures.push(`page error: ${String(error).slice(0, 300)} (during "${currentStep}")`),
-    );
+    /** Any page's uncaught errors fail the run (the colleague's page too). */
+    const watchErrors = (p) =>
+      p.on('pageerror', (error) =>
+        failures.push(`page error: ${String(error).slice(0, 300)} (during "${currentStep}")`),
+      );
+    watchErrors(page);
     const site = `http://${voltoHost}`;
-    const steps = stepsFor(page, site, apiLog);
+    const steps = stepsFor(page, site, apiLog, watchErrors, shots);
     const wanted = steps.slice(0, pass.steps);
     let n = 0;
     for (const [name, step] of wanted) {
@@ -202,9 +153,7 @@ async function runPass(pass, volto, puppeteer) {
     throw error;
   } finally {
     await browser?.close();
-    voltoServer.stop();
-    gateway.stop();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all([voltoServer.stop(), gateway.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (failures.length > 0) {
@@ -214,9 +163,14 @@ async function runPass(pass, volto, puppeteer) {
 
 const DOC_TITLE = 'Volto tested page';
 const DOC_TEXT = 'Written through the browser';
+const RENAMED = 'renamed-page';
+const COLLEAGUE = 'colleague';
+const COLLEAGUE_PASSWORD = 'colleague-password';
+/** A real PNG for the image block: the README's screenshot of Volto. */
+const IMAGE = join(ROOT, 'docs/volto.png');
 
 /** The steps, in order; each leaves the page where the next one starts. */
-function stepsFor(page, site, apiLog) {
+function stepsFor(page, site, apiLog, watchErrors, shots) {
   /** Waits until the gateway has answered a request matching `method` and `path` since `from` (an apiLog index). */
   const answered = async (method, path, from) => {
     const deadline = Date.now() + STEP_TIMEOUT_MS;
@@ -239,6 +193,29 @@ function stepsFor(page, site, apiLog) {
       selector,
       wanted,
     );
+  /** Calls the API as the logged-in browser user (Volto keeps the token in the `auth_token` cookie). */
+  const api = (method, path, body) =>
+    page.evaluate(
+      async (m, p, b) => {
+        const token = document.cookie.match(/(?:^|; )auth_token=([^;]+)/)?.[1];
+        const response = await fetch(`/++api++${p}`, {
+          method: m,
+          headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          body: b === undefined ? undefined : JSON.stringify(b),
+        });
+        return { status: response.status, body: response.status === 204 ? null : await response.json() };
+      },
+      method,
+      path,
+      body,
+    );
+  /** Logs in through the form on `p`. */
+  const login = async (p, user, password) => {
+    await p.goto(`${site}/login`, { waitUntil: 'networkidle0' });
+    await p.type('#login', user);
+    await p.type('#password', password);
+    await Promise.all([p.waitForSelector('#toolbar .toolbar-actions'), p.click('#login-form-submit')]);
+  };
   let docPath = '';
   return [
     [
@@ -252,10 +229,7 @@ function stepsFor(page, site, apiLog) {
     [
       'login through the form',
       async () => {
-        await visit('/login');
-        await page.type('#login', 'admin');
-        await page.type('#password', ADMIN_PASSWORD);
-        await Promise.all([page.waitForSelector('#toolbar .toolbar-actions'), page.click('#login-form-submit')]);
+        await login(page, 'admin', ADMIN_PASSWORD);
       },
     ],
     [
@@ -366,6 +340,221 @@ function stepsFor(page, site, apiLog) {
       async () => {
         await visit(`${docPath}/sharing`);
         await waitForText('#page-sharing, table', 'Logged-in users');
+      },
+    ],
+    [
+      'add an image block with an uploaded image; its scale loads',
+      async () => {
+        await visit(`${docPath}/edit`);
+        const text = '.block.slate [contenteditable="true"]';
+        await page.waitForSelector(text);
+        await page.click(text);
+        await page.keyboard.press('End');
+        // Enter at the end of a text block makes an empty one, which offers the block chooser.
+        await page.keyboard.press('Enter');
+        // Once the new block has the focus (it shows the add button then), the chooser opens from it.
+        await page.waitForFunction(() => {
+          const block = document.activeElement?.closest('.block.slate');
+          return block != null && !(block.textContent ?? '').includes('Written');
+        });
+        const add = '.block.slate:focus-within .block-add-button, .block-editor-slate:focus-within .block-add-button';
+        await page.waitForSelector(add);
+        await page.click(add);
+        await page.waitForSelector('.blocks-chooser .button.image');
+        await page.click('.blocks-chooser .button.image');
+        const input = '.block.image input[type="file"]';
+        await page.waitForSelector(input);
+        // A document is not folderish: Volto uploads the image beside it, into the site root.
+        const created = page.waitForResponse(
+          (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/++api++/',
+        );
+        // The new block renders more than once: an input replaced meanwhile is found again.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await (await page.waitForSelector(input)).uploadFile(IMAGE);
+            break;
+          } catch (error) {
+            if (attempt === 3 || !/detached/i.test(String(error))) throw error;
+          }
+        }
+        if ((await created).status() !== 201) throw new Error(`the upload answered ${(await created).status()}`);
+        await page.waitForSelector('.block.image img');
+        await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/++api++${docPath}`)),
+          page.click('#toolbar-save'),
+        ]);
+        await page.waitForSelector('#page-document img');
+        const src = await page.$eval('#page-document img', (img) => img.currentSrc || img.src);
+        if (!src.includes('@@images/')) throw new Error(`the image block shows ${src}`);
+        const scale = await page.evaluate(async (url) => {
+          const response = await fetch(url);
+          return { status: response.status, type: response.headers.get('content-type') };
+        }, src);
+        if (scale.status !== 200 || !scale.type?.startsWith('image/')) {
+          throw new Error(`${src} answered ${scale.status} ${scale.type}`);
+        }
+        const loaded = await page.$eval('#page-document img', (img) => img.complete && img.naturalWidth > 0);
+        if (!loaded) throw new Error(`the browser did not show ${src}`);
+      },
+    ],
+    [
+      'rename it in Contents; the old URL still reaches it and URL Management lists it',
+      async () => {
+        await visit('/contents');
+        await waitForText('.contents-table-wrapper, table', DOC_TITLE);
+        const rows = await page.$$eval('tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+        const n = rows.findIndex((row) => row.includes(DOC_TITLE));
+        if (n < 0) throw new Error('Contents has no row for the page');
+        // Volto labels the unchecked box "Checked" (what a click makes it).
+        await page.click(`tbody tr:nth-child(${n + 1}) button[aria-label="Checked"]`);
+        await page.waitForSelector(`tbody tr:nth-child(${n + 1}) button[aria-label="Unchecked"]`);
+        await page.click('button[aria-label="Rename"], .item[aria-label="Rename"]');
+        const id = '#field-0_id';
+        await page.waitForSelector(id);
+        await page.click(id, { clickCount: 3 });
+        await page.keyboard.type(RENAMED);
+        const [renamed] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/++api++${docPath}`)),
+          page.click('.modal button[aria-label="Save"], .modal button.primary'),
+        ]);
+        if (renamed.status() >= 300) throw new Error(`the rename answered ${renamed.status()}`);
+        // The listing shows titles; the renamed row links to the new short name.
+        await page.waitForSelector(`tbody a[href$="/${RENAMED}"]`);
+        const oldPath = docPath;
+        docPath = `/${RENAMED}`;
+        await visit(oldPath);
+        await waitForText('#page-document', DOC_TEXT);
+        if (new URL(page.url()).pathname !== docPath) throw new Error(`${oldPath} led to ${page.url()}`);
+        await visit(`${docPath}/aliases`);
+        await waitForText('body', oldPath);
+      },
+    ],
+    [
+      'History: the diff of a block change shows text',
+      async () => {
+        await visit(docPath);
+        const versions = await page.evaluate(async (path) => {
+          const token = document.cookie.match(/(?:^|; )auth_token=([^;]+)/)?.[1];
+          const response = await fetch(`/++api++${path}/@history`, {
+            headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+          });
+          return (await response.json()).filter((e) => typeof e.version === 'number').map((e) => e.version);
+        }, docPath);
+        // The newest version added the image block to the blocks the text block was in (the rename made none).
+        const [two, one] = [...versions].sort((a, b) => b - a);
+        if (one === undefined) throw new Error(`the history has versions ${versions.join(', ')}`);
+        await visit(`${docPath}/diff?one=${one}&two=${two}`);
+        await waitForText('#page-diff, #content, main', DOC_TEXT);
+        const shown = await page.evaluate(() => document.body.innerText);
+        if (shown.includes('[object Object]')) throw new Error('the diff shows [object Object]');
+      },
+    ],
+    [
+      'a colleague given "Can edit" in Sharing edits the published page',
+      async () => {
+        await visit(docPath);
+        const created = await api('POST', '/@users', {
+          username: COLLEAGUE,
+          password: COLLEAGUE_PASSWORD,
+          email: 'colleague@example.org',
+          fullname: 'A Colleague',
+        });
+        if (created.status !== 201) throw new Error(`adding the colleague answered ${created.status}`);
+        await visit(`${docPath}/sharing`);
+        await page.waitForSelector('#sharing-component-search');
+        await page.type('#sharing-component-search', COLLEAGUE);
+        await Promise.all([
+          page.waitForResponse((r) => r.url().includes('/@sharing?search=')),
+          page.keyboard.press('Enter'),
+        ]);
+        const canEdit = `input[value="${COLLEAGUE}:Editor"]`;
+        await page.waitForSelector(canEdit);
+        // Semantic UI's checkbox hides its input: the box around it takes the click.
+        await page.click(`.ui.checkbox:has(> ${canEdit})`);
+        await page.waitForFunction((s) => document.querySelector(s)?.checked === true, {}, canEdit);
+        const [shared] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/@sharing')),
+          page.click('button[type="submit"][aria-label="Save"]'),
+        ]);
+        if (shared.status() !== 204) throw new Error(`saving the sharing answered ${shared.status()}`);
+
+        // The colleague, in a browser of their own.
+        const context = await page.browser().createBrowserContext();
+        try {
+          const theirs = await context.newPage();
+          watchErrors(theirs);
+          theirs.setDefaultTimeout(STEP_TIMEOUT_MS);
+          await theirs.setViewport({ width: 1280, height: 900 });
+          await login(theirs, COLLEAGUE, COLLEAGUE_PASSWORD);
+          await theirs.goto(`${site}${docPath}/edit`, { waitUntil: 'networkidle0' });
+          const title = '.block.title [contenteditable="true"]';
+          await theirs.waitForSelector(title);
+          await theirs.click(title);
+          await theirs.keyboard.press('End');
+          await theirs.keyboard.type(' by a colleague');
+          const [saved] = await Promise.all([
+            theirs.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/++api++${docPath}`)),
+            theirs.click('#toolbar-save'),
+          ]);
+          if (saved.status() >= 300) throw new Error(`the colleague's save answered ${saved.status()}`);
+          await theirs.waitForFunction(() =>
+            document.querySelector('.documentFirstHeading')?.textContent?.includes('by a colleague'),
+          );
+          await theirs.screenshot({ path: join(shots, 'colleague-edited.png') });
+        } finally {
+          await context.close();
+        }
+      },
+    ],
+    [
+      "Undo lists the colleague's change and undoes it",
+      async () => {
+        await visit('/controlpanel/undo');
+        const first = 'tbody tr:first-child input.transactions-checkboxes, tbody tr:first-child input[type="checkbox"]';
+        await page.waitForSelector(first);
+        const newest = await page.$eval('tbody tr:first-child', (tr) => tr.innerText);
+        if (!newest.includes(COLLEAGUE)) throw new Error(`the newest transaction is: ${newest.slice(0, 200)}`);
+        await page.click(first);
+        const [undone] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/@transactions')),
+          page.click('#undo-button'),
+        ]);
+        if (undone.status() >= 300) throw new Error(`the undo answered ${undone.status()}`);
+        await visit(docPath);
+        await page.waitForSelector('.documentFirstHeading');
+        if ((await text('.documentFirstHeading')).includes('colleague')) {
+          throw new Error('the undone title is still shown');
+        }
+      },
+    ],
+    [
+      'every Site Setup panel that @controlpanels lists opens',
+      async () => {
+        await visit('/controlpanel');
+        const panels = await page.evaluate(async () => {
+          const token = document.cookie.match(/(?:^|; )auth_token=([^;]+)/)?.[1];
+          const response = await fetch('/++api++/@controlpanels', {
+            headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+          });
+          return (await response.json()).map((panel) => panel['@id'].split('/@controlpanels/')[1]);
+        });
+        if (panels.length < 10) throw new Error(`@controlpanels lists ${panels.length} panels`);
+        // Site Setup links them, and Volto's own panels (users, groups, undo, rules, ...).
+        const links = await page.$$eval('a[href*="/controlpanel/"]', (as) =>
+          as.map((a) => new URL(a.href).pathname.split('/controlpanel/')[1]),
+        );
+        // Volto hides two (config.settings.filterControlPanels): `content-rules`, which it shows as `rules`, and
+        // `markup`.
+        const unlinked = panels.filter((id) => !links.includes(id) && !['content-rules', 'markup'].includes(id));
+        if (unlinked.length > 0) throw new Error(`Site Setup does not link ${unlinked.join(', ')}`);
+        for (const panel of new Set(links)) {
+          await visit(`/controlpanel/${panel}`);
+          // What is shown (textContent would include the page's scripts and their messages).
+          const body = await page.evaluate(() => document.body.innerText);
+          if (/something went wrong|does not seem to exist|Forbidden/i.test(body)) {
+            throw new Error(`the ${panel} panel shows an error`);
+          }
+        }
       },
     ],
   ];

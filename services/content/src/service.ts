@@ -34,7 +34,7 @@ import { FolderOrdering } from './domain/folder-order';
 import { HistoryCommands } from './domain/history';
 import { LockCommands } from './domain/lock-commands';
 import { LockCheck } from './domain/locks';
-import { bindSnapshotTypes } from './domain/snapshot';
+import { bindSnapshotScaleSizes, bindSnapshotTypes } from './domain/snapshot';
 import { BUILTIN_TYPES, LiveTypeRegistry } from './domain/types';
 import { configTypeSource, withCurrentTypes } from './clients/config-types';
 import { VersionKeeper } from './domain/versions';
@@ -192,6 +192,7 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
     config.MAX_MESSAGE_BYTES,
     logger,
   );
+  bindSnapshotScaleSizes(() => siteSettings.lastKnown().scaleSizes);
   const components = componentExpander({
     repo,
     types,

@@ -13,7 +13,7 @@ import {
   csvValues,
   param,
   parseCsv,
-  readBatch,
+  DEFAULT_BATCH_SIZE,
   requirePermission,
   urlOf,
 } from '@cms/shared';
@@ -99,7 +99,9 @@ const listQuery = z.object({
   end: unlessEmpty(param.string().pipe(isoTime)),
   // The original platform's `datetime` filter and the component's options are taken and ignored.
   datetime: param.string().optional(),
-  ...batchParams,
+  // An object's URL management panel sends the batch empty too (`b_size=`): the default batch.
+  b_start: unlessEmpty(batchParams.b_start),
+  b_size: unlessEmpty(batchParams.b_size),
 });
 
 export const aliases = endpoint({
@@ -131,7 +133,7 @@ export const aliases = endpoint({
             raw: Buffer.from(csvText(CSV_COLUMNS, all.map(csvRow))),
           };
         }
-        const batch = readBatch(call.queryParams);
+        const batch = { start: call.query.b_start ?? 0, size: call.query.b_size ?? DEFAULT_BATCH_SIZE };
         const url = `${urlOf(call.publicUrl, call.contextPath)}/@aliases`;
         const body: Record<string, unknown> = {
           '@id': url,

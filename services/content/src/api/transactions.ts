@@ -11,12 +11,23 @@ import { endpoint, operation } from './declarations';
 /** An id as listed: the opaque id, then the time and what it did (only the first word is read). */
 const MAX_ID_LENGTH = 1000;
 
+/** As many entries as the log lists at most (TRANSACTION_LOG_SIZE): Volto's Undo panel sends one per listed row. */
+const MAX_ENTRIES = 10_000;
+
 const undoBody = z
   .object({
+    // Empty entries name nothing and are skipped, as the original does: Volto's Undo panel sends "" for every row
+    // left unchecked.
     transaction_ids: z
-      .array(z.string().trim().min(1, 'empty transaction id').max(MAX_ID_LENGTH, `longer than ${MAX_ID_LENGTH}`))
-      .min(1, 'name at least one transaction')
-      .max(MAX_UNDO, `at most ${MAX_UNDO} transactions at once`),
+      .array(z.string().trim().max(MAX_ID_LENGTH, `longer than ${MAX_ID_LENGTH}`))
+      .max(MAX_ENTRIES, `at most ${MAX_ENTRIES} entries`)
+      .transform((ids) => ids.filter((id) => id !== ''))
+      .pipe(
+        z
+          .array(z.string())
+          .min(1, 'name at least one transaction')
+          .max(MAX_UNDO, `at most ${MAX_UNDO} transactions at once`),
+      ),
   })
   .strict();
 

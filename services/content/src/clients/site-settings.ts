@@ -19,13 +19,14 @@ const MAX_READ_WAIT_MS = 2000;
  * The site settings from the config service (`RegistrySettings`: cached while its watch stream is open, so a
  * change applies from the next request on). Connected on first use: config may start after content. While config
  * cannot be reached the last settings read are used (the defaults before the first read); the failure is logged.
+ * Content's requests read them often (every GET), so the last read is current but for a change just made.
  */
 export function registrySiteSettings(
   address: string,
   timeoutMs: number,
   maxMessageBytes: number,
   log: Logger,
-): SiteSettingsSource & { close(): void } {
+): SiteSettingsSource & { close(): void; lastKnown(): SiteSettings } {
   let registry: RegistrySettings | undefined;
   let last = DEFAULT_SITE_SETTINGS;
   return {
@@ -43,6 +44,8 @@ export function registrySiteSettings(
       }
       return last;
     },
+    /** The settings the last `current` read, without asking (for what cannot wait: event snapshots). */
+    lastKnown: () => last,
     close: () => registry?.close(),
   };
 }

@@ -46,17 +46,14 @@ export interface FileStorage {
   release(values: FileValue[]): Promise<void>;
 }
 
-/** The serialized form of a file or image field (`download` points at `@@download` / `@@images`). */
-export function fileJson(kind: FileKind, value: FileValue, objectUrl: string, field: string) {
-  const view = kind === 'image' ? '@@images' : '@@download';
-  const base = {
+/** The serialized form of a file field (`download` points at `@@download`); an image's is `imageJson` (image-scales.ts). */
+export function fileJson(value: FileValue, objectUrl: string, field: string) {
+  return {
     'content-type': value.content_type,
-    download: `${objectUrl}/${view}/${field}`,
+    download: `${objectUrl}/@@download/${field}`,
     filename: value.filename,
     size: value.size,
   };
-  // An image's `scales` are added by the serializer (image-scales.ts).
-  return kind === 'image' ? { ...base, height: value.height ?? 0, scales: {}, width: value.width ?? 0 } : base;
 }
 
 /** Reads the bytes behind a file field (the download views). */

@@ -108,6 +108,23 @@ export function scalesJson(value: FileValue, imagesUrl: string, field: string, s
   );
 }
 
+/**
+ * The serialized form of an image field: the file's members, `download` its unique URL, and its `scales`. URLs are
+ * under `imagesUrl`: the object's `@@images` in an object's answer, `@@images` (relative to the object) in the
+ * catalog's `image_scales`.
+ */
+export function imageJson(value: FileValue, imagesUrl: string, field: string, sizes: readonly ScaleSize[]) {
+  return {
+    'content-type': value.content_type,
+    download: imageDownload(value, imagesUrl, field),
+    filename: value.filename,
+    size: value.size,
+    height: value.height ?? 0,
+    scales: scalesJson(value, imagesUrl, field, sizes),
+    width: value.width ?? 0,
+  };
+}
+
 /** Makes the bytes of a scale (sharp, in store/). */
 export interface ImageScaler {
   scale(original: Buffer, value: FileValue, width: number, height: number): Promise<Buffer>;

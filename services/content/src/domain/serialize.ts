@@ -3,7 +3,7 @@ import { accessOf } from './access';
 import { contentDate } from './dates';
 import { storedValue } from './field-values';
 import { fileJson, type FileValue } from './files';
-import { DEFAULT_SIZES, imageDownload, scalesJson, type ScaleSize } from './image-scales';
+import { DEFAULT_SIZES, imageJson, type ScaleSize } from './image-scales';
 import { servedLinkFields } from './links';
 import type { ContentDoc } from './model';
 import { SITE_ROOT_TYPE, type ContentType, type TypeField, type TypeRegistry } from './types';
@@ -176,17 +176,8 @@ export class ContentSerializer {
       case 'file':
       case 'image':
         return field.kind === 'image'
-          ? {
-              ...fileJson(field.kind, stored as FileValue, objectUrl, field.name),
-              download: imageDownload(stored as FileValue, `${objectUrl}/@@images`, field.name),
-              scales: scalesJson(
-                stored as FileValue,
-                `${objectUrl}/@@images`,
-                field.name,
-                input.scaleSizes ?? DEFAULT_SIZES,
-              ),
-            }
-          : fileJson(field.kind, stored as FileValue, objectUrl, field.name);
+          ? imageJson(stored as FileValue, `${objectUrl}/@@images`, field.name, input.scaleSizes ?? DEFAULT_SIZES)
+          : fileJson(stored as FileValue, objectUrl, field.name);
       case 'relationlist':
         return (input.related?.[field.name] ?? []).map((d) => this.summary(d, input.publicUrl));
       case 'json':

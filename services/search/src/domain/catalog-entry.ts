@@ -36,6 +36,9 @@ export interface CatalogEntry extends Document {
   object_size?: number;
   mime_type?: string;
   location?: string;
+  /** The catalog's `image_field` and `image_scales` (content's, downloads relative to the object); unset: none. */
+  image_field?: string;
+  image_scales?: Record<string, unknown> | null;
   /** Words of the title and of the description, for the `Title` and `Description` text indexes. */
   title_words?: string[];
   description_words?: string[];
@@ -95,11 +98,26 @@ export function entryFrom(snapshot: ContentSnapshot, indexedAt: string): Catalog
     object_size: Number(snapshot.object_size ?? 0) || 0,
     mime_type: snapshot.mime_type ?? '',
     location: snapshot.location ?? '',
+    image_field: snapshot.image_field ?? '',
+    image_scales: jsonObject(snapshot.image_scales_json),
     title_words: words(snapshot.title),
     description_words: words(snapshot.description),
     allowed: snapshot.allowed_roles_and_users,
     indexed_at: indexedAt,
   };
+}
+
+/** A snapshot's JSON member as an object; null when empty or not an object (the entry indexes all the same). */
+function jsonObject(json: string | undefined): Record<string, unknown> | null {
+  if (!json) return null;
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** An ISO-8601 instant in one form (`toISOString`), so that dates compare as strings; null when none or invalid. */

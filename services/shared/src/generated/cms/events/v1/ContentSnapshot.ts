@@ -32,6 +32,8 @@ export interface ContentSnapshot {
   'mime_type'?: (string);
   'location'?: (string);
   'collection_json'?: (string);
+  'image_field'?: (string);
+  'image_scales_json'?: (string);
   '_review_state'?: "review_state";
   '_effective'?: "effective";
   '_expires'?: "expires";
@@ -69,6 +71,8 @@ export interface ContentSnapshot__Output {
   'mime_type': (string);
   'location': (string);
   'collection_json': (string);
+  'image_field': (string);
+  'image_scales_json': (string);
   '_review_state'?: "review_state";
   '_effective'?: "effective";
   '_expires'?: "expires";
