@@ -173,7 +173,7 @@ describe('@search options', () => {
         ),
       );
       const photo = items[url('/photo')];
-      const object = await admin('GET', '/photo');
+      const object = await t.adminJson('GET', '/photo');
       // The object's own image, its URLs made relative to it (as the original's catalog keeps them).
       const relative = JSON.parse(JSON.stringify(object.image).replaceAll(`${url('/photo')}/`, ''));
       expect(photo.image_field).toBe('image');

@@ -92,7 +92,7 @@ function undoLog(suite: () => TestSuite) {
   });
 
   it('skips the empty entries Volto’s Undo panel sends for the rows left unchecked', async () => {
-    await admin('POST', '/', { '@type': 'Document', id: 'checked', title: 'Checked' });
+    await t().admin('POST', '/', { '@type': 'Document', id: 'checked', title: 'Checked' });
     const created = await find('/checked', 'create');
     expect((await undo(['', created.id, '', ''])).status).toBe(200);
     expect((await t().request('GET', '/checked')).status).toBe(404);

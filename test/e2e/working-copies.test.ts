@@ -18,13 +18,6 @@ describe('working copies', () => {
   const url = (path: string) => t.suite.publicUrl + path;
   let n = 0;
 
-  async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await t.request(method, path, { body });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response;
-  }
-
   /** A fresh Document in /desk (created by `by`), with its path. */
   async function document(by = 'admin', body: Record<string, unknown> = {}): Promise<string> {
     const id = `page-${++n}`;
@@ -45,14 +38,14 @@ describe('working copies', () => {
   beforeAll(async () => {
     t = await startTestSuite({ EVENT_FLUSH_TIMEOUT_MS: '500' });
     for (const username of ['ed', 'eve', 'rae', 'cody']) {
-      await admin('POST', '/@users', {
+      await t.admin('POST', '/@users', {
         username,
         password: `secret-${username}`,
         fullname: `${username.toUpperCase()} Example`,
       });
     }
-    await admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
-    await admin('POST', '/desk/@sharing', {
+    await t.admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
+    await t.admin('POST', '/desk/@sharing', {
       entries: [
         { id: 'ed', roles: { Editor: true } },
         { id: 'eve', roles: { Editor: true } },
@@ -177,7 +170,7 @@ describe('working copies', () => {
 
     it('a free copy_of id is found, and folders and the site root are refused', async () => {
       const taken = await document();
-      await admin('POST', '/desk', {
+      await t.admin('POST', '/desk', {
         '@type': 'Document',
         id: `copy_of_${taken.split('/').pop()}`,
         title: 'In the way',
@@ -193,14 +186,14 @@ describe('working copies', () => {
       const first = png(8, 8, 1);
       const second = png(9, 7, 2);
       const created = await json(
-        await admin('POST', '/desk', {
+        await t.admin('POST', '/desk', {
           '@type': 'News Item',
           id: 'news',
           title: 'Old news',
           image: upload(first, 'first.png', 'image/png'),
         }),
       );
-      await admin('POST', '/desk/news/@workflow/publish');
+      await t.admin('POST', '/desk/news/@workflow/publish');
       const blobsBefore = blobsOnDisk(t.dataDir);
       const wc = await checkOut('/desk/news');
       expect((await t.request('PATCH', wc, { ...as('ed'), body: { title: 'Fresh news' } })).status).toBe(204);
@@ -326,9 +319,9 @@ describe('working copies', () => {
     });
 
     it('an Editor of the page alone may not check it out: the copy would be added to a folder closed to her', async () => {
-      await admin('POST', '/@users', { username: 'lou', password: 'secret-lou' });
+      await t.admin('POST', '/@users', { username: 'lou', password: 'secret-lou' });
       const original = await document();
-      await admin('POST', `${original}/@sharing`, { entries: [{ id: 'lou', roles: { Editor: true } }] });
+      await t.admin('POST', `${original}/@sharing`, { entries: [{ id: 'lou', roles: { Editor: true } }] });
       expect((await t.request('PATCH', original, { ...as('lou'), body: { title: 'Editable' } })).status).toBe(204);
       const listed = async () => ((await json(await t.request('GET', '/desk?b_size=1000'))).items as unknown[]).length;
       const before = await listed();
@@ -339,7 +332,7 @@ describe('working copies', () => {
 
     it('an editor may check out a published page, which anonymous visitors keep seeing as it was', async () => {
       const original = await document();
-      await admin('POST', `${original}/@workflow/publish`);
+      await t.admin('POST', `${original}/@workflow/publish`);
       const wc = await checkOut(original, 'ed');
       await t.request('PATCH', wc, { ...as('ed'), body: { title: 'Draft of the new version' } });
       expect((await t.request('GET', wc, { auth: null })).status).toBe(401);
