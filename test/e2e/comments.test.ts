@@ -86,6 +86,21 @@ describe('comments', () => {
       expect(response.status).toBe(404);
       expect(await json(response)).toMatchObject({ type: 'NotFound' });
     }
+    // The object says what `@comments` will answer (as the original serializes it), not its stored choice: a client
+    // (Volto) offers comments where it is true, and asked them of a page that allowed them while the site did not.
+    expect(await json(await t.request('GET', doc))).toMatchObject({ allow_discussion: false });
+  });
+
+  it("shows in `allow_discussion` whether comments are on for the object: the site's switch, then its own choice", async () => {
+    const [allowed, unset, refused] = [await page(true), await page(null), await page(false)];
+    const shown = async (doc: string) => (await json(await t.request('GET', doc))).allow_discussion;
+    await setting('globally_enabled', true);
+    try {
+      expect([await shown(allowed), await shown(unset), await shown(refused)]).toEqual([true, false, false]);
+    } finally {
+      await setting('globally_enabled', false);
+    }
+    expect(await shown(allowed)).toBe(false);
   });
 
   it('is on where the registry switches it on and the object allows it (addendum §3)', async () => {

@@ -15,6 +15,10 @@ describe('content types', () => {
   beforeAll(async () => {
     t = await startTestSuite();
     base = t.suite.publicUrl;
+    // Comments on for the site: an object's `allow_discussion` is served as whether they are on for it.
+    await t.admin('PATCH', '/@registry', {
+      'cms.app.discussion.interfaces.IDiscussionSettings.globally_enabled': true,
+    });
     expect((await t.request('POST', '/', { body: { '@type': 'Folder', title: 'Types' } })).status).toBe(201);
     const target = await t.request('POST', '/types', { body: { '@type': 'Document', title: 'Target' } });
     targetUid = (await target.json()).UID;

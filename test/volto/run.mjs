@@ -12,6 +12,7 @@
 // (ORIGINAL_IDENTIFIERS=true: `plone.app.vocabularies.*`, `Plone Site`, ... as Volto's source names them), then the
 // first four steps (view, login, add, edit) with the specification's neutral names. `VOLTO_PASSES=original` or
 // `neutral` runs one. CHROMIUM_PATH (default /usr/bin/chromium), VOLTO_CACHE_DIR (setup.mjs).
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ const EXPECTED = [
 ];
 
 const PASSES = [
-  { name: 'original', originalIdentifiers: true, steps: Infinity },
+  { name: 'original', originalIdentifiers: true, steps: Infinity, importsPloneSite: true },
   { name: 'neutral', originalIdentifiers: false, steps: 4 },
 ];
 
@@ -136,6 +137,7 @@ async function runPass(pass, volto, puppeteer) {
     const site = `http://${voltoHost}`;
     const steps = stepsFor(page, site, apiLog, watchErrors, shots);
     const wanted = steps.slice(0, pass.steps);
+    if (pass.importsPloneSite) wanted.push(importedPloneSite(page, site, dataDir));
     let n = 0;
     for (const [name, step] of wanted) {
       currentStep = name;
@@ -159,6 +161,51 @@ async function runPass(pass, volto, puppeteer) {
   if (failures.length > 0) {
     throw new Error(`API requests that answered unexpectedly:\n${failures.join('\n')}`);
   }
+}
+
+/** The hand-made Plone 6 export of the tests (plone.exportimport's layout), and a page of it. */
+const PLONE_EXPORT = join(ROOT, 'test/fixtures/plone-export');
+const IMPORTED_PAGE = { path: '/about/team', title: 'Our team', text: 'Jane leads the team; Joe runs the sprints.' };
+
+/**
+ * The last step: the sample Plone 6 export loaded by `npm run import` into the running suite (it finds it through
+ * DATA_DIR), then a page of it viewed as the original's Volto shows it: its title, its text block, its teaser of
+ * another imported page and its image block of an imported image.
+ */
+function importedPloneSite(page, site, dataDir) {
+  return [
+    'a page imported from a Plone 6 export renders',
+    async () => {
+      const output = await new Promise((resolve, reject) => {
+        execFile(
+          process.execPath,
+          [join(ROOT, 'services/content/dist/import.js'), PLONE_EXPORT],
+          { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, IMPORT_PASSWORD: ADMIN_PASSWORD } },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`npm run import failed: ${stderr || stdout}`)) : resolve(stdout),
+        );
+      });
+      console.log(output.trim().split('\n').slice(-8).join('\n'));
+      const response = await page.goto(`${site}${IMPORTED_PAGE.path}`, { waitUntil: 'networkidle0' });
+      if (!response || response.status() >= 400)
+        throw new Error(`${IMPORTED_PAGE.path} answered ${response?.status()}`);
+      await page.waitForFunction(
+        (title, text) => {
+          const content = document.querySelector('#page-document')?.textContent ?? '';
+          return content.includes(title) && content.includes(text);
+        },
+        {},
+        IMPORTED_PAGE.title,
+        IMPORTED_PAGE.text,
+      );
+      const teaser = await page.$eval('#page-document', (el) => el.textContent ?? '');
+      if (!teaser.includes('Registration is open')) throw new Error('the teaser of the imported news item is missing');
+      const image = await page.waitForFunction(() =>
+        [...document.querySelectorAll('#page-document img')].some((img) => img.complete && img.naturalWidth > 0),
+      );
+      if (!image) throw new Error('the imported image block shows no image');
+    },
+  ];
 }
 
 const DOC_TITLE = 'Volto tested page';

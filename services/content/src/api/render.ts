@@ -78,6 +78,13 @@ export async function renderContentAnswer(
     linkTargets,
     scaleSizes: settings.scaleSizes,
   });
+  // As the original serializes it: whether comments are on for this object now (addendum §3), not the stored
+  // choice, so that a client offers comments only where `@comments` answers.
+  if ('allow_discussion' in body) {
+    const own = doc.fields?.allow_discussion;
+    body.allow_discussion =
+      settings.discussionEnabled && (typeof own === 'boolean' ? own : type.allowDiscussion === true);
+  }
   const shows = [...related.paths, ...linkTargets.values()];
   // `fullobjects`: each item of this batch serialized whole, their own items as summaries (no deeper).
   if (listing && items === 'as-asked' && call.query?.fullobjects === true) {

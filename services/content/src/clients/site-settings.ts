@@ -9,6 +9,7 @@ export const SITE_SETTING_RECORDS = {
   allowedSizes: 'cms.allowed_sizes',
   lockOnEdit: 'cms.lock_on_ttw_edit',
   defaultLanguage: 'cms.default_language',
+  discussionEnabled: 'cms.app.discussion.interfaces.IDiscussionSettings.globally_enabled',
 } as const;
 
 const NAMES = Object.values(SITE_SETTING_RECORDS);
@@ -57,12 +58,14 @@ export function siteSettingsOf(values: Record<string, unknown>): SiteSettings {
   const sizes = values[SITE_SETTING_RECORDS.allowedSizes];
   const lockOnEdit = values[SITE_SETTING_RECORDS.lockOnEdit];
   const language = values[SITE_SETTING_RECORDS.defaultLanguage];
+  const discussion = values[SITE_SETTING_RECORDS.discussionEnabled];
   return {
     siteTitle: typeof title === 'string' && title.trim() ? title : null,
     displayedTypes: stringList(types) ?? DEFAULT_SITE_SETTINGS.displayedTypes,
     scaleSizes: stringList(sizes) ? parseSizes(stringList(sizes)!) : DEFAULT_SITE_SETTINGS.scaleSizes,
     lockOnEdit: typeof lockOnEdit === 'boolean' ? lockOnEdit : DEFAULT_SITE_SETTINGS.lockOnEdit,
     defaultLanguage: typeof language === 'string' && language ? language : DEFAULT_SITE_SETTINGS.defaultLanguage,
+    discussionEnabled: typeof discussion === 'boolean' ? discussion : DEFAULT_SITE_SETTINGS.discussionEnabled,
   };
 }
 

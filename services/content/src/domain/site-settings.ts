@@ -16,6 +16,8 @@ export interface SiteSettings {
   lockOnEdit: boolean;
   /** The site's language (`default_language`): the default of a type schema's `language` field. */
   defaultLanguage: string;
+  /** Whether comments are on for the site (the discussion panel's `globally_enabled`). */
+  discussionEnabled: boolean;
 }
 
 export interface SiteSettingsSource {
@@ -29,4 +31,5 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   scaleSizes: DEFAULT_SIZES,
   lockOnEdit: true,
   defaultLanguage: 'en',
+  discussionEnabled: false,
 };
