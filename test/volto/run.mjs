@@ -405,8 +405,17 @@ function stepsFor(page, site, apiLog, watchErrors, shots) {
           return block != null && !(block.textContent ?? '').includes('Written');
         });
         const add = '.block.slate:focus-within .block-add-button, .block-editor-slate:focus-within .block-add-button';
-        await page.waitForSelector(add);
-        await page.click(add);
+        // The focus does not always land in the new block (Volto renders it more than once): then it is clicked.
+        let addButton = await page.waitForSelector(add, { timeout: 10_000 }).catch(() => null);
+        if (!addButton) {
+          const editables = await page.$$('.block.slate [contenteditable="true"]');
+          const texts = await Promise.all(editables.map((el) => el.evaluate((node) => node.textContent ?? '')));
+          const empty = editables[texts.findLastIndex((text) => !text.trim())];
+          if (!empty) throw new Error('no empty text block to add the image block from');
+          await empty.click();
+          addButton = await page.waitForSelector(add);
+        }
+        await addButton.click();
         await page.waitForSelector('.blocks-chooser .button.image');
         await page.click('.blocks-chooser .button.image');
         const input = '.block.image input[type="file"]';
