@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, ROOT, startSuite, startVolto, waitForHttp } from './servers.mjs';
+import { freePort, openBrowser, requestLogReader, ROOT, startSuite, startVolto, waitForHttp } from './servers.mjs';
 import { voltoBuildDir } from './setup.mjs';
 
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -84,21 +84,7 @@ async function runPass(pass, volto, puppeteer) {
       ORIGINAL_IDENTIFIERS: String(pass.originalIdentifiers),
     },
     {},
-    (line) => {
-      if (!line.startsWith('{')) return;
-      let entry;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      if (entry.msg !== 'request') return;
-      const path = String(entry.path);
-      apiLog.push({ method: entry.method, path, status: entry.status });
-      if (entry.status < 400) return;
-      if (EXPECTED.some((e) => e.method === entry.method && e.status === entry.status && e.path.test(path))) return;
-      failures.push(`${entry.method} ${path.slice(0, 200)} -> ${entry.status} (during "${currentStep}")`);
-    },
+    requestLogReader({ apiLog, expected: EXPECTED, failures, currentStep: () => currentStep }),
   );
   const voltoServer = startVolto(volto, {
     host: '127.0.0.1',
@@ -110,24 +96,8 @@ async function runPass(pass, volto, puppeteer) {
   try {
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/readyz`, 60_000);
     await waitForHttp(`http://${voltoHost}/`, 60_000);
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-sync'],
-    });
-    const page = await browser.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    await page.setViewport({ width: 1280, height: 900 });
-    // What the browser sent and got back, for an API answer that failed: the gateway's log has only the path.
-    page.on('response', async (response) => {
-      if (response.status() < 400 || !response.url().includes('/++api++')) return;
-      const request = response.request();
-      const body = await response.text().catch(() => '');
-      console.error(
-        `${request.method()} ${response.url()} -> ${response.status()}\n  sent: ${(request.postData() ?? '').slice(0, 500)}` +
-          `\n  got: ${body.slice(0, 500)}`,
-      );
-    });
+    let page;
+    ({ browser, page } = await openBrowser(puppeteer, { chromium: CHROMIUM, timeoutMs: STEP_TIMEOUT_MS }));
     /** Any page's uncaught errors fail the run (the colleague's page too). */
     const watchErrors = (p) =>
       p.on('pageerror', (error) =>

@@ -111,3 +111,55 @@ export function startVolto(volto, { host, port, apiUrl }, options = {}) {
     ...options,
   });
 }
+
+/**
+ * Reads the suite's log lines for the requests it answered (the browser's and Volto's server's alike): each goes
+ * to `apiLog`; an answer of 400 or more is a failure, named with the step `currentStep()` gives, unless `expected`
+ * lists it (then it goes to `expectedSeen`).
+ */
+export function requestLogReader({ apiLog, expected, failures, currentStep, expectedSeen = [] }) {
+  return (line) => {
+    if (!line.startsWith('{')) return;
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (entry.msg !== 'request') return;
+    const path = String(entry.path);
+    apiLog.push({ method: entry.method, path, status: entry.status });
+    if (entry.status < 400) return;
+    const answer = `${entry.method} ${path.slice(0, 200)} -> ${entry.status}`;
+    if (expected.some((e) => e.method === entry.method && e.status === entry.status && e.path.test(path))) {
+      expectedSeen.push(answer);
+      return;
+    }
+    failures.push(`${answer} (during "${currentStep()}")`);
+  };
+}
+
+/**
+ * Chromium (headless) with one page of 1280 × 900 whose waits last `timeoutMs`; an API answer of 400 or more is
+ * printed with what was sent and what came back (the suite's log has only the path).
+ */
+export async function openBrowser(puppeteer, { chromium, timeoutMs }) {
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-sync'],
+  });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  await page.setViewport({ width: 1280, height: 900 });
+  page.on('response', async (response) => {
+    if (response.status() < 400 || !response.url().includes('/++api++')) return;
+    const request = response.request();
+    const body = await response.text().catch(() => '');
+    console.error(
+      `${request.method()} ${response.url()} -> ${response.status()}\n  sent: ${(request.postData() ?? '').slice(0, 500)}` +
+        `\n  got: ${body.slice(0, 500)}`,
+    );
+  });
+  return { browser, page };
+}
