@@ -9,6 +9,7 @@ describe('site settings from registry values', () => {
       [SITE_SETTING_RECORDS.allowedSizes]: ['banner 200:50', 'not a size', 'square 64:64'],
       [SITE_SETTING_RECORDS.lockOnEdit]: false,
       [SITE_SETTING_RECORDS.defaultLanguage]: 'de',
+      [SITE_SETTING_RECORDS.discussionEnabled]: true,
     });
     expect(settings).toEqual({
       siteTitle: 'Harbour',
@@ -19,6 +20,7 @@ describe('site settings from registry values', () => {
       ],
       lockOnEdit: false,
       defaultLanguage: 'de',
+      discussionEnabled: true,
     });
   });
 
@@ -31,6 +33,7 @@ describe('site settings from registry values', () => {
         [SITE_SETTING_RECORDS.allowedSizes]: [1, 2],
         [SITE_SETTING_RECORDS.lockOnEdit]: 'no',
         [SITE_SETTING_RECORDS.defaultLanguage]: 7,
+        [SITE_SETTING_RECORDS.discussionEnabled]: 'yes',
       }),
     ).toEqual(DEFAULT_SITE_SETTINGS);
   });
