@@ -376,10 +376,19 @@ function stepsFor(page, site, apiLog, watchErrors, shots) {
         });
         const add = '.block.slate:focus-within .block-add-button, .block-editor-slate:focus-within .block-add-button';
         // The focus does not always land in the new block (Volto renders it more than once): then it is clicked.
-        let addButton = await page.waitForSelector(add, { timeout: 10_000 }).catch(() => null);
+        let addButton = await page.waitForSelector(add, { timeout: 5_000 }).catch(() => null);
         if (!addButton) {
           const editables = await page.$$('.block.slate [contenteditable="true"]');
-          const texts = await Promise.all(editables.map((el) => el.evaluate((node) => node.textContent ?? '')));
+          // An empty block shows its placeholder ("Type text…"), which is not its text.
+          const texts = await Promise.all(
+            editables.map((el) =>
+              el.evaluate((node) => {
+                const copy = node.cloneNode(true);
+                copy.querySelectorAll('[data-slate-placeholder]').forEach((placeholder) => placeholder.remove());
+                return copy.textContent ?? '';
+              }),
+            ),
+          );
           const empty = editables[texts.findLastIndex((text) => !text.trim())];
           if (!empty) throw new Error('no empty text block to add the image block from');
           await empty.click();
