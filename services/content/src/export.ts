@@ -5,7 +5,7 @@
  */
 import { loadConfig, progress, requestMetadata, type ExportedObject__Output } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
-import { exportSite, folderSink, NOT_EXPORTED, prepareFolder } from './exchange/export-site';
+import { exportSite, folderSink, notExported, prepareFolder, type ExportSideFiles } from './exchange/export-site';
 import { openSession, runFolderCommand, sessionSchema } from './exchange/suite-session';
 
 const USAGE = `Usage: npm run export -- <folder>
@@ -29,11 +29,19 @@ runFolderCommand('export', USAGE, async (folder) => {
   const session = await openSession(config);
   try {
     const stream = session.content.ExportObjects({ principal: session.principal }, requestMetadata(randomUUID()));
-    const summary = await exportSite(folderSink(folder), stream as AsyncIterable<ExportedObject__Output>, (total) =>
-      progress('export', total),
+    const sides: ExportSideFiles = {};
+    const summary = await exportSite(
+      folderSink(folder),
+      stream as AsyncIterable<ExportedObject__Output>,
+      sides,
+      (total) => progress('export', total),
     );
     process.stdout.write(`exported ${summary.objects} objects and ${summary.blobs} files\n`);
-    process.stdout.write(`not exported:\n${NOT_EXPORTED.map((line) => `  ${line}`).join('\n')}\n`);
+    process.stdout.write(
+      `not exported:\n${notExported(sides)
+        .map((line) => `  ${line}`)
+        .join('\n')}\n`,
+    );
     return 0;
   } finally {
     session.close();

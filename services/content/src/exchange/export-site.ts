@@ -16,8 +16,12 @@ import {
   localRolesEntrySchema,
   SITE_ROOT_FOLDER,
   SITE_ROOT_TYPE,
+  type ExportDiscussions,
   type ExportMetadata,
+  type ExportPrincipals,
+  type ExportRedirects,
   type ExportRelations,
+  type ExportTranslations,
 } from './plone-export';
 
 export interface ExportSummary {
@@ -25,13 +29,33 @@ export interface ExportSummary {
   blobs: number;
 }
 
-/** The parts of plone.exportimport's layout this export does not write (each is optional to its importer). */
-export const NOT_EXPORTED = [
-  'principals.json (users and groups: identity has no export call yet)',
-  'discussions.json (comments: discussion has no export call yet)',
-  'translations.json, redirects.json (not exported yet)',
-  'exportimport.versions (earlier versions of each object)',
-];
+/**
+ * The layout's files besides the content tree, each read from the service that owns its data. One that is not
+ * given is not written (each is optional to plone.exportimport's importer) and is listed by `notExported`.
+ */
+export interface ExportSideFiles {
+  principals?: () => Promise<ExportPrincipals>;
+  discussions?: () => Promise<ExportDiscussions>;
+  translations?: () => Promise<ExportTranslations>;
+  redirects?: () => Promise<ExportRedirects>;
+}
+
+const SIDE_FILES = {
+  principals: 'principals.json',
+  discussions: 'discussions.json',
+  translations: 'translations.json',
+  redirects: 'redirects.json',
+} as const satisfies Record<keyof ExportSideFiles, string>;
+
+/** The parts of plone.exportimport's layout an export with `sides` does not write. */
+export function notExported(sides: ExportSideFiles): string[] {
+  return [
+    ...(Object.keys(SIDE_FILES) as (keyof ExportSideFiles)[])
+      .filter((key) => !sides[key])
+      .map((key) => `${SIDE_FILES[key]} (not exported yet)`),
+    'exportimport.versions (earlier versions of each object)',
+  ];
+}
 
 /** Refuses a folder that holds anything: an export is never mixed into another. */
 export async function prepareFolder(folder: string): Promise<void> {
@@ -75,6 +99,7 @@ function json(value: unknown): string {
 export async function exportSite(
   sink: ExportSink,
   objects: AsyncIterable<ObjectOfExport<Buffer | Readable>>,
+  sides: ExportSideFiles,
   progressFor: (total: number) => Progress,
 ): Promise<ExportSummary> {
   const metadata: ExportMetadata = {
@@ -121,5 +146,9 @@ export async function exportSite(
   }
   await sink.write('content/__metadata__.json', Buffer.from(json(metadata)));
   await sink.write('relations.json', Buffer.from(json(relations)));
+  for (const key of Object.keys(SIDE_FILES) as (keyof ExportSideFiles)[]) {
+    const read = sides[key];
+    if (read) await sink.write(SIDE_FILES[key], Buffer.from(json(await read())));
+  }
   return { objects: metadata._data_files_.length, blobs: metadata._blob_files_.length };
 }

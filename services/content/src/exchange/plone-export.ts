@@ -122,6 +122,7 @@ const commentSchema = z
 export type ExportComment = z.infer<typeof commentSchema>;
 
 export const discussionsSchema = z.record(hexUid, z.object({ items: z.array(commentSchema) }).passthrough());
+export type ExportDiscussions = z.infer<typeof discussionsSchema>;
 export const relationsSchema = z.array(
   z.object({ from_attribute: z.string().min(1).max(100), from_uuid: hexUid, to_uuid: hexUid }),
 );
@@ -129,7 +130,9 @@ export type ExportRelations = z.infer<typeof relationsSchema>;
 export const translationsSchema = z.array(
   z.object({ canonical: hexUid, translations: z.record(z.string().min(1).max(20), hexUid) }),
 );
+export type ExportTranslations = z.infer<typeof translationsSchema>;
 export const redirectsSchema = z.record(z.string().startsWith('/').max(4096), z.string().startsWith('/').max(4096));
+export type ExportRedirects = z.infer<typeof redirectsSchema>;
 export const principalsSchema = z.object({
   groups: z
     .array(

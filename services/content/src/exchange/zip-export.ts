@@ -47,6 +47,7 @@ export async function sendSiteZip(
     const summary = await exportSite(
       zipSink(zip, closed),
       exportedObjects(repo, deps, (file) => deps.files.open(file)),
+      {},
       () => SILENT_PROGRESS,
     );
     zip.end();
