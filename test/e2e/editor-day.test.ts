@@ -48,6 +48,26 @@ describe("an editor's day", () => {
       expect(page).toMatchObject({ title: 'Edited by a colleague', review_state: 'published' });
     });
 
+    it("the colleague's edit form reads the page's schema there, and its Users and Keywords vocabularies with it", async () => {
+      // Volto asks `<page>/@types/Document` and follows the schema's vocabulary links: the original links them to the
+      // page, where the colleague holds Modify (the site root, where they hold nothing, answers 403).
+      await t.admin('POST', '/', { '@type': 'Document', id: 'shared-page', title: 'Shared page' });
+      await t.admin('POST', '/shared-page/@sharing', {
+        entries: [{ id: 'colleague', type: 'user', roles: { Editor: true } }],
+      });
+      const colleague = { auth: basic('colleague') };
+      const schema = await json(await t.request('GET', '/shared-page/@types/Document', colleague));
+      const pathOf = (property: { widgetOptions: { vocabulary: { '@id': string } } }) =>
+        new URL(property.widgetOptions.vocabulary['@id']).pathname;
+      const keywords = pathOf(schema.properties.subjects);
+      expect(keywords).toBe('/shared-page/@vocabularies/cms.app.vocabularies.Keywords');
+      expect((await t.request('GET', keywords, colleague)).status).toBe(200);
+      const creators = pathOf(schema.properties.creators);
+      expect(creators).toBe('/shared-page/@vocabularies/cms.app.vocabularies.Users');
+      expect((await t.request('GET', creators, colleague)).status).toBe(200);
+      expect((await t.request('GET', '/@vocabularies/cms.app.vocabularies.Keywords', colleague)).status).toBe(403);
+    });
+
     it('the owner keeps editing what was published, and a Reader given nothing more still cannot', async () => {
       await t.admin('POST', '/', { '@type': 'Folder', id: 'desk', title: 'Desk' });
       await t.admin('POST', '/desk/@sharing', {

@@ -28,7 +28,7 @@ function findType(deps: Pick<ContentDeps, 'types'>, name: string): ContentType {
 /** One field (its definition) or fieldset of a type, as `GET @types/<type>/<name>` answers it. */
 function member(type: ContentType, name: string, call: EndpointCall<ContentDoc>): unknown {
   const field = type.field(name);
-  if (field) return fieldProperty(field, urlOf(call.publicUrl, '/'));
+  if (field) return fieldProperty(field, urlOf(call.publicUrl, call.contextPath));
   const fieldset = fieldsetOf(type, name, call.translator.translate);
   if (fieldset) return fieldset;
   throw notFound(`No field or fieldset ${clip(name)} in ${clip(type.name)}`);
@@ -77,7 +77,7 @@ export const types = endpoint({
         if (call.params.name !== undefined) return { status: 200, body: member(type, call.params.name, call) };
         return {
           status: 200,
-          body: typeSchema(type, call.publicUrl, call.translator.translate, {
+          body: typeSchema(type, urlOf(call.publicUrl, call.contextPath), call.translator.translate, {
             defaultLanguage: (await deps.settings.current(call.requestId)).defaultLanguage,
           }),
           headers: { 'Content-Type': SCHEMA_MEDIA_TYPE },

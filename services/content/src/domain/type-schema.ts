@@ -2,7 +2,7 @@
  * The JSON schema of a content type, as `GET @types/<type>` answers it (media type `application/json+schema`):
  * what clients draw add and edit forms from. Derived from the same field definitions that validate writes.
  */
-import { UNTRANSLATED, urlOf, type Translate } from '@cms/shared';
+import { UNTRANSLATED, type Translate } from '@cms/shared';
 import { FIELDSETS, GENERATED_FIELDSETS, KIND_INFO, type ContentType, type TypeField } from './types';
 
 export const SCHEMA_MEDIA_TYPE = 'application/json+schema';
@@ -54,11 +54,10 @@ export function schemaBehaviorName(field: Pick<TypeField, 'behavior'>): string {
  */
 export function typeSchema(
   type: ContentType,
-  publicUrl: string,
+  contextUrl: string,
   translate: Translate = UNTRANSLATED.translate,
   site: SchemaSite = {},
 ): TypeSchema {
-  const siteUrl = urlOf(publicUrl, '/');
   const ordered = formOrder(type);
   const builtin = FIELDSETS.flatMap(({ id }) => {
     const fieldset = fieldsetOf(type, id, translate, ordered);
@@ -69,7 +68,7 @@ export function typeSchema(
   const fieldsets = [...builtin, ...added];
   const properties: TypeSchema['properties'] = {};
   for (const field of ordered) {
-    properties[field.name] = translatedProperty(fieldProperty(field, siteUrl, site), field, translate);
+    properties[field.name] = translatedProperty(fieldProperty(field, contextUrl, site), field, translate);
   }
   return {
     fieldsets,
@@ -131,13 +130,17 @@ export interface SchemaSite {
   defaultLanguage?: string;
 }
 
+/**
+ * `contextUrl` is where the schema was asked: its vocabularies and sources are linked there, as the original does,
+ * so that a vocabulary that asks more than View (Users, Keywords: Modify) is checked where the editor may edit.
+ */
 export function fieldProperty(
   field: TypeField,
-  site: string,
+  contextUrl: string,
   { defaultLanguage }: SchemaSite = {},
 ): Record<string, unknown> {
   const info = KIND_INFO[field.kind];
-  const vocabulary = field.vocabulary ? { '@id': `${site}/@vocabularies/${field.vocabulary}` } : undefined;
+  const vocabulary = field.vocabulary ? { '@id': `${contextUrl}/@vocabularies/${field.vocabulary}` } : undefined;
   const property: Record<string, unknown> = {
     behavior: schemaBehaviorName(field),
     description: field.description,
@@ -161,7 +164,7 @@ export function fieldProperty(
         property.choices = field.choices.map(([token, title]) => [token, title]);
         property.enum = field.choices.map(([token]) => token);
         property.enumNames = field.choices.map(([, title]) => title);
-        property.vocabulary = { '@id': `${site}/@sources/${field.name}` };
+        property.vocabulary = { '@id': `${contextUrl}/@sources/${field.name}` };
       }
       break;
     case 'list':
