@@ -38,6 +38,8 @@
 //            of BENCH_ENGINES (embedded,postgres; two search replicas on PostgreSQL), side by side.
 //   engines  bench/engines.mjs: GET of a Document (uncached, anonymous and Basic; ratio to the echo floor) and
 //            POST p50 at BENCH_CONNECTIONS, on the embedded engine and on PostgreSQL in one run (issue 24).
+//   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
+//            it, and its share of the real path's CPU per request (issue 25).
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -51,6 +53,7 @@ import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
+import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
 import {
@@ -467,6 +470,7 @@ const PARTS = {
   searchable: runSearchable,
   store: runStore,
   engines: runEngines,
+  proof: runServiceProof,
 };
 
 async function main() {

@@ -5,6 +5,10 @@
 // Handle returns the Document bytes (BENCH_PAYLOAD_FILE) without any store.
 // Same helpers as the gateway and the services: createClient, callUnary,
 // startGrpcServer, unary. Prints its HTTP port on stdout.
+//
+// ECHO_SERVICE_PROOF=off (bench/service-proof.mjs only) serves the same call without the service proof: a plain
+// grpc-js server (no requireServiceProof) and a client without the proof interceptor, to measure what the proof
+// costs. Nothing outside the benchmarks can switch the proof off.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,7 +17,17 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(fileURLToPath(new URL('../../gateway/package.json', import.meta.url)));
 const express = require('express');
-const { callUnary, createClient, createLogger, protos, startGrpcServer, unary } = require('@cms/shared');
+const grpc = require('@grpc/grpc-js');
+const {
+  callUnary,
+  clientChannelOptions,
+  createClient,
+  createLogger,
+  protos,
+  serverChannelOptions,
+  startGrpcServer,
+  unary,
+} = require('@cms/shared');
 
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const CALL_TIMEOUT_MS = 10_000;
@@ -23,20 +37,38 @@ const payload = readFileSync(process.env.BENCH_PAYLOAD_FILE);
 const logger = createLogger('echo', process.env.LOG_LEVEL ?? 'warn');
 const p = protos();
 
-const grpcServer = await startGrpcServer({
-  address: '127.0.0.1:0',
-  services: [
-    {
-      name: 'cms.content.v1.ContentService',
-      definition: p.content.ContentService.service,
-      implementation: { Handle: unary(logger, async () => ({ status: 200, headers: {}, body: payload })) },
-    },
-  ],
-  healthCheck: async () => {},
-  maxMessageBytes: MAX_MESSAGE_BYTES,
-  logger,
-});
-const client = createClient(p.content.ContentService, grpcServer.address, MAX_MESSAGE_BYTES);
+const implementation = { Handle: unary(logger, async () => ({ status: 200, headers: {}, body: payload })) };
+const withProof = process.env.ECHO_SERVICE_PROOF !== 'off';
+const grpcServer = withProof
+  ? await startGrpcServer({
+      address: '127.0.0.1:0',
+      services: [
+        { name: 'cms.content.v1.ContentService', definition: p.content.ContentService.service, implementation },
+      ],
+      healthCheck: async () => {},
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+      logger,
+    })
+  : await startPlainServer();
+const client = withProof
+  ? createClient(p.content.ContentService, grpcServer.address, MAX_MESSAGE_BYTES)
+  : new p.content.ContentService(
+      grpcServer.address,
+      grpc.credentials.createInsecure(),
+      clientChannelOptions(MAX_MESSAGE_BYTES),
+    );
+
+/** The same service on grpc-js alone: no proof checked (startGrpcServer always checks it). */
+async function startPlainServer() {
+  const server = new grpc.Server(serverChannelOptions(MAX_MESSAGE_BYTES, 0));
+  server.addService(p.content.ContentService.service, implementation);
+  const port = await new Promise((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { address: `127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.tryShutdown(resolve)) };
+}
 
 const app = express();
 app.disable('x-powered-by');
