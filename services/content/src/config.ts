@@ -30,6 +30,12 @@ export const contentConfigSchema = z.object({
   /** How long a write waits for its events to be confirmed before answering anyway. */
   EVENT_FLUSH_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   /**
+   * How old a subtree operation's mark (a rename, a move, a sharing change left unfinished) must be before the
+   * periodic sweep finishes it in place of the replica that started it. A replica known to be lost (it stopped
+   * beating) has its work taken over at once, whatever this says.
+   */
+  TREE_SWEEP_GRACE_MS: z.coerce.number().int().positive().default(30_000),
+  /**
    * How many transactions the log of `@transactions` (the Undo panel) keeps: the oldest go beyond them, and can
    * then no longer be undone.
    */

@@ -40,7 +40,7 @@ import { configTypeSource, withCurrentTypes } from './clients/config-types';
 import { VersionKeeper } from './domain/versions';
 import { ContentWriter } from './domain/write-path';
 import { ChangeFeed, changeFeedRpcs } from './events/change-feed';
-import { aloneOnStore, ReplicaMembership } from './events/replica-membership';
+import { aloneOnStore, LostReplicaWork, ReplicaMembership } from './events/replica-membership';
 import { watchConfigChanges } from './events/config-changes';
 import { registryPurgeSettings, subscribeToPurges } from './events/purge-consumer';
 import { ContentEventRelay } from './events/relay';
@@ -108,7 +108,9 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
   // Resumable uploads: their chunks are blobs, their records documents of their own collection.
   const tus = new TusUploads(store.collection<TusUploadRecord>('tus_uploads'), blobs, config.MAX_UPLOAD_BYTES);
   await tus.ensureIndexes();
-  const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS);
+  // Its epoch names this replica in the store: in its membership record and in its relay's outbox claims.
+  const changes = new ChangeFeed({ log: logger });
+  const relay = new ContentEventRelay(repo, bus, logger, config.EVENT_FLUSH_TIMEOUT_MS, changes.epoch);
   await relay.outbox.ensureIndexes();
   // Stopped after the consumers, whose writes it publishes (it starts later, once the site is in order).
   parts.onStop('outbox relay', () => relay.outbox.stop());
@@ -128,14 +130,20 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
   const versionArchive = new StoreVersionArchive(store);
   await versionArchive.ensureIndexes();
   const versions = new VersionKeeper(versionArchive, types);
-  const changes = new ChangeFeed({ log: logger });
   const configChanges = watchConfigChanges(config.CONFIG_ADDRESS, config.MAX_MESSAGE_BYTES, changes, logger);
   parts.onStop('config watch', () => configChanges.close());
   // The other content replicas on this store, so that every gateway hears of this one's writes.
   const replicaRegistry = new StoreReplicaRegistry(store);
   await replicaRegistry.ensureIndexes();
+  // Replicas killed or cut off: what they left half done (a subtree walk, a delete's outbox claim) is taken over at
+  // once, rather than after the grace and the lease that keep this one from taking over a live replica's work.
+  // Those found before the tree sweep is ready are taken over when it is.
+  const lostReplicas = new LostReplicaWork();
   const membershipOf = (address: string) =>
-    new ReplicaMembership({ epoch: changes.epoch, address }, changes, replicaRegistry, { log: logger });
+    new ReplicaMembership({ epoch: changes.epoch, address }, changes, replicaRegistry, {
+      log: logger,
+      onLost: (epochs) => lostReplicas.lost(epochs),
+    });
   // Known before the server binds (every deployment but a port chosen by the system): beating from the start,
   // so that what the start-up sweep writes waits too.
   const advertised = advertisedAddress(config);
@@ -319,7 +327,7 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
     if (freed) logger.info({ freed }, "freed the outbox claims of a killed process's relay");
   }
   relay.outbox.start();
-  const sweepTree = async (graceMs?: number) => {
+  const sweepTree = async (graceMs = config.TREE_SWEEP_GRACE_MS) => {
     try {
       const requestId = `sweep-${Date.now()}`;
       const resumed =
@@ -333,6 +341,12 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
     }
   };
   await sweepTree(alone ? 0 : undefined);
+  lostReplicas.handleWith(async (epochs) => {
+    const freed = await relay.outbox.releaseClaimsOf(epochs);
+    if (freed) logger.info({ freed }, "freed the outbox claims of a lost replica's relay");
+    await sweepTree(0);
+  }, logger);
+  parts.onStop('lost replica work', () => lostReplicas.stop());
   const treeSweep = setInterval(() => void sweepTree(), TREE_SWEEP_INTERVAL_MS);
   treeSweep.unref();
   parts.onStop('tree sweep', () => clearInterval(treeSweep));

@@ -1,12 +1,16 @@
 import { ChangeFeed, type ChangePush } from '../src/events/change-feed';
+import { createLogger } from '@cms/shared';
 import {
   ALIVE_MS,
   aloneOnStore,
   BEAT_MS,
+  LostReplicaWork,
   ReplicaMembership,
   type ReplicaRecord,
   type ReplicaRegistry,
 } from '../src/events/replica-membership';
+
+const silentLog = createLogger('replica-membership-test', 'silent');
 
 /** The shared store's `content_replicas`, in memory; `failing` makes every call fail (the store away). */
 class MemoryRegistry implements ReplicaRegistry {
@@ -19,6 +23,10 @@ class MemoryRegistry implements ReplicaRegistry {
   async alive(now: number) {
     this.check();
     return [...this.records.values()].filter((r) => r.alive_until > now);
+  }
+  async recent(since: number) {
+    this.check();
+    return [...this.records.values()].filter((r) => r.alive_until > since);
   }
   async remove(epoch: string) {
     this.check();
@@ -33,7 +41,7 @@ class MemoryRegistry implements ReplicaRegistry {
 }
 
 /** A content process: its feed with one gateway subscribed (acking every push at once), and its membership. */
-function replica(registry: MemoryRegistry, address: string) {
+function replica(registry: MemoryRegistry, address: string, lost: string[][] = []) {
   const feed = new ChangeFeed({ now: () => Date.now() });
   const pushes: ChangePush[] = [];
   const subscription = feed.subscribe({
@@ -43,7 +51,10 @@ function replica(registry: MemoryRegistry, address: string) {
     },
     cut: () => undefined,
   });
-  const membership = new ReplicaMembership({ epoch: feed.epoch, address }, feed, registry, { now: () => Date.now() });
+  const membership = new ReplicaMembership({ epoch: feed.epoch, address }, feed, registry, {
+    now: () => Date.now(),
+    onLost: (epochs) => lost.push(epochs),
+  });
   const told = () => pushes.filter((p) => p.replicas.length > 0).map((p) => p.replicas.map((r) => r.address));
   return { feed, membership, told };
 }
@@ -126,6 +137,66 @@ describe('content replica membership', () => {
     await jest.advanceTimersByTimeAsync(2_000);
     expect(x.told().at(-1)).toEqual(['x:1']);
     await x.membership.stop();
+  });
+});
+
+describe('lost replicas (their unfinished work is taken over at once)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('tells of a replica whose record expired unremoved, once, and never of one that left in order', async () => {
+    const registry = new MemoryRegistry();
+    const lost: string[][] = [];
+    const x = replica(registry, 'x:1', lost);
+    const killed = replica(registry, 'z:1');
+    const leaving = replica(registry, 'y:1');
+    for (const r of [x, killed, leaving]) await r.membership.start();
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    await leaving.membership.stop();
+    // Killed: it stops beating and leaves its record to expire.
+    const record = registry.records.get(killed.feed.epoch)!;
+    await killed.membership.stop().catch(() => undefined);
+    registry.records.set(killed.feed.epoch, record);
+    await jest.advanceTimersByTimeAsync(BEAT_MS);
+    expect(lost).toEqual([]);
+    await jest.advanceTimersByTimeAsync(ALIVE_MS + BEAT_MS);
+    expect(lost).toEqual([[killed.feed.epoch]]);
+    await jest.advanceTimersByTimeAsync(10 * BEAT_MS);
+    expect(lost).toEqual([[killed.feed.epoch]]);
+    await x.membership.stop();
+  });
+
+  it("tells at its first beat of this address's previous life, which a restart in place leaves", async () => {
+    const registry = new MemoryRegistry();
+    await registry.beat({ _id: 'previous', address: 'x:1', alive_until: Date.now() + ALIVE_MS, knows: [] });
+    await registry.beat({ _id: 'other', address: 'y:1', alive_until: Date.now() + ALIVE_MS, knows: [] });
+    const lost: string[][] = [];
+    const x = replica(registry, 'x:1', lost);
+    await x.membership.start();
+    expect(lost).toEqual([['previous']]);
+    await x.membership.stop();
+  });
+});
+
+describe('LostReplicaWork', () => {
+  it('keeps what it is told until its handler is ready, then takes it over one batch at a time', async () => {
+    const work = new LostReplicaWork();
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    work.lost(['a']);
+    work.handleWith(async (epochs) => {
+      batches.push(epochs);
+      if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    }, silentLog);
+    work.lost(['b']);
+    work.lost(['c']);
+    expect(batches).toEqual([['a']]);
+    release();
+    for (let i = 0; i < 20 && batches.length < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+    await work.stop();
+    work.lost(['d']);
+    expect(batches).toHaveLength(2);
   });
 });
 

@@ -17,8 +17,11 @@ export class ContentEventRelay implements EventRelay {
     bus: EventBus,
     log: Logger,
     private readonly flushTimeoutMs: number,
+    /** Names this relay in its outbox claims: the replica's epoch, so that the others can free them if it is lost. */
+    owner: string,
   ) {
     this.outbox = new OutboxRelay(repo.docs, bus, log, {
+      owner,
       // A delete interrupted after its commit point finishes here.
       beforeTombstoneRemoval: (doc) => repo.deleteDescendants(doc._id as string),
     });

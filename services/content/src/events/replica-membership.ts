@@ -9,6 +9,8 @@ export const ALIVE_MS = 5_000;
 const CLOCK_MARGIN_MS = 1_000;
 /** Records expired this long ago are deleted. */
 const PURGE_AFTER_MS = 60 * 60_000;
+/** How far back a beat reads expired records, to tell a replica that stopped beating from one that left. */
+const LOST_LOOKBACK_MS = 60_000;
 
 /** One content process's record in the store it shares with the others (store/replica-registry.ts). */
 export interface ReplicaRecord {
@@ -25,6 +27,8 @@ export interface ReplicaRecord {
 export interface ReplicaRegistry {
   beat(record: ReplicaRecord): Promise<void>;
   alive(now: number): Promise<ReplicaRecord[]>;
+  /** The records alive at some time after `since`: the live ones and those expired since then. */
+  recent(since: number): Promise<ReplicaRecord[]>;
   remove(epoch: string): Promise<void>;
   purge(before: number): Promise<void>;
 }
@@ -35,6 +39,11 @@ export interface ReplicaMembershipOptions {
   /** Wall clock, in milliseconds (records are compared across processes). */
   now?: () => number;
   log?: Logger;
+  /**
+   * Told the epochs of replicas that stopped beating without leaving (killed, cut off): their records expired
+   * unremoved, or one is this address's previous life. What they left half done is for the others to finish.
+   */
+  onLost?: (epochs: string[]) => void;
 }
 
 /**
@@ -65,6 +74,10 @@ export class ReplicaMembership {
   private announcedUntil = -Infinity;
   private waiters: Array<() => void> = [];
   private running: Promise<void> = Promise.resolve();
+  /** The others seen alive at the last beat, and those already told lost (a record stays a while once expired). */
+  private seenAlive: ReadonlySet<string> | undefined;
+  private readonly toldLost = new Set<string>();
+  private readonly onLost: ((epochs: string[]) => void) | undefined;
 
   constructor(
     private readonly self: ContentReplica,
@@ -76,6 +89,7 @@ export class ReplicaMembership {
     this.aliveMs = options.aliveMs ?? ALIVE_MS;
     this.now = options.now ?? Date.now;
     this.log = options.log;
+    this.onLost = options.onLost;
   }
 
   /** Takes the first beat (so that a replica is known before it serves), then beats on its own. */
@@ -135,7 +149,9 @@ export class ReplicaMembership {
     try {
       const at = this.now();
       await this.registry.beat(this.record(at));
-      const alive = await this.registry.alive(at);
+      const recent = await this.registry.recent(at - LOST_LOOKBACK_MS);
+      const alive = recent.filter((r) => r.alive_until > at);
+      this.noticeLost(recent, alive, at);
       // Our own record may not be among them only if the store lost it between the two calls: count it anyway.
       const replicas = sortedReplicas([this.self, ...alive.map((r) => ({ epoch: r._id, address: r.address }))]);
       const key = replicas.map((r) => r.epoch).join(' ');
@@ -154,6 +170,31 @@ export class ReplicaMembership {
     } catch (err) {
       this.log?.warn({ err }, 'content replica beat failed; retried at the next beat');
     }
+  }
+
+  /**
+   * A record that expired without being removed is a replica that stopped beating: one seen alive at the last beat,
+   * or (at the first beat) this address's previous life, which a process restarted in place leaves behind.
+   */
+  private noticeLost(recent: ReplicaRecord[], alive: ReplicaRecord[], at: number): void {
+    const firstBeat = this.seenAlive === undefined;
+    const lost = recent.filter(
+      (r) =>
+        r._id !== this.self.epoch &&
+        !this.toldLost.has(r._id) &&
+        (firstBeat
+          ? r.address === this.self.address
+          : r.alive_until <= at && (this.seenAlive?.has(r._id) ?? false)),
+    );
+    this.seenAlive = new Set(alive.map((r) => r._id).filter((id) => !lost.some((l) => l._id === id)));
+    for (const id of this.toldLost) if (!recent.some((r) => r._id === id)) this.toldLost.delete(id);
+    if (!lost.length) return;
+    for (const record of lost) this.toldLost.add(record._id);
+    this.log?.warn(
+      { lost: lost.map((r) => ({ epoch: r._id, address: r.address })) },
+      'content replica lost: it stopped beating without leaving; its unfinished work is taken over',
+    );
+    this.onLost?.(lost.map((r) => r._id));
   }
 
   private record(at: number): ReplicaRecord {
@@ -188,4 +229,44 @@ export async function aloneOnStore(
 function sortedReplicas(replicas: ContentReplica[]): ContentReplica[] {
   const byEpoch = new Map(replicas.map((r) => [r.epoch, r]));
   return [...byEpoch.values()].sort((a, b) => (a.epoch < b.epoch ? -1 : a.epoch > b.epoch ? 1 : 0));
+}
+
+/**
+ * The work lost replicas left, taken over one batch at a time: epochs told before the handler is ready wait for it,
+ * and those told while a takeover runs are taken over by the next one. A takeover that fails is logged; the
+ * periodic sweep still finishes that work once its grace has passed.
+ */
+export class LostReplicaWork {
+  private pending: string[] = [];
+  private handler: ((epochs: string[]) => Promise<void>) | undefined;
+  private log: Logger | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  lost(epochs: string[]): void {
+    this.pending.push(...epochs);
+    this.drain();
+  }
+
+  handleWith(handler: (epochs: string[]) => Promise<void>, log: Logger): void {
+    this.handler = handler;
+    this.log = log;
+    this.drain();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private drain(): void {
+    if (this.running || !this.handler || this.stopped || !this.pending.length) return;
+    const epochs = this.pending.splice(0);
+    this.running = this.handler(epochs)
+      .catch((err: unknown) => this.log?.error({ err, epochs }, 'taking over the work of a lost replica failed'))
+      .finally(() => {
+        this.running = undefined;
+        this.drain();
+      });
+  }
 }

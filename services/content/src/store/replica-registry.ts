@@ -27,6 +27,10 @@ export class StoreReplicaRegistry implements ReplicaRegistry {
     return this.records.find({ alive_until: { $gt: now } }, { sort: { _id: 1 } });
   }
 
+  async recent(since: number): Promise<ReplicaRecord[]> {
+    return this.records.find({ alive_until: { $gt: since } }, { sort: { _id: 1 } });
+  }
+
   async remove(epoch: string): Promise<void> {
     await this.records.deleteOne({ _id: epoch });
   }

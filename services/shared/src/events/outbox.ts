@@ -75,11 +75,13 @@ export interface OutboxRelayOptions {
   beforeTombstoneRemoval?: (doc: Document & OutboxFields) => Promise<void>;
   /** How long a claim on a document holds (default 30 s). */
   leaseMs?: number;
+  /** Names this relay in its claims (default a random UUID); content uses its replica's epoch. */
+  owner?: string;
 }
 
 export class OutboxRelay {
   /** Names this relay in its claims. */
-  readonly owner = randomUUID();
+  readonly owner: string;
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
@@ -90,7 +92,9 @@ export class OutboxRelay {
     private readonly bus: EventBus,
     private readonly log: Logger,
     private readonly options: OutboxRelayOptions = {},
-  ) {}
+  ) {
+    this.owner = options.owner ?? randomUUID();
+  }
 
   /** Creates the index the relay's sweep uses. */
   async ensureIndexes(): Promise<void> {
@@ -105,6 +109,16 @@ export class OutboxRelay {
   async releaseClaims(): Promise<number> {
     const freed = await this.collection.updateMany(
       { _pending: true, _relay: { $exists: true } },
+      { $unset: { _relay: '' } },
+    );
+    return freed.modifiedCount;
+  }
+
+  /** Frees the claims of the relays named (replicas known to be gone), so that their documents are published now. */
+  async releaseClaimsOf(owners: string[]): Promise<number> {
+    if (!owners.length) return 0;
+    const freed = await this.collection.updateMany(
+      { _pending: true, '_relay.owner': { $in: owners } },
       { $unset: { _relay: '' } },
     );
     return freed.modifiedCount;

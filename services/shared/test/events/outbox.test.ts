@@ -198,6 +198,22 @@ describe('OutboxRelay', () => {
       expect(received.map((e) => e.id)).toEqual([event.id]);
     });
 
+    it("releaseClaimsOf frees the claims of the relays named, and leaves a live relay's", async () => {
+      const lost = validEvent('content.added');
+      const held = validEvent('content.added');
+      const until = Date.now() + 3_600_000;
+      await docs.insertOne({ _id: 'l', _outbox: [lost], _pending: true, _relay: { owner: 'lost-replica', until } });
+      await docs.insertOne({ _id: 'h', _outbox: [held], _pending: true, _relay: { owner: 'live-replica', until } });
+      const relay = new OutboxRelay(docs, bus, silent, { owner: 'survivor' });
+      expect(relay.owner).toBe('survivor');
+      expect(await relay.releaseClaimsOf([])).toBe(0);
+      expect(await relay.releaseClaimsOf(['lost-replica'])).toBe(1);
+      await relay.sweep();
+      await allDelivered(1);
+      expect(received.map((e) => e.id)).toEqual([lost.id]);
+      expect((await docs.findOne({ _id: 'h' }))?._relay?.owner).toBe('live-replica');
+    });
+
     it('takes over a claim that has run out (its holder died), never one that holds', async () => {
       const event = validEvent('content.added');
       const until = Date.now() + 60_000;
