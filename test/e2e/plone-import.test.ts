@@ -203,7 +203,7 @@ describe('npm run import of a Plone 6 export', () => {
     expect(await pollUntil(async () => (await found()).includes(address), 10_000)).toBe(true);
   });
 
-  it('refuses ImportComments without a service proof, or for a principal without the import permission', async () => {
+  it('refuses ImportComments without a service proof, for a principal without the permission, or malformed', async () => {
     const uid = '3d4e5f607182493ab4c5d6e7f8091a2b';
     const forgedComment = {
       comment_id: '1800000000000001',
@@ -229,13 +229,22 @@ describe('npm run import of a Plone 6 export', () => {
       grpc.credentials.createInsecure(),
     );
     const signed = createClient(Service, t.suite.addresses.discussion, 4 * 1024 * 1024);
-    const call = (client: RawClient | typeof signed, roles: string[]) =>
+    const call = (client: RawClient | typeof signed, roles: string[], body = request(roles)) =>
       new Promise<grpc.ServiceError | null>((resolve) =>
-        (client as RawClient).ImportComments(request(roles), requestMetadata(randomUUID()), (error) => resolve(error)),
+        (client as RawClient).ImportComments(body, requestMetadata(randomUUID()), (error) => resolve(error)),
       );
     try {
       expect((await call(unsigned, ['Manager']))?.code).toBe(grpc.status.UNAUTHENTICATED);
       expect((await call(signed, ['Member']))?.code).toBe(grpc.status.PERMISSION_DENIED);
+      // A Manager's call with a malformed comment is refused whole, naming the comment and field (not echoing it).
+      const malformed = {
+        ...request(['Manager']),
+        comments: [{ ...forgedComment, comment_id: '<script>'.repeat(50) }],
+      };
+      const refused = await call(signed, ['Manager'], malformed);
+      expect(refused?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(refused?.details).toMatch(/comments\.0\.comment_id: not a comment id/);
+      expect(refused?.details).not.toContain('<script>');
     } finally {
       unsigned.close();
       signed.close();
