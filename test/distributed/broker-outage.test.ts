@@ -145,6 +145,7 @@ describeWithBroker('distributed mode through a broker outage', () => {
     envs.search.CONTENT_ADDRESS = addresses.content;
     envs.content.IDENTITY_ADDRESS = addresses.identity;
     envs.content.CONFIG_ADDRESS = addresses.config;
+    envs.content.DISCUSSION_ADDRESS = addresses.discussion;
     // content's file hop: a port of this test's own.
     envs.content.CONTENT_FILES_HTTP_ADDRESS = `127.0.0.1:${filesPort}`;
     envs.identity.CONFIG_ADDRESS = addresses.config;

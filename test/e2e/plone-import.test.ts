@@ -1,20 +1,42 @@
 /**
  * `npm run import` (services/content/dist/import.js) loads the sample Plone 6 export (test/fixtures/plone-export)
- * into the embedded mode through content's ImportObject; run again, it skips what is there.
+ * into the embedded mode through content's ImportObject (comments through discussion's ImportComments); run again,
+ * it skips what is there.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceKeySetting } from '@cms/shared';
+import * as grpc from '@grpc/grpc-js';
+import { randomUUID } from 'node:crypto';
+import { createClient, protos, requestMetadata, serviceKeySetting } from '@cms/shared';
 import { writeAddressesFile } from '../../services/embedded/src/addresses';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
 import { expectSampleWrittenBack, SAMPLE } from '../support/plone-export-compare';
+import { pollUntil } from '../support/poll';
 import { assertFilesExist, baseEnv, ROOT } from '../support/processes';
 
 const IMPORT = join(ROOT, 'services', 'content', 'dist', 'import.js');
 const EXPORT = join(ROOT, 'services', 'content', 'dist', 'export.js');
 const TEAM_UID = '1b2c3d4e5f60471829a3b4c5d6e7f809';
+const DISCUSSION_SETTINGS = 'cms.app.discussion.interfaces.IDiscussionSettings';
+
+type RawClient = grpc.Client &
+  Record<string, (request: unknown, metadata: grpc.Metadata, cb: (error: grpc.ServiceError | null) => void) => void>;
+interface CommentList {
+  items_total: number;
+  items: Record<string, unknown>[];
+}
+/** What an import carries of a comment (the rest depends on who asks). */
+const summary = (c: Record<string, unknown>) => ({
+  comment_id: c.comment_id,
+  in_reply_to: c.in_reply_to,
+  author_username: c.author_username,
+  author_name: c.author_name,
+  creation_date: c.creation_date,
+  modification_date: c.modification_date,
+  text: c.text,
+});
 
 function runImport(
   args: string[],
@@ -82,7 +104,7 @@ describe('npm run import of a Plone 6 export', () => {
       'carried 2 × relations.json relations\n',
       'carried 2 × redirects.json redirects\n',
       '1 × exportimport.versions — earlier versions are not imported',
-      '3 × discussions.json comments — not imported yet',
+      'carried 3 × discussions.json comments\n',
       'carried 1 × principals.json groups\n',
       'carried 2 × principals.json users\n',
       // The built-in groups exist here already.
@@ -143,6 +165,94 @@ describe('npm run import of a Plone 6 export', () => {
     ]);
   });
 
+  it('carries the comments: @comments serves them with their ids, threads, authors, dates and texts', async () => {
+    await t.admin('PATCH', '/@registry', { [`${DISCUSSION_SETTINGS}.globally_enabled`]: true });
+    const launch = (await (await t.request('GET', '/news/launch/@comments')).json()) as CommentList;
+    expect(launch.items_total).toBe(2);
+    expect(launch.items.map(summary)).toEqual([
+      {
+        comment_id: '1709630400000001',
+        in_reply_to: null,
+        author_username: 'joe',
+        author_name: 'Joe Sprinter',
+        creation_date: '2024-03-05T09:20:00+00:00',
+        modification_date: '2024-03-05T09:20:00+00:00',
+        text: { data: 'Is there a student discount?', 'mime-type': 'text/plain' },
+      },
+      {
+        comment_id: '1709634000000002',
+        in_reply_to: '1709630400000001',
+        author_username: 'jane',
+        author_name: 'Jane Editor',
+        creation_date: '2024-03-05T10:20:00+00:00',
+        modification_date: '2024-03-05T10:20:00+00:00',
+        text: { data: 'Yes, half price with a student card.', 'mime-type': 'text/plain' },
+      },
+    ]);
+    // Published (plone.exportimport carries no state): anonymous visitors see them.
+    const team = (await (await t.request('GET', '/about/team/@comments', { auth: null })).json()) as CommentList;
+    expect(team.items.map(summary)).toEqual([
+      expect.objectContaining({ comment_id: '1709570000000003', author_username: null, author_name: 'A visitor' }),
+    ]);
+    // Written with their events: search indexes them as it indexes comments posted here.
+    const address = `${t.suite.publicUrl}/news/launch/++conversation++default/1709630400000001`;
+    const found = async () => {
+      const answer = (await (await t.request('GET', '/@search?SearchableText=discount')).json()) as CommentList;
+      return answer.items.map((item) => item['@id']);
+    };
+    expect(await pollUntil(async () => (await found()).includes(address), 10_000)).toBe(true);
+  });
+
+  it('refuses ImportComments without a service proof, for a principal without the permission, or malformed', async () => {
+    const uid = '3d4e5f607182493ab4c5d6e7f8091a2b';
+    const forgedComment = {
+      comment_id: '1800000000000001',
+      in_reply_to: '',
+      text: 'forged',
+      mime_type: 'text/plain',
+      author_username: 'intruder',
+      author_name: '',
+      author_email: '',
+      user_notification: false,
+      review_state: '',
+      created: '2024-03-05T11:00:00Z',
+      modified: '2024-03-05T11:00:00Z',
+    };
+    const request = (roles: string[]) => ({
+      principal: { id: 'intruder', roles, groups: [], fullname: '' },
+      content_uid: uid,
+      comments: [forgedComment],
+    });
+    const Service = protos().discussion.DiscussionService;
+    const unsigned = new (Service as unknown as new (a: string, c: grpc.ChannelCredentials) => RawClient)(
+      t.suite.addresses.discussion,
+      grpc.credentials.createInsecure(),
+    );
+    const signed = createClient(Service, t.suite.addresses.discussion, 4 * 1024 * 1024);
+    const call = (client: RawClient | typeof signed, roles: string[], body = request(roles)) =>
+      new Promise<grpc.ServiceError | null>((resolve) =>
+        (client as RawClient).ImportComments(body, requestMetadata(randomUUID()), (error) => resolve(error)),
+      );
+    try {
+      expect((await call(unsigned, ['Manager']))?.code).toBe(grpc.status.UNAUTHENTICATED);
+      expect((await call(signed, ['Member']))?.code).toBe(grpc.status.PERMISSION_DENIED);
+      // A Manager's call with a malformed comment is refused whole, naming the comment and field (not echoing it).
+      const malformed = {
+        ...request(['Manager']),
+        comments: [{ ...forgedComment, comment_id: '<script>'.repeat(50) }],
+      };
+      const refused = await call(signed, ['Manager'], malformed);
+      expect(refused?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(refused?.details).toMatch(/comments\.0\.comment_id: not a comment id/);
+      expect(refused?.details).not.toContain('<script>');
+    } finally {
+      unsigned.close();
+      signed.close();
+    }
+    const launch = (await (await t.request('GET', '/news/launch/@comments')).json()) as CommentList;
+    expect(launch.items.map((c) => c.comment_id)).toEqual(['1709630400000001', '1709634000000002']);
+  });
+
   it('run again, skips what is there by UID (how an import cut short is finished)', async () => {
     const { code, stdout } = await runImport([SAMPLE], asAdmin());
     expect(code).toBe(0);
@@ -152,6 +262,11 @@ describe('npm run import of a Plone 6 export', () => {
       relations: { relatedItems: { items: unknown[] } };
     };
     expect(related.relations.relatedItems.items).toHaveLength(1);
+    // Comments by their ids: none twice.
+    expect(stdout).toContain('3 × discussions.json comments — there already (left as it is)');
+    expect(stdout).not.toContain('carried 3 × discussions.json comments');
+    const launch = (await (await t.request('GET', '/news/launch/@comments')).json()) as CommentList;
+    expect(launch.items_total).toBe(2);
   });
 });
 

@@ -206,6 +206,7 @@ export class DistributedSuite {
     this.envs.search.CONFIG_ADDRESS = this.addresses.config;
     this.envs.content.IDENTITY_ADDRESS = this.addresses.identity;
     this.envs.content.SEARCH_ADDRESS = this.addresses.search;
+    this.envs.content.DISCUSSION_ADDRESS = this.addresses.discussion;
     // content's file hop to the gateway: a port of this suite's own, so that suites (and replicas) do not collide.
     this.envs.content.CONTENT_FILES_HTTP_ADDRESS = `127.0.0.1:${contentFilesPort}`;
     this.envs.content.CONFIG_ADDRESS = this.addresses.config;

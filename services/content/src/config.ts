@@ -14,6 +14,8 @@ export const contentConfigSchema = z.object({
   CONTENT_FILES_HTTP_ADDRESS: address.default('0.0.0.0:50061'),
   /** The identity service, for the names of users and groups on the sharing form. */
   IDENTITY_ADDRESS: grpcTarget.default('127.0.0.1:50052'),
+  /** The discussion service, whose comments `@import` and `@export` carry (discussions.json). */
+  DISCUSSION_ADDRESS: grpcTarget.default('127.0.0.1:50054'),
   /** The search service, for Collections' results. */
   SEARCH_ADDRESS: grpcTarget.default('127.0.0.1:50053'),
   /** The configuration service, which owns the content types. */

@@ -3,8 +3,17 @@
  * `npm run import` and Plone 6's importer read), streaming one object at a time, as the user EXPORT_USER (a
  * Manager or Site Administrator).
  */
-import { loadConfig, progress, requestMetadata, type ExportedObject__Output } from '@cms/shared';
+import {
+  AppError,
+  callUnary,
+  loadConfig,
+  progress,
+  requestMetadata,
+  type ContentSnapshot,
+  type ExportedObject__Output,
+} from '@cms/shared';
 import { randomUUID } from 'node:crypto';
+import { exportedDiscussions } from './exchange/discussions';
 import { exportSite, folderSink, notExported, prepareFolder, type ExportSideFiles } from './exchange/export-site';
 import { openSession, runFolderCommand, sessionSchema } from './exchange/suite-session';
 
@@ -19,6 +28,7 @@ Environment:
   EXPORT_PASSWORD    that user's password (required)
   CONTENT_ADDRESS    the content service (default: from DATA_DIR/embedded-addresses.json, else 127.0.0.1:50051)
   IDENTITY_ADDRESS   the identity service (default: likewise, else 127.0.0.1:50052)
+  DISCUSSION_ADDRESS the discussion service (default: likewise, else 127.0.0.1:50054)
   DATA_DIR           the embedded mode's data folder (default ./data)
   EXPORT_MAX_MESSAGE_BYTES  the largest object with its files (default 67108864)
 `;
@@ -29,7 +39,19 @@ runFolderCommand('export', USAGE, async (folder) => {
   const session = await openSession(config);
   try {
     const stream = session.content.ExportObjects({ principal: session.principal }, requestMetadata(randomUUID()));
-    const sides: ExportSideFiles = {};
+    const sides: ExportSideFiles = {
+      discussions: () =>
+        exportedDiscussions(session, (uid) =>
+          callUnary<ContentSnapshot>((md, o, cb) => session.content.GetByUid({ uid }, md, o, cb), {
+            requestId: randomUUID(),
+            timeoutMs: config.timeoutMs,
+          }).then(
+            (snapshot) => snapshot.path,
+            // An object removed since its comments were read: they go with it.
+            (error: Error) => (error instanceof AppError && error.type === 'NotFound' ? null : Promise.reject(error)),
+          ),
+        ),
+    };
     const summary = await exportSite(
       folderSink(folder),
       stream as AsyncIterable<ExportedObject__Output>,

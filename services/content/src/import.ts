@@ -1,7 +1,8 @@
 /**
  * `npm run import -- <folder>`: loads a Plone 6 export (plone.exportimport's folder layout) into a running suite
- * through content's `ImportObject`, as the user IMPORT_USER (a Manager or Site Administrator). It finds the
- * services at CONTENT_ADDRESS and IDENTITY_ADDRESS, else where the embedded mode on DATA_DIR wrote them, else at
+ * through content's `ImportObject` (comments through discussion's `ImportComments`), as the user IMPORT_USER (a
+ * Manager or Site Administrator). It finds the services at CONTENT_ADDRESS, IDENTITY_ADDRESS and
+ * DISCUSSION_ADDRESS, else where the embedded mode on DATA_DIR wrote them, else at
  * their default ports.
  */
 import { loadConfig, progress } from '@cms/shared';
@@ -21,6 +22,7 @@ Environment:
   IMPORT_PASSWORD    that user's password (required)
   CONTENT_ADDRESS    the content service (default: from DATA_DIR/embedded-addresses.json, else 127.0.0.1:50051)
   IDENTITY_ADDRESS   the identity service (default: likewise, else 127.0.0.1:50052)
+  DISCUSSION_ADDRESS the discussion service (default: likewise, else 127.0.0.1:50054)
   DATA_DIR           the embedded mode's data folder (default ./data)
   IMPORT_TIMEOUT_MS  the longest one object's import may take (default 60000)
   IMPORT_MAX_MESSAGE_BYTES  the largest object with its files (default 67108864)
@@ -35,6 +37,7 @@ runFolderCommand('import', USAGE, async (folder) => {
     const report = await importSite(exported, {
       content: session.content,
       identity: session.identity,
+      discussion: session.discussion,
       principal: session.principal,
       timeoutMs: config.timeoutMs,
       progress: progress('import', exported.itemCount),

@@ -409,11 +409,12 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
   parts.onStop('replica membership', () => membership?.stop());
 
   // File bytes go to the gateway over plain HTTP, streamed (api/file-hop.ts).
-  // `@export` and `@import` stream their ZIP over it too; the import calls this server and identity as the CLI does.
+  // `@export` and `@import` stream their ZIP over it too; they call this server, identity and discussion as the CLIs do.
   const siteZip = {
     repo,
     contentAddress: server.address,
     identityAddress: config.IDENTITY_ADDRESS,
+    discussionAddress: () => config.DISCUSSION_ADDRESS,
     maxMessageBytes: config.MAX_MESSAGE_BYTES,
     limits: {
       zipBytes: config.IMPORT_MAX_ZIP_BYTES,

@@ -15,6 +15,7 @@ import {
   type ServiceParts,
 } from '@cms/shared';
 import { smtpMailSender } from '@cms/shared/adapters';
+import { commentExchangeRpcs } from './api/comment-exchange';
 import { commentRpcs } from './api/comment-rpc';
 import { ENDPOINTS } from './api/endpoints';
 import { identityAuthors } from './clients/authors';
@@ -105,6 +106,7 @@ async function startDiscussion({ config, logger, store, bus }: ServiceDeps<Discu
               logger,
             }),
             ...commentRpcs(comments, logger),
+            ...commentExchangeRpcs(commands, comments, logger),
             ...awaitPublishedRpc(relay, logger),
           },
         },

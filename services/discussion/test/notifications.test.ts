@@ -165,6 +165,17 @@ describe('notification mail', () => {
     expect(mail.sent.map((m) => m.to).sort()).toEqual(['ann@new.example.org', 'guest@example.org']);
   });
 
+  it('tells nobody of an imported reply or held comment: the site it came from did, if ever', async () => {
+    const mail = new MemoryMailSender();
+    const worker = notifier(mail);
+    await comments.comments.insertOne(doc('2', { in_reply_to: '1', author_username: 'bob', imported: true }));
+    await comments.comments.insertOne(doc('3', { review_state: 'pending', imported: true }));
+    await worker.enqueue(added('2'));
+    await worker.enqueue(added('3'));
+    await done();
+    expect(mail.sent).toEqual([]);
+  });
+
   it('mails nobody about a reply to a user who has since been removed', async () => {
     const mail = new MemoryMailSender();
     const worker = notifier(mail);

@@ -147,7 +147,17 @@ export async function startSuite(env: NodeJS.ProcessEnv = process.env): Promise<
   );
   const content = await start(
     'content',
-    { ...configs.content, IDENTITY_ADDRESS: identity, SEARCH_ADDRESS: search, CONFIG_ADDRESS: config },
+    {
+      ...configs.content,
+      IDENTITY_ADDRESS: identity,
+      SEARCH_ADDRESS: search,
+      CONFIG_ADDRESS: config,
+      // Called only by `@import` and `@export`, once requests arrive.
+      get DISCUSSION_ADDRESS(): string {
+        if (late.discussion === undefined) throw new Error('discussion has not started yet');
+        return late.discussion;
+      },
+    },
     startContentService,
   );
   late.content = content;

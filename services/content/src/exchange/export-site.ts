@@ -7,7 +7,7 @@ import type { Progress } from '@cms/shared';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectOfExport } from './export-rpc';
 import {
@@ -16,7 +16,7 @@ import {
   localRolesEntrySchema,
   SITE_ROOT_FOLDER,
   SITE_ROOT_TYPE,
-  type ExportDiscussions,
+  type ExportConversation,
   type ExportMetadata,
   type ExportPrincipals,
   type ExportRedirects,
@@ -35,7 +35,8 @@ export interface ExportSummary {
  */
 export interface ExportSideFiles {
   principals?: () => Promise<ExportPrincipals>;
-  discussions?: () => Promise<ExportDiscussions>;
+  /** One object's conversation at a time: only one is held while the file is written. */
+  discussions?: () => AsyncIterable<ExportConversation>;
   translations?: () => Promise<ExportTranslations>;
   redirects?: () => Promise<ExportRedirects>;
 }
@@ -96,6 +97,18 @@ function json(value: unknown): string {
   return JSON.stringify(sorted(value), null, 2) + '\n';
 }
 
+/** An object written as `json` writes it, one member at a time (members in the order given, not sorted). */
+async function* jsonObjectOf(members: AsyncIterable<[string, unknown]>): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const [key, value] of members) {
+    // `json` of the one member, without its braces: the member indented as it is within the whole.
+    const text = json({ [key]: value });
+    yield Buffer.from(`${first ? '{\n' : ',\n'}${text.slice(2, -3)}`);
+    first = false;
+  }
+  yield Buffer.from(first ? '{}\n' : '\n}\n');
+}
+
 export async function exportSite(
   sink: ExportSink,
   objects: AsyncIterable<ObjectOfExport<Buffer | Readable>>,
@@ -146,8 +159,13 @@ export async function exportSite(
   }
   await sink.write('content/__metadata__.json', Buffer.from(json(metadata)));
   await sink.write('relations.json', Buffer.from(json(relations)));
+  const { discussions, ...wholeFiles } = sides;
   for (const key of Object.keys(SIDE_FILES) as (keyof ExportSideFiles)[]) {
-    const read = sides[key];
+    if (key === 'discussions') {
+      if (discussions) await sink.write(SIDE_FILES[key], Readable.from(jsonObjectOf(discussions())));
+      continue;
+    }
+    const read = wholeFiles[key];
     if (read) await sink.write(SIDE_FILES[key], Buffer.from(json(await read())));
   }
   return { objects: metadata._data_files_.length, blobs: metadata._blob_files_.length };

@@ -7,6 +7,7 @@ import {
   AppError,
   callUnary,
   type ContentServiceClient,
+  type DiscussionServiceClient,
   type IdentityServiceClient,
   type HttpResponse__Output,
   type ImportObjectResponse__Output,
@@ -16,6 +17,7 @@ import {
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { importDiscussions } from './discussions';
 import { isBlobValue, SITE_ROOT_FOLDER, type PloneExport } from './plone-export';
 
 /** The prefix of the `@id`s in the answers of the link endpoints, which the import does not read. */
@@ -25,7 +27,7 @@ export interface ImportReport {
   created: number;
   skipped: number;
   failed: { path: string; reason: string }[];
-  /** Relations, translation links and redirects carried over, by kind. */
+  /** Relations, translation links, redirects and comments carried over, by kind. */
   linked: Map<string, number>;
   /** `what — reason` → how many times. */
   notCarried: Map<string, number>;
@@ -34,6 +36,7 @@ export interface ImportReport {
 export interface ImportTarget {
   content: ContentServiceClient;
   identity: IdentityServiceClient;
+  discussion: DiscussionServiceClient;
   principal: Principal__Output;
   timeoutMs: number;
   progress: Progress;
@@ -99,7 +102,10 @@ export async function importSite(exported: PloneExport, target: ImportTarget): P
   }
   target.progress.stop();
   await importLinks(exported, target, paths, report, count);
-  await countSideFiles(exported, count);
+  // Comments after the tree: only on objects that are here.
+  const comments = await importDiscussions(exported, target, paths, count);
+  if (comments > 0) report.linked.set('discussions.json comments', comments);
+  countSideFiles(exported, count);
   return report;
 }
 
@@ -243,13 +249,8 @@ async function importPrincipals(
   }
 }
 
-/** The parts of the export besides the content tree that this import does not carry yet, counted. */
-async function countSideFiles(
-  exported: PloneExport,
-  count: (what: string, reason: string, times?: number) => void,
-): Promise<void> {
-  const comments = Object.values(await exported.discussions()).reduce((n, d) => n + d.items.length, 0);
-  count('discussions.json comments', 'not imported yet: the discussion service has no import call', comments);
+/** The parts of the export besides the content tree that this import does not carry, counted. */
+function countSideFiles(exported: PloneExport, count: (what: string, reason: string, times?: number) => void): void {
   const metadata = exported.metadata;
   count(
     'local_permissions',

@@ -117,12 +117,18 @@ const commentSchema = z
     author_name: z.string().max(255).nullable(),
     creation_date: date,
     modification_date: date,
+    user_notification: z.boolean().nullable().optional(),
+    author_email: z.string().max(320).nullable().optional(),
+    // plone.exportimport does not write it (its comments are published); this suite's export does, when not published.
+    review_state: z.string().max(50).optional(),
   })
   .passthrough();
 export type ExportComment = z.infer<typeof commentSchema>;
 
 export const discussionsSchema = z.record(hexUid, z.object({ items: z.array(commentSchema) }).passthrough());
 export type ExportDiscussions = z.infer<typeof discussionsSchema>;
+/** One object's entry of discussions.json, by its UID. */
+export type ExportConversation = [uid: string, conversation: ExportDiscussions[string]];
 export const relationsSchema = z.array(
   z.object({ from_attribute: z.string().min(1).max(100), from_uuid: hexUid, to_uuid: hexUid }),
 );

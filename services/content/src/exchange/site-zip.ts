@@ -1,7 +1,8 @@
 /**
  * `@export` and `@import` on content's end of the file hop: the declaration's checks (as the dispatcher runs them
  * for the gRPC hop), then the ZIP streamed out (zip-export.ts), or received, unpacked and imported exactly as
- * `npm run import` imports a folder: through content's `ImportObject` and identity's endpoints, as the caller.
+ * `npm run import` imports a folder: through content's `ImportObject`, identity's endpoints and discussion's
+ * `ImportComments`, as the caller.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,9 +35,11 @@ import { unpackUpload, type ZipLimits } from './zip-import';
 
 export interface SiteZipOptions {
   repo: StoreContentRepository;
-  /** Content's own gRPC address and identity's: the import calls them as `npm run import` does. */
+  /** Content's own gRPC address, identity's and discussion's: the import calls them as `npm run import` does. */
   contentAddress: string;
   identityAddress: string;
+  /** Read when a ZIP is asked for or sent (in the embedded mode discussion starts after content). */
+  discussionAddress: () => string;
   maxMessageBytes: number;
   limits: ZipLimits;
 }
@@ -73,7 +76,16 @@ export async function answerSiteZip(
     await checkDeclared(endpoint, { ...hop, method }, hop.request_id, contexts);
     if (hop.endpoint === 'export') {
       if (req.method === 'HEAD') res.writeHead(200, { 'Content-Type': 'application/zip' }).end();
-      else await sendSiteZip(res, options.repo, deps, log);
+      else {
+        const discussion = discussionClient(options);
+        try {
+          // The permission passed: a principal is there.
+          const principal = hop.principal as Principal__Output;
+          await sendSiteZip(res, options.repo, deps, { client: discussion, principal }, log);
+        } finally {
+          discussion.close();
+        }
+      }
       return;
     }
     // The permission passed: a principal is there.
@@ -123,10 +135,12 @@ async function importFolder(folder: string, principal: Principal__Output, option
   }
   const content = createClient(protos().content.ContentService, options.contentAddress, options.maxMessageBytes);
   const identity = createClient(protos().identity.IdentityService, options.identityAddress, options.maxMessageBytes);
+  const discussion = discussionClient(options);
   try {
     return await importSite(exported, {
       content,
       identity,
+      discussion,
       principal,
       timeoutMs: IMPORT_OBJECT_TIMEOUT_MS,
       progress: SILENT_PROGRESS,
@@ -134,7 +148,12 @@ async function importFolder(folder: string, principal: Principal__Output, option
   } finally {
     content.close();
     identity.close();
+    discussion.close();
   }
+}
+
+function discussionClient(options: SiteZipOptions) {
+  return createClient(protos().discussion.DiscussionService, options.discussionAddress(), options.maxMessageBytes);
 }
 
 /**

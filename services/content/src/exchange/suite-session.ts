@@ -1,5 +1,6 @@
 /**
- * The connection `npm run import` and `npm run export` make to a running suite: content and identity found as
+ * The connection `npm run import` and `npm run export` make to a running suite: content, identity and discussion
+ * found as
  * `toolTarget` says (their *_ADDRESS variables, else the embedded mode's addresses file), calls signed with
  * SERVICE_AUTH_KEY (else the embedded mode's key from that file), and the user who runs it authenticated through
  * identity.
@@ -15,6 +16,7 @@ import {
   toolTarget,
   useServiceKeys,
   type ContentServiceClient,
+  type DiscussionServiceClient,
   type IdentityServiceClient,
   type Principal__Output,
 } from '@cms/shared';
@@ -26,6 +28,7 @@ export interface SessionConfig {
   password: string;
   contentAddress?: string;
   identityAddress?: string;
+  discussionAddress?: string;
   dataDir: string;
   timeoutMs: number;
   maxMessageBytes: number;
@@ -44,6 +47,7 @@ export function sessionSchema(prefix: 'IMPORT' | 'EXPORT'): z.ZodType<SessionCon
       SERVICE_AUTH_PREVIOUS_KEY: serviceAuthEnv.SERVICE_AUTH_PREVIOUS_KEY,
       CONTENT_ADDRESS: address.optional(),
       IDENTITY_ADDRESS: address.optional(),
+      DISCUSSION_ADDRESS: address.optional(),
       DATA_DIR: z.string().min(1).default('./data'),
       [key('TIMEOUT_MS')]: z.coerce.number().int().positive().default(60_000),
       // Largest gRPC message: an object with its files.
@@ -58,6 +62,7 @@ export function sessionSchema(prefix: 'IMPORT' | 'EXPORT'): z.ZodType<SessionCon
       password: env[key('PASSWORD')] as string,
       contentAddress: env.CONTENT_ADDRESS as string | undefined,
       identityAddress: env.IDENTITY_ADDRESS as string | undefined,
+      discussionAddress: env.DISCUSSION_ADDRESS as string | undefined,
       dataDir: env.DATA_DIR as string,
       timeoutMs: env[key('TIMEOUT_MS')] as number,
       maxMessageBytes: env[key('MAX_MESSAGE_BYTES')] as number,
@@ -69,6 +74,7 @@ export function sessionSchema(prefix: 'IMPORT' | 'EXPORT'): z.ZodType<SessionCon
 export interface SuiteSession {
   content: ContentServiceClient;
   identity: IdentityServiceClient;
+  discussion: DiscussionServiceClient;
   principal: Principal__Output;
   close(): void;
 }
@@ -86,6 +92,12 @@ export async function openSession(config: SessionConfig): Promise<SuiteSession> 
     config.dataDir,
     '127.0.0.1:50051',
   );
+  const discussionAt = toolTarget(
+    'discussion',
+    { variable: 'DISCUSSION_ADDRESS', address: config.discussionAddress },
+    config.dataDir,
+    '127.0.0.1:50054',
+  );
   // The key the services verify: SERVICE_AUTH_KEY, else the embedded mode's own from its addresses file.
   useServiceKeys({
     SERVICE_AUTH_KEY: config.serviceKey ?? contentAt.serviceKey,
@@ -93,6 +105,12 @@ export async function openSession(config: SessionConfig): Promise<SuiteSession> 
   });
   const identity = createClient(protos().identity.IdentityService, identityAt.address, 4 * 1024 * 1024);
   const content = createClient(protos().content.ContentService, contentAt.address, config.maxMessageBytes);
+  const discussion = createClient(protos().discussion.DiscussionService, discussionAt.address, config.maxMessageBytes);
+  const closeAll = () => {
+    content.close();
+    identity.close();
+    discussion.close();
+  };
   try {
     const principal = await callUnary<Principal__Output>(
       (md, o, cb) => identity.Authenticate({ basic: { login: config.user, password: config.password } }, md, o, cb),
@@ -100,18 +118,9 @@ export async function openSession(config: SessionConfig): Promise<SuiteSession> 
     ).catch((error: Error) => {
       throw new Error(`${error.message} (identity service at ${identityAt.address}, from ${identityAt.from})`);
     });
-    return {
-      content,
-      identity,
-      principal,
-      close: () => {
-        content.close();
-        identity.close();
-      },
-    };
+    return { content, identity, discussion, principal, close: closeAll };
   } catch (error) {
-    content.close();
-    identity.close();
+    closeAll();
     throw error;
   }
 }

@@ -7,10 +7,11 @@ import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { Readable, type PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { Logger, Progress } from '@cms/shared';
+import type { DiscussionServiceClient, Logger, Principal__Output, Progress } from '@cms/shared';
 import { ZipFile } from 'yazl';
 import type { ContentDeps } from '../api/declarations';
 import type { StoreContentRepository } from '../store/content-repository';
+import { exportedDiscussions } from './discussions';
 import { exportedObjects } from './export-rpc';
 import { exportSite, type ExportSink } from './export-site';
 
@@ -25,6 +26,8 @@ export async function sendSiteZip(
   res: ServerResponse,
   repo: StoreContentRepository,
   deps: ContentDeps,
+  /** The comments' owner, asked as the caller. */
+  discussion: { client: DiscussionServiceClient; principal: Principal__Output },
   log: Logger,
 ): Promise<void> {
   const zip = new ZipFile();
@@ -47,7 +50,13 @@ export async function sendSiteZip(
     const summary = await exportSite(
       zipSink(zip, closed),
       exportedObjects(repo, deps, (file) => deps.files.open(file)),
-      {},
+      {
+        discussions: () =>
+          exportedDiscussions(
+            { discussion: discussion.client, principal: discussion.principal },
+            async (uid) => (await repo.byUid(uid))?.path ?? null,
+          ),
+      },
       () => SILENT_PROGRESS,
     );
     zip.end();

@@ -36,7 +36,7 @@ export function commentRpcs(
 }
 
 /** A comment as other services read it (`CommentRecord`): never the author's e-mail address. */
-function commentRecord(comment: CommentDoc) {
+export function commentRecord(comment: CommentDoc) {
   return {
     content_uid: comment.content_uid,
     comment_id: comment._id,
@@ -49,5 +49,6 @@ function commentRecord(comment: CommentDoc) {
     review_state: comment.review_state,
     created: comment.created,
     modified: comment.modified,
+    user_notification: comment.user_notification === true,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The comment writes: add, reply, edit, remove (with the replies), and the moderators' transitions. Each write is
- * one atomic store operation carrying its event (outbox), whose publish it then waits for, boundedly.
+ * The comment writes: add, reply, edit, remove (with the replies), the moderators' transitions, and the import
+ * of an exported conversation. Each write is one atomic store operation carrying its event (outbox), whose publish it then waits for, boundedly.
  */
 import {
   AppError,
@@ -28,6 +28,7 @@ import {
   type CommentDoc,
   type ReviewState,
 } from './comment';
+import { parentsFirst, type ImportedComment, type ImportOutcome } from './comment-import';
 import type { DiscussionSettings } from './settings';
 
 export interface EventFlusher {
@@ -131,6 +132,100 @@ export class CommentCommands {
       },
       () => new AppError('ServiceUnavailable', 'No free comment id; try again'),
     );
+  }
+
+  /**
+   * An exported conversation's comments, with their own ids, replies, authors, dates and states (no rate limit,
+   * no length limit: they were taken once already). Each is inserted with its `comment.added`, as `add` does; a
+   * comment whose id is on this object already is skipped, one whose parent is missing is refused with why.
+   */
+  async importConversation(
+    contentUid: string,
+    comments: readonly ImportedComment[],
+    requestId: string,
+  ): Promise<ImportOutcome> {
+    const outcome: ImportOutcome = { created: 0, skipped: 0, refused: [] };
+    const present = new Set((await this.store.conversation(contentUid)).map((c) => c._id));
+    const { ordered, looping } = parentsFirst(comments, present);
+    for (const comment of looping)
+      outcome.refused.push({ commentId: comment.id, reason: 'its chain of replies loops back to itself' });
+    const refused = new Set<string>();
+    const inserted: string[] = [];
+    for (const comment of ordered) {
+      if (present.has(comment.id)) {
+        outcome.skipped += 1;
+        continue;
+      }
+      const parent = comment.inReplyTo;
+      if (parent !== null && !present.has(parent)) {
+        const reason = refused.has(parent)
+          ? `its parent ${clip(parent, 64)} was refused`
+          : `its parent ${clip(parent, 64)} is not on this object`;
+        outcome.refused.push({ commentId: comment.id, reason });
+        refused.add(comment.id);
+        continue;
+      }
+      const taken = await this.insertImported(contentUid, comment, requestId);
+      if (taken === null) {
+        present.add(comment.id);
+        inserted.push(comment.id);
+        outcome.created += 1;
+      } else if (taken.contentUid === contentUid && taken.live) {
+        // Imported meanwhile by another call.
+        present.add(comment.id);
+        outcome.skipped += 1;
+      } else {
+        const reason =
+          taken.contentUid === contentUid
+            ? 'a comment with its id was removed here and is being forgotten; import it again later'
+            : 'its id is taken by a comment on another object';
+        outcome.refused.push({ commentId: comment.id, reason });
+        refused.add(comment.id);
+      }
+    }
+    await Promise.all(inserted.map((id) => this.events.flush(id)));
+    this.log.info({ contentUid, ...outcome, refused: outcome.refused.length }, 'conversation imported');
+    return outcome;
+  }
+
+  /** Inserts one imported comment with its event; null when inserted, else who holds its id. */
+  private async insertImported(
+    contentUid: string,
+    input: ImportedComment,
+    requestId: string,
+  ): Promise<{ contentUid: string; live: boolean } | null> {
+    const comment: CommentDoc = {
+      _id: input.id,
+      content_uid: contentUid,
+      in_reply_to: input.inReplyTo,
+      text: input.text,
+      mime_type: input.mimeType,
+      author_username: input.authorUsername,
+      author_name: input.authorName,
+      author_email: input.authorEmail,
+      user_notification: input.userNotification,
+      review_state: input.reviewState,
+      created: input.created,
+      modified: input.modified,
+      version: 1,
+      imported: true,
+    };
+    const event = newEvent(
+      'comment.added',
+      {
+        content_uid: contentUid,
+        comment_id: input.id,
+        version: 1,
+        in_reply_to: input.inReplyTo ?? '',
+        author_username: input.authorUsername ?? '',
+        review_state: input.reviewState,
+        created: input.created,
+      },
+      requestId,
+    );
+    if (await this.store.insert(comment, event)) return null;
+    // The id was free a moment ago, or is another object's: who holds it now says which.
+    return (await this.store.holderOf(input.id)) ?? { contentUid: '', live: false };
   }
 
   async edit(

@@ -25,7 +25,10 @@ export interface CommentDoc extends Document, OutboxFields {
   mime_type: string;
   /** The author's user id; null for an anonymous comment. */
   author_username: string | null;
-  /** Only for anonymous comments: logged-in authors' names come from identity when shown. */
+  /**
+   * Only for anonymous comments, and imported ones (the name their export gave): logged-in authors' names come from
+   * identity when shown.
+   */
   author_name: string | null;
   /** Required of anonymous authors (their reply notifications go there); users are mailed at identity's address. Never shown. */
   author_email: string | null;
@@ -37,6 +40,8 @@ export interface CommentDoc extends Document, OutboxFields {
   version: number;
   /** The site's address as the author's request named it, for links in notification mail (paths are never stored). */
   public_url?: string;
+  /** Written by an import (`ImportComments`): its arrival notifies no one. */
+  imported?: true;
   /** On a tombstone: the comment and its replies, removed with it. */
   removed_ids?: string[];
 }

@@ -142,6 +142,8 @@ export class Notifier {
   private async notificationsOf(job: MailJob): Promise<Notification[]> {
     const comment = await this.comments.one(job.content_uid, job.comment_id);
     if (!comment) return [];
+    // An imported comment was announced, if ever, by the site it came from: its arrival here tells no one.
+    if (job.event_type === 'comment.added' && comment.imported === true) return [];
     const settings = await this.settings.current(job.request_id);
     const awaitsModeration =
       job.event_type === 'comment.added' && comment.review_state === 'pending' && settings.moderatorNotificationEnabled;

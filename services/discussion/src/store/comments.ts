@@ -45,6 +45,29 @@ export class CommentStore {
     }
   }
 
+  /**
+   * Every object's live comments, one object at a time in UID order: only one object's comments are held at once
+   * (the export of discussions.json).
+   */
+  async *conversations(): AsyncGenerator<{ contentUid: string; comments: CommentDoc[] }> {
+    let after = '';
+    for (;;) {
+      const [next] = await this.comments.find(
+        { content_uid: { $gt: after }, ...LIVE },
+        { sort: { content_uid: 1 }, limit: 1, projection: { content_uid: 1 } },
+      );
+      if (!next) return;
+      after = next.content_uid;
+      yield { contentUid: after, comments: await this.conversation(after) };
+    }
+  }
+
+  /** The object a comment id belongs to, live or a tombstone; null when the id is free. */
+  async holderOf(id: string): Promise<{ contentUid: string; live: boolean } | null> {
+    const found = await this.comments.findOne({ _id: id }, { projection: { content_uid: 1, _deleted: 1 } });
+    return found ? { contentUid: found.content_uid, live: found._deleted !== true } : null;
+  }
+
   async one(contentUid: string, id: string): Promise<CommentDoc | null> {
     return this.comments.findOne({ _id: id, content_uid: contentUid, ...LIVE });
   }

@@ -17,4 +17,10 @@ export type {
   DiscussionServiceClient,
   DiscussionServiceHandlers,
 } from '../generated/cms/discussion/v1/DiscussionService';
+export type { ImportCommentsRequest__Output } from '../generated/cms/discussion/v1/ImportCommentsRequest';
+export type { ImportCommentsResponse__Output } from '../generated/cms/discussion/v1/ImportCommentsResponse';
+export type { ImportedComment } from '../generated/cms/discussion/v1/ImportedComment';
+export type { ExportCommentsRequest__Output } from '../generated/cms/discussion/v1/ExportCommentsRequest';
+export type { Conversation__Output } from '../generated/cms/discussion/v1/Conversation';
+export type { CommentRecord__Output } from '../generated/cms/discussion/v1/CommentRecord';
 export type { ConfigServiceClient, ConfigServiceHandlers } from '../generated/cms/config/v1/ConfigService';

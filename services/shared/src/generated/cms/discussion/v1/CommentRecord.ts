@@ -13,6 +13,7 @@ export interface CommentRecord {
   'review_state'?: (string);
   'created'?: (string);
   'modified'?: (string);
+  'user_notification'?: (boolean);
 }
 
 export interface CommentRecord__Output {
@@ -27,4 +28,5 @@ export interface CommentRecord__Output {
   'review_state': (string);
   'created': (string);
   'modified': (string);
+  'user_notification': (boolean);
 }

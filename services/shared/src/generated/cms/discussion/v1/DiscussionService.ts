@@ -4,9 +4,13 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from '../../../cms/events/v1/AwaitPublishedRequest';
 import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from '../../../cms/discussion/v1/CommentRecord';
+import type { Conversation as _cms_discussion_v1_Conversation, Conversation__Output as _cms_discussion_v1_Conversation__Output } from '../../../cms/discussion/v1/Conversation';
+import type { ExportCommentsRequest as _cms_discussion_v1_ExportCommentsRequest, ExportCommentsRequest__Output as _cms_discussion_v1_ExportCommentsRequest__Output } from '../../../cms/discussion/v1/ExportCommentsRequest';
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from '../../../cms/discussion/v1/GetCommentRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
+import type { ImportCommentsRequest as _cms_discussion_v1_ImportCommentsRequest, ImportCommentsRequest__Output as _cms_discussion_v1_ImportCommentsRequest__Output } from '../../../cms/discussion/v1/ImportCommentsRequest';
+import type { ImportCommentsResponse as _cms_discussion_v1_ImportCommentsResponse, ImportCommentsResponse__Output as _cms_discussion_v1_ImportCommentsResponse__Output } from '../../../cms/discussion/v1/ImportCommentsResponse';
 import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from '../../../cms/events/v1/PublishBacklog';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from '../../../cms/discussion/v1/ScanCommentsRequest';
 
@@ -19,6 +23,11 @@ export interface DiscussionServiceClient extends grpc.Client {
   awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
   awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
   awaitPublished(argument: _cms_events_v1_AwaitPublishedRequest, callback: grpc.requestCallback<_cms_events_v1_PublishBacklog__Output>): grpc.ClientUnaryCall;
+  
+  ExportComments(argument: _cms_discussion_v1_ExportCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_Conversation__Output>;
+  ExportComments(argument: _cms_discussion_v1_ExportCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_Conversation__Output>;
+  exportComments(argument: _cms_discussion_v1_ExportCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_Conversation__Output>;
+  exportComments(argument: _cms_discussion_v1_ExportCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_Conversation__Output>;
   
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
   GetComment(argument: _cms_discussion_v1_GetCommentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_CommentRecord__Output>): grpc.ClientUnaryCall;
@@ -38,6 +47,15 @@ export interface DiscussionServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
+  ImportComments(argument: _cms_discussion_v1_ImportCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  ImportComments(argument: _cms_discussion_v1_ImportCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  ImportComments(argument: _cms_discussion_v1_ImportCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  ImportComments(argument: _cms_discussion_v1_ImportCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  importComments(argument: _cms_discussion_v1_ImportCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  importComments(argument: _cms_discussion_v1_ImportCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  importComments(argument: _cms_discussion_v1_ImportCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  importComments(argument: _cms_discussion_v1_ImportCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
+  
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   scanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
@@ -48,9 +66,13 @@ export interface DiscussionServiceClient extends grpc.Client {
 export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementation {
   AwaitPublished: grpc.handleUnaryCall<_cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog>;
   
+  ExportComments: grpc.handleServerStreamingCall<_cms_discussion_v1_ExportCommentsRequest__Output, _cms_discussion_v1_Conversation>;
+  
   GetComment: grpc.handleUnaryCall<_cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord>;
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
+  
+  ImportComments: grpc.handleUnaryCall<_cms_discussion_v1_ImportCommentsRequest__Output, _cms_discussion_v1_ImportCommentsResponse>;
   
   ScanComments: grpc.handleServerStreamingCall<_cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord>;
   
@@ -58,7 +80,9 @@ export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementa
 
 export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
   AwaitPublished: MethodDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_PublishBacklog, _cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog__Output>
+  ExportComments: MethodDefinition<_cms_discussion_v1_ExportCommentsRequest, _cms_discussion_v1_Conversation, _cms_discussion_v1_ExportCommentsRequest__Output, _cms_discussion_v1_Conversation__Output>
   GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  ImportComments: MethodDefinition<_cms_discussion_v1_ImportCommentsRequest, _cms_discussion_v1_ImportCommentsResponse, _cms_discussion_v1_ImportCommentsRequest__Output, _cms_discussion_v1_ImportCommentsResponse__Output>
   ScanComments: MethodDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord__Output>
 }
