@@ -27,6 +27,7 @@ import { siteImport } from '../api/import';
 import { dropUnreadBody } from '../api/unread-body';
 import type { ContentDoc } from '../domain/model';
 import type { StoreContentRepository } from '../store/content-repository';
+import { exportedPrincipals } from './export-principals';
 import { formatReport, importSite, type ImportReport } from './import-site';
 import { ExportFormatError, PloneExport } from './plone-export';
 import { sendSiteZip, SILENT_PROGRESS } from './zip-export';
@@ -73,7 +74,7 @@ export async function answerSiteZip(
     await checkDeclared(endpoint, { ...hop, method }, hop.request_id, contexts);
     if (hop.endpoint === 'export') {
       if (req.method === 'HEAD') res.writeHead(200, { 'Content-Type': 'application/zip' }).end();
-      else await sendSiteZip(res, options.repo, deps, log);
+      else await exportZip(res, hop.principal as Principal__Output, hop.request_id, deps, options, log);
       return;
     }
     // The permission passed: a principal is there.
@@ -83,6 +84,24 @@ export async function answerSiteZip(
     // closes with the answer).
     dropUnreadBody(req, res);
     throw error;
+  }
+}
+
+/** The site's ZIP, its principals.json read from identity as the caller (the permission passed: a principal is there). */
+async function exportZip(
+  res: ServerResponse,
+  principal: Principal__Output,
+  requestId: string,
+  deps: ContentDeps,
+  options: SiteZipOptions,
+  log: Logger,
+): Promise<void> {
+  const identity = createClient(protos().identity.IdentityService, options.identityAddress, options.maxMessageBytes);
+  try {
+    const principals = () => exportedPrincipals(identity, principal, requestId);
+    await sendSiteZip(res, options.repo, deps, { principals }, requestId, log);
+  } finally {
+    identity.close();
   }
 }
 
