@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serviceKeySetting } from '@cms/shared';
 import { writeAddressesFile } from '../../services/embedded/src/addresses';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
-import { expectSampleWrittenBack, SAMPLE } from '../support/plone-export-compare';
+import { expectSampleWrittenBack, expectSidesWrittenBack, SAMPLE } from '../support/plone-export-compare';
 import { assertFilesExist, baseEnv, ROOT } from '../support/processes';
 
 const IMPORT = join(ROOT, 'services', 'content', 'dist', 'import.js');
@@ -179,6 +179,12 @@ describe('npm run export after the import (the round trip)', () => {
     expect(stdout).toContain('exported 12 objects and 2 files\n');
 
     expectSampleWrittenBack((path) => readFileSync(join(folder, ...path.split('/'))));
+    // This site has one language: the translation link was refused at import, so there is none to write.
+    expectSidesWrittenBack((path) => readFileSync(join(folder, ...path.split('/'))), { multilingual: false });
+    const notExported = stdout.slice(stdout.indexOf('not exported:\n'));
+    for (const file of ['principals.json', 'translations.json', 'redirects.json'])
+      expect(notExported).not.toContain(`${file} (not exported yet)`);
+    expect(notExported).toContain('principals.json passwords (a Plone password hash cannot be made from ours');
   });
 
   it('refuses a folder that is not empty, before connecting', async () => {

@@ -39,12 +39,7 @@ runFolderCommand('export', USAGE, async (folder) => {
       translations: links.translations,
       redirects: links.redirects,
     };
-    const summary = await exportSite(
-      folderSink(folder),
-      links.objects,
-      sides,
-      (total) => progress('export', total),
-    );
+    const summary = await exportSite(folderSink(folder), links.objects, sides, (total) => progress('export', total));
     process.stdout.write(`exported ${summary.objects} objects and ${summary.blobs} files\n`);
     process.stdout.write(
       `not exported:\n${notExported(sides)
