@@ -3,7 +3,7 @@
  * into the embedded mode through content's ImportObject; run again, it skips what is there.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceKeySetting } from '@cms/shared';
@@ -185,6 +185,23 @@ describe('npm run export after the import (the round trip)', () => {
     for (const file of ['principals.json', 'translations.json', 'redirects.json'])
       expect(notExported).not.toContain(`${file} (not exported yet)`);
     expect(notExported).toContain('principals.json passwords (a Plone password hash cannot be made from ours');
+  });
+
+  it('refuses a user who is neither Manager nor Site Administrator, and writes no file', async () => {
+    const created = await t.request('POST', '/@users', {
+      body: { username: 'member', email: 'member@example.org', password: 'a-long-password' },
+    });
+    expect(created.status).toBe(201);
+    const empty = mkdtempSync(join(tmpdir(), 'plone-export-refused-'));
+    try {
+      const member = { EXPORT_USER: 'member', EXPORT_PASSWORD: 'a-long-password' };
+      const { code, stderr } = await runImport([empty], { ...env(), ...member }, EXPORT);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^export failed: .*Exporting needs the Manager or Site Administrator role\n$/);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that is not empty, before connecting', async () => {
