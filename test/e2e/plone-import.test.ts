@@ -4,7 +4,7 @@
  * it skips what is there.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient, protos, requestMetadata, serviceKeySetting } from '@cms/shared';
 import { writeAddressesFile } from '../../services/embedded/src/addresses';
 import { startTestSuite, type TestSuite } from '../support/embedded-suite';
-import { expectSampleWrittenBack, SAMPLE } from '../support/plone-export-compare';
+import { expectSampleWrittenBack, expectSidesWrittenBack, SAMPLE } from '../support/plone-export-compare';
 import { pollUntil } from '../support/poll';
 import { assertFilesExist, baseEnv, ROOT } from '../support/processes';
 
@@ -294,6 +294,29 @@ describe('npm run export after the import (the round trip)', () => {
     expect(stdout).toContain('exported 12 objects and 2 files\n');
 
     expectSampleWrittenBack((path) => readFileSync(join(folder, ...path.split('/'))));
+    // This site has one language: the translation link was refused at import, so there is none to write.
+    expectSidesWrittenBack((path) => readFileSync(join(folder, ...path.split('/'))), { multilingual: false });
+    const notExported = stdout.slice(stdout.indexOf('not exported:\n'));
+    for (const file of ['principals.json', 'discussions.json', 'translations.json', 'redirects.json'])
+      expect(notExported).not.toContain(`${file} (not exported yet)`);
+    expect(notExported).toContain('principals.json passwords (a Plone password hash cannot be made from ours');
+  });
+
+  it('refuses a user who is neither Manager nor Site Administrator, and writes no file', async () => {
+    const created = await t.request('POST', '/@users', {
+      body: { username: 'member', email: 'member@example.org', password: 'a-long-password' },
+    });
+    expect(created.status).toBe(201);
+    const empty = mkdtempSync(join(tmpdir(), 'plone-export-refused-'));
+    try {
+      const member = { EXPORT_USER: 'member', EXPORT_PASSWORD: 'a-long-password' };
+      const { code, stderr } = await runImport([empty], { ...env(), ...member }, EXPORT);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^export failed: .*Exporting needs the Manager or Site Administrator role\n$/);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that is not empty, before connecting', async () => {

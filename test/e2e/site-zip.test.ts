@@ -11,8 +11,9 @@ import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as Yauzl from 'yauzl';
 import type * as Yazl from 'yazl';
+import { createClient, protos, requestMetadata, type Principal__Output } from '@cms/shared';
 import { ADMIN, startTestSuite, type TestSuite } from '../support/embedded-suite';
-import { expectSampleWrittenBack, SAMPLE } from '../support/plone-export-compare';
+import { expectSampleWrittenBack, expectSidesWrittenBack, SAMPLE } from '../support/plone-export-compare';
 import { ROOT } from '../support/processes';
 
 // The ZIP libraries are content's dependencies.
@@ -206,6 +207,8 @@ describe('@import and @export of the sample Plone export', () => {
     const entries = await entriesOf(exported);
     expect(entries.has('content/__metadata__.json')).toBe(true);
     expectSampleWrittenBack((path) => entries.get(path) ?? Buffer.alloc(0));
+    // This site has one language: the translation link was refused at import, so there is none to write.
+    expectSidesWrittenBack((path) => entries.get(path) ?? Buffer.alloc(0), { multilingual: false });
     // plone.exportimport's own `@export` is a POST: it answers the same.
     const posted = await t.request('POST', '/@export');
     expect(posted.status).toBe(200);
@@ -335,6 +338,55 @@ describe('@import and @export of the sample Plone export', () => {
       expect(again.status).toBe(200);
       const entries = await entriesOf(Buffer.from(await again.arrayBuffer()));
       expectSampleWrittenBack((path) => entries.get(path) ?? Buffer.alloc(0));
+      expectSidesWrittenBack((path) => entries.get(path) ?? Buffer.alloc(0), { multilingual: false });
+    });
+  });
+
+  it('refuses identity’s principals export to a caller without plone.exportimport.export', async () => {
+    const identity = createClient(protos().identity.IdentityService, t.suite.addresses.identity, 64 * 1024 * 1024);
+    const exportAs = async (principal: Principal__Output | null) => {
+      const ids: string[] = [];
+      const stream = identity.ExportPrincipals({ principal }, requestMetadata('test'));
+      for await (const { group, user } of stream) ids.push(group?.id ?? user?.id ?? '');
+      return ids;
+    };
+    try {
+      const member: Principal__Output = { id: 'member', roles: ['Member'], groups: [], fullname: '' };
+      // PERMISSION_DENIED for a member, UNAUTHENTICATED without a principal: nothing is sent to either.
+      await expect(exportAs(member)).rejects.toMatchObject({ code: 7 });
+      await expect(exportAs(null)).rejects.toMatchObject({ code: 16 });
+      const siteAdministrator = { ...member, id: 'siteadmin', roles: ['Site Administrator'] };
+      expect(await exportAs(siteAdministrator)).toEqual(expect.arrayContaining(['editors', 'jane', 'siteadmin']));
+    } finally {
+      identity.close();
+    }
+  });
+
+  describe('on a multilingual site', () => {
+    let multilingual: TestSuite;
+
+    beforeAll(async () => {
+      multilingual = await startTestSuite();
+    });
+    afterAll(async () => {
+      await multilingual?.stop();
+    });
+
+    it('links the sample’s translations at import, and its export writes them back', async () => {
+      const languages = await multilingual.request('PATCH', '/@controlpanels/language', {
+        body: { available_languages: ['en', 'de'] },
+      });
+      expect(languages.status).toBe(204);
+      const answer = await postImport(multilingual, sampleZip);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({
+        status: 'success',
+        carried: { 'translations.json translation links': 1 },
+      });
+      const exportedHere = await multilingual.request('GET', '/@export');
+      expect(exportedHere.status).toBe(200);
+      const entries = await entriesOf(Buffer.from(await exportedHere.arrayBuffer()));
+      expectSidesWrittenBack((path) => entries.get(path) ?? Buffer.alloc(0), { multilingual: true });
     });
   });
 });

@@ -14,14 +14,17 @@ import {
 } from '@cms/shared';
 import { randomUUID } from 'node:crypto';
 import { exportedDiscussions } from './exchange/discussions';
+import { linksOfExport } from './exchange/export-links';
+import { exportedPrincipals } from './exchange/export-principals';
 import { exportSite, folderSink, notExported, prepareFolder, type ExportSideFiles } from './exchange/export-site';
 import { openSession, runFolderCommand, sessionSchema } from './exchange/suite-session';
 
 const USAGE = `Usage: npm run export -- <folder>
 
 Writes the site of a running suite (\`npm start\`, or the distributed mode) into <folder>, which must be empty
-or new, in the layout plone.exportimport writes: content/<UID>/data.json with the files beside them, and
-content/__metadata__.json. Objects keep their UIDs, paths, dates, workflow states and history.
+or new, in the layout plone.exportimport writes: content/<UID>/data.json with the files beside them,
+content/__metadata__.json, relations.json, principals.json (without passwords), translations.json and
+redirects.json. Objects keep their UIDs, paths, dates, workflow states and history.
 
 Environment:
   EXPORT_USER        the user who exports, a Manager or Site Administrator (default admin)
@@ -38,8 +41,11 @@ runFolderCommand('export', USAGE, async (folder) => {
   await prepareFolder(folder);
   const session = await openSession(config);
   try {
-    const stream = session.content.ExportObjects({ principal: session.principal }, requestMetadata(randomUUID()));
+    const requestId = randomUUID();
+    const stream = session.content.ExportObjects({ principal: session.principal }, requestMetadata(requestId));
+    const links = linksOfExport(stream as AsyncIterable<ExportedObject__Output>);
     const sides: ExportSideFiles = {
+      principals: () => exportedPrincipals(session.identity, session.principal, requestId),
       discussions: () =>
         exportedDiscussions(session, (uid) =>
           callUnary<ContentSnapshot>((md, o, cb) => session.content.GetByUid({ uid }, md, o, cb), {
@@ -51,13 +57,10 @@ runFolderCommand('export', USAGE, async (folder) => {
             (error: Error) => (error instanceof AppError && error.type === 'NotFound' ? null : Promise.reject(error)),
           ),
         ),
+      translations: links.translations,
+      redirects: links.redirects,
     };
-    const summary = await exportSite(
-      folderSink(folder),
-      stream as AsyncIterable<ExportedObject__Output>,
-      sides,
-      (total) => progress('export', total),
-    );
+    const summary = await exportSite(folderSink(folder), links.objects, sides, (total) => progress('export', total));
     process.stdout.write(`exported ${summary.objects} objects and ${summary.blobs} files\n`);
     process.stdout.write(
       `not exported:\n${notExported(sides)

@@ -17,6 +17,7 @@ import { withClientAddress } from './api/client-address';
 import { ENDPOINTS } from './api/endpoints';
 import { identityRpcs } from './api/grpc';
 import { principalRpcs } from './api/principals-rpc';
+import { principalsExportRpc } from './api/principals-export-rpc';
 import { registrySettings } from './clients/registry';
 import type { IdentityConfig } from './config';
 import { Authenticator } from './domain/authenticator';
@@ -182,6 +183,7 @@ async function startIdentity(
             ),
             ...identityRpcs(authenticator, users, logger, invalidations),
             ...principalRpcs(directory, logger),
+            ...principalsExportRpc(users, groups, logger),
           },
         },
       ],

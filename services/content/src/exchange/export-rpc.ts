@@ -27,10 +27,10 @@ export function exportRpcs(
   log: Logger,
 ): Pick<ContentServiceHandlers, 'ExportObjects'> {
   return {
-    ExportObjects: serverStream(log, async function* (request: ExportObjectsRequest__Output) {
+    ExportObjects: serverStream(log, async function* (request: ExportObjectsRequest__Output, ctx) {
       requireSiteAdministrator(request.principal, 'Exporting');
       // Over gRPC, each object's files travel inside its message.
-      yield* exportedObjects(repo, deps, (file) => deps.files.read(file));
+      yield* exportedObjects(repo, deps, (file) => deps.files.read(file), ctx.requestId);
     }),
   };
 }
@@ -45,6 +45,13 @@ export interface ObjectOfExport<Bytes> {
   blobs: { field: string; data: Bytes }[];
   /** The targets of its relation fields (relations.json). */
   relations: { from_attribute: string; to_uuid: string }[];
+  /** Its other site-relative paths (`@aliases`), for redirects.json. */
+  aliases: string[];
+  /** Its translation group ('' for none) and language ('' for none), for translations.json. */
+  translation_group: string;
+  language: string;
+  /** On the first object only: the site's default language ('' on the others). */
+  default_language: string;
 }
 
 /**
@@ -55,13 +62,16 @@ export async function* exportedObjects<Bytes>(
   repo: StoreContentRepository,
   deps: ContentDeps,
   fetch: (file: FileValue) => Promise<Bytes | null>,
+  requestId: string,
 ): AsyncGenerator<ObjectOfExport<Bytes>> {
   let total = await repo.countInTree();
+  let defaultLanguage = (await deps.settings.current(requestId)).defaultLanguage;
   let rootUid = '';
   for await (const doc of repo.inPathOrder(PAGE_SIZE)) {
     if (doc.path === '/') rootUid = doc._id;
-    const message = { ...(await exportedObject(doc, rootUid, deps, fetch)), total };
+    const message = { ...(await exportedObject(doc, rootUid, deps, fetch)), total, default_language: defaultLanguage };
     total = 0;
+    defaultLanguage = '';
     yield message;
   }
 }
@@ -82,7 +92,7 @@ async function exportedObject<Bytes>(
   rootUid: string,
   deps: ContentDeps,
   fetch: (file: FileValue) => Promise<Bytes | null>,
-): Promise<Omit<ObjectOfExport<Bytes>, 'total'>> {
+): Promise<Omit<ObjectOfExport<Bytes>, 'total' | 'default_language'>> {
   const isRoot = doc.path === '/';
   const type = deps.types.get(doc.portal_type);
   const item: Record<string, unknown> = {
@@ -162,5 +172,8 @@ async function exportedObject<Bytes>(
     position: doc.position,
     blobs,
     relations,
+    aliases: doc.aliases ?? [],
+    translation_group: doc.translation_group ?? '',
+    language: typeof doc.fields?.language === 'string' ? doc.fields.language : '',
   };
 }

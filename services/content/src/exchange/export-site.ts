@@ -9,6 +9,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRINCIPALS_NOT_EXPORTED } from './export-principals';
 import type { ObjectOfExport } from './export-rpc';
 import {
   FORMAT_VERSION,
@@ -54,6 +55,7 @@ export function notExported(sides: ExportSideFiles): string[] {
     ...(Object.keys(SIDE_FILES) as (keyof ExportSideFiles)[])
       .filter((key) => !sides[key])
       .map((key) => `${SIDE_FILES[key]} (not exported yet)`),
+    ...(sides.principals ? [PRINCIPALS_NOT_EXPORTED] : []),
     'exportimport.versions (earlier versions of each object)',
   ];
 }

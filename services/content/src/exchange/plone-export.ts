@@ -157,6 +157,8 @@ export const principalsSchema = z.object({
     .array(
       z.object({
         username: principalId,
+        // plone.exportimport writes it (the name the user logs in with); the import here does not read it.
+        login_name: z.string().max(256).optional(),
         fullname: z.string().nullable().default(''),
         email: z.string().nullable().default(''),
         description: z.string().nullable().default(''),

@@ -28,6 +28,8 @@ import { siteImport } from '../api/import';
 import { dropUnreadBody } from '../api/unread-body';
 import type { ContentDoc } from '../domain/model';
 import type { StoreContentRepository } from '../store/content-repository';
+import { exportedDiscussions } from './discussions';
+import { exportedPrincipals } from './export-principals';
 import { formatReport, importSite, type ImportReport } from './import-site';
 import { ExportFormatError, PloneExport } from './plone-export';
 import { sendSiteZip, SILENT_PROGRESS } from './zip-export';
@@ -76,16 +78,7 @@ export async function answerSiteZip(
     await checkDeclared(endpoint, { ...hop, method }, hop.request_id, contexts);
     if (hop.endpoint === 'export') {
       if (req.method === 'HEAD') res.writeHead(200, { 'Content-Type': 'application/zip' }).end();
-      else {
-        const discussion = discussionClient(options);
-        try {
-          // The permission passed: a principal is there.
-          const principal = hop.principal as Principal__Output;
-          await sendSiteZip(res, options.repo, deps, { client: discussion, principal }, log);
-        } finally {
-          discussion.close();
-        }
-      }
+      else await exportZip(res, hop.principal as Principal__Output, hop.request_id, deps, options, log);
       return;
     }
     // The permission passed: a principal is there.
@@ -95,6 +88,29 @@ export async function answerSiteZip(
     // closes with the answer).
     dropUnreadBody(req, res);
     throw error;
+  }
+}
+
+/** The site's ZIP, its principals.json read from identity as the caller (the permission passed: a principal is there). */
+async function exportZip(
+  res: ServerResponse,
+  principal: Principal__Output,
+  requestId: string,
+  deps: ContentDeps,
+  options: SiteZipOptions,
+  log: Logger,
+): Promise<void> {
+  const identity = createClient(protos().identity.IdentityService, options.identityAddress, options.maxMessageBytes);
+  const discussion = discussionClient(options);
+  try {
+    const principals = () => exportedPrincipals(identity, principal, requestId);
+    // The comments' owner, asked as the caller; an object removed since its comments were read takes them along.
+    const discussions = () =>
+      exportedDiscussions({ discussion, principal }, async (uid) => (await options.repo.byUid(uid))?.path ?? null);
+    await sendSiteZip(res, options.repo, deps, { principals, discussions }, requestId, log);
+  } finally {
+    identity.close();
+    discussion.close();
   }
 }
 

@@ -7,13 +7,13 @@ import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { Readable, type PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { DiscussionServiceClient, Logger, Principal__Output, Progress } from '@cms/shared';
+import type { Logger, Progress } from '@cms/shared';
 import { ZipFile } from 'yazl';
 import type { ContentDeps } from '../api/declarations';
 import type { StoreContentRepository } from '../store/content-repository';
-import { exportedDiscussions } from './discussions';
+import { linksOfExport } from './export-links';
 import { exportedObjects } from './export-rpc';
-import { exportSite, type ExportSink } from './export-site';
+import { exportSite, type ExportSideFiles, type ExportSink } from './export-site';
 
 /** What the tools show as progress, unshown (an HTTP answer has no terminal). */
 export const SILENT_PROGRESS: Progress = { tick: () => undefined, update: () => undefined, stop: () => undefined };
@@ -21,13 +21,17 @@ export const SILENT_PROGRESS: Progress = { tick: () => undefined, update: () => 
 /** The file name plone.exportimport's `@export` gives its answer. */
 export const EXPORT_FILENAME = 'plone_export.zip';
 
-/** Writes the site's ZIP to `res`. Before its first byte an error is thrown (for a JSON answer); after, it cuts the answer short. */
+/**
+ * Writes the site's ZIP to `res`, with the side files of other services that `sides` reads (translations.json and
+ * redirects.json are content's own). Before its first byte an error is thrown (for a JSON answer); after, it cuts
+ * the answer short.
+ */
 export async function sendSiteZip(
   res: ServerResponse,
   repo: StoreContentRepository,
   deps: ContentDeps,
-  /** The comments' owner, asked as the caller. */
-  discussion: { client: DiscussionServiceClient; principal: Principal__Output },
+  sides: Omit<ExportSideFiles, 'translations' | 'redirects'>,
+  requestId: string,
   log: Logger,
 ): Promise<void> {
   const zip = new ZipFile();
@@ -47,16 +51,11 @@ export async function sendSiteZip(
   res.setHeader('X-Content-Type-Options', 'nosniff');
   output.pipe(res);
   try {
+    const links = linksOfExport(exportedObjects(repo, deps, (file) => deps.files.open(file), requestId));
     const summary = await exportSite(
       zipSink(zip, closed),
-      exportedObjects(repo, deps, (file) => deps.files.open(file)),
-      {
-        discussions: () =>
-          exportedDiscussions(
-            { discussion: discussion.client, principal: discussion.principal },
-            async (uid) => (await repo.byUid(uid))?.path ?? null,
-          ),
-      },
+      links.objects,
+      { ...sides, translations: links.translations, redirects: links.redirects },
       () => SILENT_PROGRESS,
     );
     zip.end();

@@ -10,6 +10,8 @@ export interface UserQuery {
   text?: string;
   /** Only these ids. */
   ids?: string[];
+  /** Only ids after this one (a page of a listing in id order). */
+  after?: string;
 }
 
 export interface StoredPortrait extends Document {

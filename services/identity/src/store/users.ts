@@ -43,7 +43,11 @@ export class UsersRepository implements UserStore {
 
   async list(query: UserQuery, limit: number): Promise<{ items: UserDoc[]; total: number }> {
     const filter: Filter = { ...LIVE };
-    if (query.ids) filter._id = { $in: query.ids };
+    if (query.ids || query.after !== undefined)
+      filter._id = {
+        ...(query.ids ? { $in: query.ids } : {}),
+        ...(query.after !== undefined ? { $gt: query.after } : {}),
+      };
     if (query.login !== undefined) filter.login = contains(query.login);
     if (query.text !== undefined) {
       const text = contains(query.text);

@@ -8,6 +8,10 @@ import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cm
 import type { AuthenticateRequest as _cms_identity_v1_AuthenticateRequest, AuthenticateRequest__Output as _cms_identity_v1_AuthenticateRequest__Output } from './cms/identity/v1/AuthenticateRequest';
 import type { BasicCredentials as _cms_identity_v1_BasicCredentials, BasicCredentials__Output as _cms_identity_v1_BasicCredentials__Output } from './cms/identity/v1/BasicCredentials';
 import type { DescribePrincipalsRequest as _cms_identity_v1_DescribePrincipalsRequest, DescribePrincipalsRequest__Output as _cms_identity_v1_DescribePrincipalsRequest__Output } from './cms/identity/v1/DescribePrincipalsRequest';
+import type { ExportPrincipalsRequest as _cms_identity_v1_ExportPrincipalsRequest, ExportPrincipalsRequest__Output as _cms_identity_v1_ExportPrincipalsRequest__Output } from './cms/identity/v1/ExportPrincipalsRequest';
+import type { ExportedGroup as _cms_identity_v1_ExportedGroup, ExportedGroup__Output as _cms_identity_v1_ExportedGroup__Output } from './cms/identity/v1/ExportedGroup';
+import type { ExportedPrincipal as _cms_identity_v1_ExportedPrincipal, ExportedPrincipal__Output as _cms_identity_v1_ExportedPrincipal__Output } from './cms/identity/v1/ExportedPrincipal';
+import type { ExportedUser as _cms_identity_v1_ExportedUser, ExportedUser__Output as _cms_identity_v1_ExportedUser__Output } from './cms/identity/v1/ExportedUser';
 import type { GetPrincipalRequest as _cms_identity_v1_GetPrincipalRequest, GetPrincipalRequest__Output as _cms_identity_v1_GetPrincipalRequest__Output } from './cms/identity/v1/GetPrincipalRequest';
 import type { IdentityServiceClient as _cms_identity_v1_IdentityServiceClient, IdentityServiceDefinition as _cms_identity_v1_IdentityServiceDefinition } from './cms/identity/v1/IdentityService';
 import type { Invalidation as _cms_identity_v1_Invalidation, Invalidation__Output as _cms_identity_v1_Invalidation__Output } from './cms/identity/v1/Invalidation';
@@ -35,6 +39,10 @@ export interface ProtoGrpcType {
         AuthenticateRequest: MessageTypeDefinition<_cms_identity_v1_AuthenticateRequest, _cms_identity_v1_AuthenticateRequest__Output>
         BasicCredentials: MessageTypeDefinition<_cms_identity_v1_BasicCredentials, _cms_identity_v1_BasicCredentials__Output>
         DescribePrincipalsRequest: MessageTypeDefinition<_cms_identity_v1_DescribePrincipalsRequest, _cms_identity_v1_DescribePrincipalsRequest__Output>
+        ExportPrincipalsRequest: MessageTypeDefinition<_cms_identity_v1_ExportPrincipalsRequest, _cms_identity_v1_ExportPrincipalsRequest__Output>
+        ExportedGroup: MessageTypeDefinition<_cms_identity_v1_ExportedGroup, _cms_identity_v1_ExportedGroup__Output>
+        ExportedPrincipal: MessageTypeDefinition<_cms_identity_v1_ExportedPrincipal, _cms_identity_v1_ExportedPrincipal__Output>
+        ExportedUser: MessageTypeDefinition<_cms_identity_v1_ExportedUser, _cms_identity_v1_ExportedUser__Output>
         GetPrincipalRequest: MessageTypeDefinition<_cms_identity_v1_GetPrincipalRequest, _cms_identity_v1_GetPrincipalRequest__Output>
         IdentityService: SubtypeConstructor<typeof grpc.Client, _cms_identity_v1_IdentityServiceClient> & { service: _cms_identity_v1_IdentityServiceDefinition }
         Invalidation: MessageTypeDefinition<_cms_identity_v1_Invalidation, _cms_identity_v1_Invalidation__Output>

@@ -12,6 +12,8 @@ export type { ExportedObject, ExportedObject__Output } from '../generated/cms/co
 export type { ExportObjectsRequest__Output } from '../generated/cms/content/v1/ExportObjectsRequest';
 export type { IdentityServiceClient, IdentityServiceHandlers } from '../generated/cms/identity/v1/IdentityService';
 export type { AuthenticateRequest__Output } from '../generated/cms/identity/v1/AuthenticateRequest';
+export type { ExportPrincipalsRequest__Output } from '../generated/cms/identity/v1/ExportPrincipalsRequest';
+export type { ExportedPrincipal, ExportedPrincipal__Output } from '../generated/cms/identity/v1/ExportedPrincipal';
 export type { SearchServiceClient, SearchServiceHandlers } from '../generated/cms/search/v1/SearchService';
 export type {
   DiscussionServiceClient,

@@ -93,7 +93,9 @@ export function serverStream<Req, Res>(
       } catch (error) {
         const serviceError = toServiceError(error, log, requestId);
         done(serviceError.code);
-        call.destroy(Object.assign(new Error('stream failed'), serviceError));
+        // grpc-js sends a server stream's status from its `error` event; `destroy` would end the stream without
+        // one, and the caller would wait for it until its deadline.
+        call.emit('error', Object.assign(new Error('stream failed'), serviceError));
       }
     })();
   };

@@ -10,6 +10,10 @@ export interface ExportedObject {
   'blobs'?: (_cms_content_v1_ImportBlob)[];
   'total'?: (number);
   'relations'?: (_cms_content_v1_ExportedRelation)[];
+  'aliases'?: (string)[];
+  'translation_group'?: (string);
+  'language'?: (string);
+  'default_language'?: (string);
 }
 
 export interface ExportedObject__Output {
@@ -19,4 +23,8 @@ export interface ExportedObject__Output {
   'blobs': (_cms_content_v1_ImportBlob__Output)[];
   'total': (number);
   'relations': (_cms_content_v1_ExportedRelation__Output)[];
+  'aliases': (string)[];
+  'translation_group': (string);
+  'language': (string);
+  'default_language': (string);
 }

@@ -4,6 +4,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AuthenticateRequest as _cms_identity_v1_AuthenticateRequest, AuthenticateRequest__Output as _cms_identity_v1_AuthenticateRequest__Output } from '../../../cms/identity/v1/AuthenticateRequest';
 import type { DescribePrincipalsRequest as _cms_identity_v1_DescribePrincipalsRequest, DescribePrincipalsRequest__Output as _cms_identity_v1_DescribePrincipalsRequest__Output } from '../../../cms/identity/v1/DescribePrincipalsRequest';
+import type { ExportPrincipalsRequest as _cms_identity_v1_ExportPrincipalsRequest, ExportPrincipalsRequest__Output as _cms_identity_v1_ExportPrincipalsRequest__Output } from '../../../cms/identity/v1/ExportPrincipalsRequest';
+import type { ExportedPrincipal as _cms_identity_v1_ExportedPrincipal, ExportedPrincipal__Output as _cms_identity_v1_ExportedPrincipal__Output } from '../../../cms/identity/v1/ExportedPrincipal';
 import type { GetPrincipalRequest as _cms_identity_v1_GetPrincipalRequest, GetPrincipalRequest__Output as _cms_identity_v1_GetPrincipalRequest__Output } from '../../../cms/identity/v1/GetPrincipalRequest';
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
@@ -31,6 +33,11 @@ export interface IdentityServiceClient extends grpc.Client {
   describePrincipals(argument: _cms_identity_v1_DescribePrincipalsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_identity_v1_PrincipalSummaries__Output>): grpc.ClientUnaryCall;
   describePrincipals(argument: _cms_identity_v1_DescribePrincipalsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_identity_v1_PrincipalSummaries__Output>): grpc.ClientUnaryCall;
   describePrincipals(argument: _cms_identity_v1_DescribePrincipalsRequest, callback: grpc.requestCallback<_cms_identity_v1_PrincipalSummaries__Output>): grpc.ClientUnaryCall;
+  
+  ExportPrincipals(argument: _cms_identity_v1_ExportPrincipalsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_identity_v1_ExportedPrincipal__Output>;
+  ExportPrincipals(argument: _cms_identity_v1_ExportPrincipalsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_identity_v1_ExportedPrincipal__Output>;
+  exportPrincipals(argument: _cms_identity_v1_ExportPrincipalsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_identity_v1_ExportedPrincipal__Output>;
+  exportPrincipals(argument: _cms_identity_v1_ExportPrincipalsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_identity_v1_ExportedPrincipal__Output>;
   
   GetPrincipal(argument: _cms_identity_v1_GetPrincipalRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_Principal__Output>): grpc.ClientUnaryCall;
   GetPrincipal(argument: _cms_identity_v1_GetPrincipalRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_common_v1_Principal__Output>): grpc.ClientUnaryCall;
@@ -71,6 +78,8 @@ export interface IdentityServiceHandlers extends grpc.UntypedServiceImplementati
   
   DescribePrincipals: grpc.handleUnaryCall<_cms_identity_v1_DescribePrincipalsRequest__Output, _cms_identity_v1_PrincipalSummaries>;
   
+  ExportPrincipals: grpc.handleServerStreamingCall<_cms_identity_v1_ExportPrincipalsRequest__Output, _cms_identity_v1_ExportedPrincipal>;
+  
   GetPrincipal: grpc.handleUnaryCall<_cms_identity_v1_GetPrincipalRequest__Output, _cms_common_v1_Principal>;
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
@@ -84,6 +93,7 @@ export interface IdentityServiceHandlers extends grpc.UntypedServiceImplementati
 export interface IdentityServiceDefinition extends grpc.ServiceDefinition {
   Authenticate: MethodDefinition<_cms_identity_v1_AuthenticateRequest, _cms_common_v1_Principal, _cms_identity_v1_AuthenticateRequest__Output, _cms_common_v1_Principal__Output>
   DescribePrincipals: MethodDefinition<_cms_identity_v1_DescribePrincipalsRequest, _cms_identity_v1_PrincipalSummaries, _cms_identity_v1_DescribePrincipalsRequest__Output, _cms_identity_v1_PrincipalSummaries__Output>
+  ExportPrincipals: MethodDefinition<_cms_identity_v1_ExportPrincipalsRequest, _cms_identity_v1_ExportedPrincipal, _cms_identity_v1_ExportPrincipalsRequest__Output, _cms_identity_v1_ExportedPrincipal__Output>
   GetPrincipal: MethodDefinition<_cms_identity_v1_GetPrincipalRequest, _cms_common_v1_Principal, _cms_identity_v1_GetPrincipalRequest__Output, _cms_common_v1_Principal__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
   SearchPrincipals: MethodDefinition<_cms_identity_v1_SearchPrincipalsRequest, _cms_identity_v1_PrincipalSummaries, _cms_identity_v1_SearchPrincipalsRequest__Output, _cms_identity_v1_PrincipalSummaries__Output>
