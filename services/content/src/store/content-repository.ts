@@ -199,9 +199,9 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     return this.docs.countDocuments({ path: { $exists: true } });
   }
 
-  /** Every live object, paged by UID, for reindexing. */
-  async *scan(pageSize: number): AsyncGenerator<ContentDoc> {
-    let after = '';
+  /** Every live object, paged by UID, for reindexing; after `afterUid` only when a rebuild resumes. */
+  async *scan(pageSize: number, afterUid = ''): AsyncGenerator<ContentDoc> {
+    let after = afterUid;
     for (;;) {
       const page = await this.docs.find(
         { _id: { $gt: after } },
