@@ -13,6 +13,7 @@ import {
   type DiscussionServiceClient,
   type DocumentStore,
   RebuildCheckpoints,
+  type ProgressMessage,
 } from '@cms/shared';
 import { searchRpcs } from '../src/api/grpc';
 import { entryFrom } from '../src/domain/catalog-entry';
@@ -331,5 +332,94 @@ describe.each(STORE_ENGINES)('rebuildCatalog on $name', (engine) => {
     expect(await entry('c')).toMatchObject({ title: 'Third' });
     expect(await entry('e')).toBeNull();
     expect(await entry('d')).not.toHaveProperty('deleted');
+  });
+  it('the next Reindex call goes on from where a cancelled one stopped; from_scratch starts over', async () => {
+    await catalog.put(entryFrom(snapshotOf('d', 1, 'Deleted meanwhile'), at(time - DAY)));
+    // Progress messages are paced by the clock (one at most every 250 ms): each object moves it past the pace.
+    let clock = 0;
+    const dateNow = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    const objects = ['a', 'b', 'c', 'e'].map((letter) => snapshotOf(letter, 1, `Title ${letter}`));
+    /** The `after_uid` of each Scan call, and whether the last one was cancelled. */
+    const scansAfter: string[] = [];
+    let scanCancelled = false;
+    const content = {
+      waitForReady: (_deadline: Date, done: (error?: Error) => void) => done(),
+      CountObjects: (_r: object, _m: grpc.Metadata, _o: object, done: (e: null, r: { count: number }) => void) =>
+        done(null, { count: objects.length }),
+      Scan: (request: { after_uid: string }) => {
+        scansAfter.push(request.after_uid);
+        async function* scan() {
+          for (const object of objects.filter((o) => o.uid > request.after_uid)) {
+            clock += 1000;
+            yield object;
+          }
+        }
+        return Object.assign(scan(), { cancel: () => (scanCancelled = true) });
+      },
+    } as unknown as ContentServiceClient;
+    const discussion = {
+      waitForReady: (_deadline: Date, done: (error?: Error) => void) => done(),
+      ScanComments: () => noComments(),
+    } as unknown as DiscussionServiceClient;
+    const checkpoints = new RebuildCheckpoints(store, 'reindex');
+    const rpcs = searchRpcs(
+      catalog,
+      () => content,
+      () => discussion,
+      createLogger('search', 'silent'),
+      { now, tombstoneRetentionMs: 7 * DAY, connectWaitMs: 1000, checkpoints },
+    );
+    /** One call as grpc-js hands it to the server; `cancelling`: its client goes away on the first message. */
+    const reindex = (request: { from_scratch: boolean }, cancelling: boolean) => {
+      const written: ProgressMessage<unknown>[] = [];
+      scanCancelled = false;
+      let poll: NodeJS.Timeout | undefined;
+      return new Promise<ProgressMessage<unknown>[]>((resolve) => {
+        const call = {
+          metadata: new grpc.Metadata(),
+          request,
+          cancelled: false,
+          getPath: () => '/cms.search.v1.SearchService/Reindex',
+          write(message: ProgressMessage<unknown>) {
+            written.push(message);
+            call.cancelled = cancelling;
+            return true;
+          },
+          end: () => resolve(written),
+          destroy: () => resolve(written),
+        };
+        rpcs.Reindex(call as unknown as Parameters<typeof rpcs.Reindex>[0]);
+        // Cancelled, the server stops without end or destroy: resolved once the scan is cancelled (after the
+        // rebuild's own `finally`, which saves the checkpoint).
+        if (cancelling) poll = setInterval(() => scanCancelled && resolve(written), 5);
+      }).finally(() => clearInterval(poll));
+    };
+
+    try {
+      await reindex({ from_scratch: false }, true);
+      const stopped = await checkpoints.load();
+      expect(stopped).toMatchObject({ scan_complete: false });
+      expect(stopped!.after_uid > '').toBe(true);
+      expect(stopped!.after_uid < uidOf('e')).toBe(true);
+
+      const resumed = await reindex({ from_scratch: false }, false);
+      expect(scansAfter).toEqual(['', stopped!.after_uid]);
+      expect(resumed[0].what).toBe(`resuming the rebuild begun at ${stopped!.started_at}`);
+      expect(resumed.at(-1)).toMatchObject({ done: 4, total: 4, result: { indexed: 4, removed: 1 } });
+      expect(await checkpoints.load()).toBeNull();
+      for (const letter of ['a', 'b', 'c', 'e'])
+        expect(await entry(letter)).toMatchObject({ title: `Title ${letter}` });
+      expect(await entry('d')).toMatchObject({ deleted: true });
+
+      // Cut short again, then asked from scratch: the checkpoint is dropped and the scan starts at the beginning.
+      await reindex({ from_scratch: false }, true);
+      expect(await checkpoints.load()).not.toBeNull();
+      const again = await reindex({ from_scratch: true }, false);
+      expect(scansAfter.slice(2)).toEqual(['', '']);
+      expect(again[0].what).toBe('/a');
+      expect(again.at(-1)).toMatchObject({ done: 4, result: { indexed: 4, removed: 0 } });
+    } finally {
+      dateNow.mockRestore();
+    }
   });
 });
