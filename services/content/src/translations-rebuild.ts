@@ -40,10 +40,11 @@ const USAGE = `usage: npm run translations:rebuild -- [--from-scratch]
   objects read so far (a bar on a terminal, else a line every 2 s), then one line at the end. Stopped midway (the
   tool killed or interrupted, content restarted), the index is as it was (it is replaced only at the end, entry by
   entry, before the stale ones go). Run it again and it goes on from where it stopped: content keeps a checkpoint
-  in its own store (so any content replica resumes it; the first progress line says "resuming the rebuild begun
-  at …"), reads the objects after the last one read, and the linked objects read before again as they are now, so
-  the groups are those of a rebuild in one go. A rebuild that ends drops its checkpoint: the next one starts over.
-    --from-scratch        drop the checkpoint of a rebuild cut short and start over
+  in its own store (every 500 objects and when the rebuild stops; any content replica resumes it, and the first
+  progress line says "resuming the rebuild begun at …"), reads the objects after the last one saved, and the
+  linked objects before it again as they are now (one query), so the groups are those of a rebuild in one go. A
+  rebuild that ends drops its checkpoint: the next one starts over.
+    --from-scratch        drop the checkpoint of a rebuild cut short and read every object again
   Settings, from the environment:
     CONTENT_ADDRESS       the content service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_CONTENT_ADDRESS})

@@ -40,12 +40,13 @@ const USAGE = `usage: npm run reindex -- [--from-scratch]
   the content objects indexed so far (a bar on a terminal, else a line every 2 s), then one line at the end.
   Stopped midway (the tool killed or interrupted, search or content restarted), the catalog is not worse than
   before: the entries written are the store's, the others as they were, and none is removed until the scan is
-  complete. Run it again and it goes on from where it stopped: search keeps a checkpoint in its own store (so any
-  search replica resumes it; the first progress line says "resuming the rebuild begun at …"), the content scan
-  goes on after the last object written, and the rebuild still ends with the catalog equal to the stores (entries
+  complete. Run it again and it goes on from where it stopped: search keeps a checkpoint in its own store (every
+  200 objects and when the rebuild stops; any search replica resumes it, and the first progress line says
+  "resuming the rebuild begun at …"), the content scan goes on after the last object saved, and the rebuild still ends with the catalog equal to the stores (entries
   gone from them removed, the comments of the objects indexed before the stop indexed). A rebuild that ends drops
   its checkpoint: the next one starts over.
-    --from-scratch        drop the checkpoint of a rebuild cut short and start over
+    --from-scratch        drop the checkpoint of a rebuild cut short and start over; use it after restoring a
+                          store from a backup (what the earlier part wrote came from the store before the restore)
   Settings, from the environment:
     SEARCH_ADDRESS        the search service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_SEARCH_ADDRESS})
