@@ -529,9 +529,9 @@ export class Translations {
       ended = true;
       return members.length;
     } finally {
-      // Stopped short (cancelled, or failed): the next rebuild goes on from here. Best effort: when the store is
-      // what failed, the last periodic checkpoint stands.
-      if (!ended) await save().catch(() => undefined);
+      // Stopped short (cancelled, or failed): the next rebuild goes on from here (a new one that read nothing yet
+      // leaves none). Best effort: when the store is what failed, the last periodic checkpoint stands.
+      if (!ended && (resumed || read > 0)) await save().catch(() => undefined);
     }
   }
 

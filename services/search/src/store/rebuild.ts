@@ -134,8 +134,8 @@ export async function* rebuildSteps(
     ended = true;
     return { indexed: doneBefore + seen.size, removed: removed.count, purged };
   } finally {
-    // Stopped short (cancelled, or failed): the next rebuild goes on from here. Best effort: when the store is
-    // what failed, the last periodic checkpoint stands.
-    if (!ended) await save().catch(() => undefined);
+    // Stopped short (cancelled, or failed): the next rebuild goes on from here (a new one that did nothing yet
+    // leaves none). Best effort: when the store is what failed, the last periodic checkpoint stands.
+    if (!ended && (resumed || done > 0)) await save().catch(() => undefined);
   }
 }
