@@ -33,4 +33,24 @@ describe('the tools’ --help', () => {
       expect(run.stdout).toMatch(new RegExp(`^usage: npm run ${name}`, 'i'));
     }
   });
+  it.each(TOOLS.slice(0, 2))(
+    'npm run %s says how a rebuild cut short is resumed, and refuses an unknown option',
+    (_name, script) => {
+      const env = { PATH: process.env.PATH, SEARCH_ADDRESS: '127.0.0.1:1', CONTENT_ADDRESS: '127.0.0.1:1' };
+      const help = spawnSync(process.execPath, [join(ROOT, script), '--help'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        env,
+      });
+      expect(help.stdout).toMatch(/goes on from where it stopped/);
+      expect(help.stdout).toMatch(/--from-scratch/);
+      const wrong = spawnSync(process.execPath, [join(ROOT, script), '--resume-from=x'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        env,
+      });
+      expect([wrong.status, wrong.stdout]).toEqual([2, '']);
+      expect(wrong.stderr).toMatch(/^usage: npm run /);
+    },
+  );
 });

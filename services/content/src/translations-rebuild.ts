@@ -35,11 +35,17 @@ const schema = z.object({
     .default(30 * 60_000),
 });
 
-const USAGE = `usage: npm run translations:rebuild
+const USAGE = `usage: npm run translations:rebuild -- [--from-scratch]
   Recomputes every translation group from the content store, through the running content service. Shows the
   objects read so far (a bar on a terminal, else a line every 2 s), then one line at the end. Stopped midway (the
-  tool or content killed), the index is as it was (it is replaced only at the end, entry by entry, before the
-  stale ones go). A rebuild is not resumed: run it again, and it starts over. Settings, from the environment:
+  tool killed or interrupted, content restarted), the index is as it was (it is replaced only at the end, entry by
+  entry, before the stale ones go). Run it again and it goes on from where it stopped: content keeps a checkpoint
+  in its own store (every 500 objects and when the rebuild stops; any content replica resumes it, and the first
+  progress line says "resuming the rebuild begun at …"), reads the objects after the last one saved, and the
+  linked objects before it again as they are now (one query), so the groups are those of a rebuild in one go. A
+  rebuild that ends drops its checkpoint: the next one starts over.
+    --from-scratch        drop the checkpoint of a rebuild cut short and read every object again
+  Settings, from the environment:
     CONTENT_ADDRESS       the content service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_CONTENT_ADDRESS})
     DATA_DIR              the embedded mode's data folder (default ./data)
@@ -47,7 +53,13 @@ const USAGE = `usage: npm run translations:rebuild
     REBUILD_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
-async function rebuild(): Promise<void> {
+/** The options the tool takes; null for a usage error. */
+function optionsOf(args: readonly string[]): { fromScratch: boolean } | null {
+  if (args.some((arg) => arg !== '--from-scratch')) return null;
+  return { fromScratch: args.includes('--from-scratch') };
+}
+
+async function rebuild(fromScratch: boolean): Promise<void> {
   const config = loadConfig(schema);
   const content = toolTarget(
     'content',
@@ -60,7 +72,7 @@ async function rebuild(): Promise<void> {
   const client = createClient(protos().content.ContentService, content.address, 4 * 1024 * 1024);
   try {
     const requestId = randomUUID();
-    const call = client.RebuildTranslations({}, requestMetadata(requestId), {
+    const call = client.RebuildTranslations({ from_scratch: fromScratch }, requestMetadata(requestId), {
       deadline: Date.now() + config.REBUILD_TIMEOUT_MS,
     });
     const messages = call as AsyncIterable<ProgressMessage<{ linked: number }>>;
@@ -74,7 +86,12 @@ async function rebuild(): Promise<void> {
 }
 
 exitOnHelp(USAGE);
-rebuild().catch((error: Error) => {
+const options = optionsOf(process.argv.slice(2));
+if (!options) {
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+rebuild(options.fromScratch).catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `translations rebuild failed: ${error.message}`);
   process.exit(1);
 });

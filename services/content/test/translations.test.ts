@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, newEvent, type DocumentStore } from '@cms/shared';
+import { createLogger, newEvent, RebuildCheckpoints, type DocumentStore } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import type { ContentDoc } from '../src/domain/model';
-import { Translations } from '../src/domain/translations';
+import { Translations, type ContentScan } from '../src/domain/translations';
 import { ContentWriter } from '../src/domain/write-path';
 import { StoreContentRepository } from '../src/store/content-repository';
 import { StoreTranslationGroups } from '../src/store/translation-groups';
@@ -163,5 +163,63 @@ describe('translation groups', () => {
     // Run again, it starts over and completes.
     expect(await translations.rebuild(repo, 'test')).toBe(3);
     expect(await index.all()).toEqual(followed);
+  });
+  it('cut short after two objects, goes on from its checkpoint: reads only the rest, ends as a full rebuild', async () => {
+    await insert(doc('a', '/a', 'en', 'g1'), doc('b', '/b', 'de', 'g1'), doc('c', '/c', 'fr', 'g2'));
+    await insert(doc('e', '/e', 'de', 'g2'), doc('g', '/g', 'en', 'g1', '2026-02-01T00:00:00.000Z'));
+    // An entry of an object the store no longer has.
+    await index.put({ _id: 'gone', group: 'g2', language: 'en', version: 1 });
+    const read: string[] = [];
+    const counting: ContentScan = {
+      async *scan(pageSize, afterUid) {
+        for await (const d of repo.scan(pageSize, afterUid)) {
+          read.push(d._id);
+          yield d;
+        }
+      },
+      linkedUpTo: (uid) => repo.linkedUpTo(uid),
+    };
+    const checkpoints = new RebuildCheckpoints(store, 'translations');
+    const first = translations.rebuildSteps(counting, await repo.countInTree(), 'test', checkpoints);
+    await first.next();
+    await first.next();
+    await first.return(0);
+    expect(read).toEqual(['a', 'b']);
+    expect(await checkpoints.load()).toMatchObject({ after_uid: 'b', done: 2, scan_complete: false });
+    // Added while nothing runs: after the cut in UID order, so the resumed scan reads it.
+    await insert(doc('f', '/f', 'fr', 'g1'));
+
+    read.length = 0;
+    const steps: string[] = [];
+    const resumed = translations.rebuildSteps(counting, await repo.countInTree(), 'test', checkpoints);
+    let linked: number | undefined;
+    for (let step = await resumed.next(); ; step = await resumed.next()) {
+      if (step.done) {
+        linked = step.value;
+        break;
+      }
+      steps.push(`${step.value.done}/${step.value.total} ${step.value.what.replace(/\d{4}-.*/, '<time>')}`);
+    }
+    expect(read).toEqual(['c', 'e', 'f', 'g', 'root']);
+    expect(steps[0]).toBe('2/7 resuming the rebuild begun at <time>');
+    expect(await checkpoints.load()).toBeNull();
+    // g clashes with a, read before the cut: the one written last leaves, as in a rebuild in one go.
+    expect(linked).toBe(5);
+    expect((await repo.byUid('g'))?.translation_group).toBeUndefined();
+    const groups = (await index.all()).map((m) => [m._id, m.group]);
+    expect(groups).toEqual([
+      ['a', 'g1'],
+      ['b', 'g1'],
+      ['c', 'g2'],
+      ['e', 'g2'],
+      ['f', 'g1'],
+    ]);
+    expect(await translations.rebuild(repo, 'test')).toBe(5);
+    expect((await index.all()).map((m) => [m._id, m.group])).toEqual(groups);
+
+    // Ended: the next rebuild starts over.
+    read.length = 0;
+    await translations.rebuildSteps(counting, 0, 'test', checkpoints).next();
+    expect(read).toEqual(['a']);
   });
 });

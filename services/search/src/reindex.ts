@@ -35,12 +35,18 @@ const schema = z.object({
     .default(30 * 60_000),
 });
 
-const USAGE = `usage: npm run reindex
+const USAGE = `usage: npm run reindex -- [--from-scratch]
   Rebuilds the search catalog from the content and discussion stores, through the running search service. Shows
   the content objects indexed so far (a bar on a terminal, else a line every 2 s), then one line at the end.
-  Stopped midway (the tool or search killed), the catalog is not worse than before: the entries written are the
-  store's, the others as they were, and none is removed until the scan is complete. A rebuild is not resumed: run
-  it again, and it starts over (each entry is rewritten from the store, so redoing one is harmless).
+  Stopped midway (the tool killed or interrupted, search or content restarted), the catalog is not worse than
+  before: the entries written are the store's, the others as they were, and none is removed until the scan is
+  complete. Run it again and it goes on from where it stopped: search keeps a checkpoint in its own store (every
+  200 objects and when the rebuild stops; any search replica resumes it, and the first progress line says
+  "resuming the rebuild begun at …"), the content scan goes on after the last object saved, and the rebuild still ends with the catalog equal to the stores (entries
+  gone from them removed, the comments of the objects indexed before the stop indexed). A rebuild that ends drops
+  its checkpoint: the next one starts over.
+    --from-scratch        drop the checkpoint of a rebuild cut short and start over; use it after restoring a
+                          store from a backup (what the earlier part wrote came from the store before the restore)
   Settings, from the environment:
     SEARCH_ADDRESS        the search service (default: the embedded mode's, from DATA_DIR/embedded-addresses.json,
                           else ${DEFAULT_SEARCH_ADDRESS})
@@ -49,7 +55,13 @@ const USAGE = `usage: npm run reindex
     REINDEX_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
-async function reindex(): Promise<void> {
+/** The options the tool takes; null for a usage error. */
+function optionsOf(args: readonly string[]): { fromScratch: boolean } | null {
+  if (args.some((arg) => arg !== '--from-scratch')) return null;
+  return { fromScratch: args.includes('--from-scratch') };
+}
+
+async function reindex(fromScratch: boolean): Promise<void> {
   const config = loadConfig(schema);
   const search = toolTarget(
     'search',
@@ -62,7 +74,9 @@ async function reindex(): Promise<void> {
   const client = createClient(protos().search.SearchService, search.address, 4 * 1024 * 1024);
   try {
     const requestId = randomUUID();
-    const call = client.Reindex({}, requestMetadata(requestId), { deadline: Date.now() + config.REINDEX_TIMEOUT_MS });
+    const call = client.Reindex({ from_scratch: fromScratch }, requestMetadata(requestId), {
+      deadline: Date.now() + config.REINDEX_TIMEOUT_MS,
+    });
     const messages = call as AsyncIterable<ProgressMessage<{ indexed: number; removed: number }>>;
     const result = await followProgress('reindex', messages, requestId).catch((error: Error) => {
       throw new Error(`${error.message} (search service at ${search.address}, from ${search.from})`);
@@ -74,7 +88,12 @@ async function reindex(): Promise<void> {
 }
 
 exitOnHelp(USAGE);
-reindex().catch((error: Error) => {
+const options = optionsOf(process.argv.slice(2));
+if (!options) {
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+reindex(options.fromScratch).catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `reindex failed: ${error.message}`);
   process.exit(1);
 });

@@ -200,10 +200,14 @@ describe.each(STORE_ENGINES)('comments in the catalog on $name', (engine) => {
       yield snapshot(2);
     }
     const comments = () => discussion.comments.values();
-    const result = await rebuildCatalog(catalog, scan(), comments, {
-      now: () => new Date(),
-      tombstoneRetentionMs: 60_000,
-    });
+    const result = await rebuildCatalog(
+      catalog,
+      { snapshots: scan, comments },
+      {
+        now: () => new Date(),
+        tombstoneRetentionMs: 60_000,
+      },
+    );
     expect(result).toMatchObject({ indexed: 2, removed: 0 });
     expect(await find({ SearchableText: 'marmalade' }, callerTokens(null))).toHaveLength(1);
     expect(await catalog.entries.findOne({ _id: DOC })).toMatchObject({ version: 2, total_comments: 1 });
@@ -218,10 +222,14 @@ describe.each(STORE_ENGINES)('comments in the catalog on $name', (engine) => {
     async function* scan() {
       yield snapshot(2);
     }
-    const result = await rebuildCatalog(catalog, scan(), () => discussion.comments.values(), {
-      now: () => new Date(),
-      tombstoneRetentionMs: 60_000,
-    });
+    const result = await rebuildCatalog(
+      catalog,
+      { snapshots: scan, comments: () => discussion.comments.values() },
+      {
+        now: () => new Date(),
+        tombstoneRetentionMs: 60_000,
+      },
+    );
     expect(result).toMatchObject({ indexed: 3, removed: 1 });
     expect(await find({ SearchableText: 'marmalade' }, ['Manager'])).toHaveLength(0);
     expect((await find({ SearchableText: 'quince' }, ['Manager'])).map((r) => r.id).sort()).toEqual(['1009', '1010']);

@@ -1,6 +1,7 @@
 export * from './store/port';
 export * from './store/write-retry';
 export * from './store/private-files';
+export * from './store/rebuild-checkpoints';
 export * from './events/port';
 export { joinReplicas, type ReplicatedHub, type ReplicaMessages } from './events/broadcast';
 export * from './errors/app-error';

@@ -26,8 +26,9 @@ export function contentLookups(
       if (!doc) throw notFound(`No content with UID ${request.uid}`);
       return snapshot(doc);
     }),
-    Scan: serverStream(log, async function* (request: { page_size: number }) {
-      for await (const doc of repo.scan(request.page_size > 0 ? request.page_size : 500)) yield snapshot(doc);
+    Scan: serverStream(log, async function* (request: { page_size: number; after_uid: string }) {
+      const pageSize = request.page_size > 0 ? request.page_size : 500;
+      for await (const doc of repo.scan(pageSize, request.after_uid)) yield snapshot(doc);
     }),
     // The total of a reindex's progress (search's `Reindex`).
     CountObjects: unary(log, async () => ({ count: await repo.countInTree() })),

@@ -6,7 +6,12 @@ import {
   type ContentServiceHandlers,
   type Logger,
 } from '@cms/shared';
-import { isMultilingual, type ContentScan, type Translations } from '../domain/translations';
+import {
+  isMultilingual,
+  type ContentScan,
+  type Translations,
+  type TranslationsCheckpoints,
+} from '../domain/translations';
 import type { StoreContentRepository } from '../store/content-repository';
 
 /** A language code as the language panel's vocabulary has them (`en`, `pt-br`). */
@@ -22,11 +27,14 @@ export function languageRootRpcs(
   translations: Translations,
   repo: ContentScan & Pick<StoreContentRepository, 'countInTree'>,
   log: Logger,
+  checkpoints?: TranslationsCheckpoints,
 ): Pick<ContentServiceHandlers, 'EnsureLanguageRoots' | 'RebuildTranslations'> {
   return {
     // `npm run translations:rebuild` (translations-rebuild.ts), with its progress; a cancelled call stops it.
-    RebuildTranslations: serverStream(log, async function* (_request: unknown, ctx) {
-      const steps = translations.rebuildSteps(repo, await repo.countInTree(), ctx.requestId);
+    // It goes on from where one cut short stopped (the checkpoint), unless the call asks from_scratch.
+    RebuildTranslations: serverStream(log, async function* (request: { from_scratch: boolean }, ctx) {
+      if (request.from_scratch) await checkpoints?.clear();
+      const steps = translations.rebuildSteps(repo, await repo.countInTree(), ctx.requestId, checkpoints);
       for await (const { result: linked, ...step } of progressMessages(steps)) {
         if (linked === undefined) {
           yield step;

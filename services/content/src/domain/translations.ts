@@ -7,7 +7,16 @@
  * one the group has) is resolved by unlinking the object written last.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, callerTokens, clip, conflict, urlOf, type Logger, type Principal__Output } from '@cms/shared';
+import {
+  badRequest,
+  callerTokens,
+  clip,
+  conflict,
+  urlOf,
+  type Logger,
+  type Principal__Output,
+  type RebuildCheckpoints,
+} from '@cms/shared';
 import { accessFields } from './access';
 import { addedEvent, modifiedEvent } from './content-events';
 import { childPath, type ContentDoc } from './model';
@@ -100,8 +109,17 @@ export interface SiteLanguages {
 
 /** Every live object, for a rebuild (the store's scan). */
 export interface ContentScan {
-  scan(pageSize: number): AsyncIterable<ContentDoc>;
+  /** In UID order; only the objects after `afterUid` when given (a rebuild resumed). */
+  scan(pageSize: number, afterUid?: string): AsyncIterable<ContentDoc>;
+  /** The live objects with a translation group whose UID is `uid` or sorts before it. */
+  linkedUpTo(uid: string): Promise<ContentDoc[]>;
 }
+
+/** Where a rebuild cut short stands (`RebuildCheckpoints`, kept in content's store). */
+export type TranslationsCheckpoints = Pick<RebuildCheckpoints, 'load' | 'save' | 'clear'>;
+
+/** The checkpoint is saved after this many objects read (and when the rebuild stops short). */
+const CHECKPOINT_EVERY = 500;
 
 /** What `@translations` answers. */
 export interface TranslationLinks {
@@ -439,39 +457,82 @@ export class Translations {
    * Recomputes every group from the objects as stored (`npm run translations:rebuild`): clashes are resolved
    * as the consumer resolves them, then the index is replaced. Yields a step per object read (of `total`, the
    * count as it began); answers how many objects are linked. Stopped midway, the index is as it was, and the
-   * objects unlinked by then stay so (what the next rebuild would do anyway): a rebuild starts over.
+   * objects unlinked by then stay so (what the next rebuild would do anyway).
+   *
+   * With `checkpoints`, a rebuild cut short is resumed by the next one: the scan goes on after the last UID read,
+   * and the linked objects read before are read again as stored now by one query (only they make groups), so the
+   * groups are those a rebuild in one go would make. A rebuild that ends clears its checkpoint.
    */
   async *rebuildSteps(
     scan: ContentScan,
     total: number,
     requestId: string,
+    checkpoints?: TranslationsCheckpoints,
   ): AsyncGenerator<{ done: number; total: number; what: string }, number> {
+    const resumed = checkpoints ? await checkpoints.load() : null;
+    const now = () => (this.options.now?.() ?? new Date()).toISOString();
+    const startedAt = resumed?.started_at ?? now();
+    let read = resumed?.done ?? 0;
+    let afterUid = resumed?.after_uid ?? '';
+    let scanComplete = resumed?.scan_complete ?? false;
+    const save = async () =>
+      checkpoints?.save({
+        started_at: startedAt,
+        after_uid: afterUid,
+        done: read,
+        scan_complete: scanComplete,
+        saved_at: now(),
+      });
     const groups = new Map<string, ContentDoc[]>();
-    let read = 0;
-    for await (const doc of scan.scan(500)) {
-      read += 1;
-      // Objects added since the count make `read` pass it: the total grows with them.
-      yield { done: read, total: Math.max(total, read), what: doc.path ?? '' };
-      if (!doc.translation_group) continue;
-      groups.set(doc.translation_group, [...(groups.get(doc.translation_group) ?? []), doc]);
-    }
-    yield { done: read, total: Math.max(total, read), what: 'clashes' };
-    const members: GroupMember[] = [];
-    for (const docs of groups.values()) {
-      let kept = docs;
-      for (;;) {
-        const clash = clashIn(kept);
-        if (!clash) break;
-        const leaver = leaverOf(clash);
-        await this.leave(leaver, requestId);
-        kept = kept.filter((doc) => doc._id !== leaver._id);
+    const group = (doc: ContentDoc) => {
+      if (doc.translation_group) groups.set(doc.translation_group, [...(groups.get(doc.translation_group) ?? []), doc]);
+    };
+    let ended = false;
+    try {
+      if (resumed) {
+        yield { done: read, total: Math.max(total, read), what: `resuming the rebuild begun at ${startedAt}` };
+        if (afterUid) for (const doc of await scan.linkedUpTo(afterUid)) group(doc);
       }
-      members.push(...kept.map(memberOf));
+      if (!scanComplete) {
+        let unsaved = 0;
+        for await (const doc of scan.scan(500, afterUid)) {
+          read += 1;
+          afterUid = doc._id;
+          group(doc);
+          if (++unsaved === CHECKPOINT_EVERY) {
+            await save();
+            unsaved = 0;
+          }
+          // Objects added since the count make `read` pass it: the total grows with them.
+          yield { done: read, total: Math.max(total, read), what: doc.path ?? '' };
+        }
+        scanComplete = true;
+        await save();
+      }
+      yield { done: read, total: Math.max(total, read), what: 'clashes' };
+      const members: GroupMember[] = [];
+      for (const docs of groups.values()) {
+        let kept = docs;
+        for (;;) {
+          const clash = clashIn(kept);
+          if (!clash) break;
+          const leaver = leaverOf(clash);
+          await this.leave(leaver, requestId);
+          kept = kept.filter((doc) => doc._id !== leaver._id);
+        }
+        members.push(...kept.map(memberOf));
+      }
+      members.sort((a, b) => a._id.localeCompare(b._id));
+      yield { done: read, total: Math.max(total, read), what: 'index' };
+      await this.options.index.replaceAll(members);
+      await checkpoints?.clear();
+      ended = true;
+      return members.length;
+    } finally {
+      // Stopped short (cancelled, or failed): the next rebuild goes on from here (a new one that read nothing yet
+      // leaves none). Best effort: when the store is what failed, the last periodic checkpoint stands.
+      if (!ended && (resumed || read > 0)) await save().catch(() => undefined);
     }
-    members.sort((a, b) => a._id.localeCompare(b._id));
-    yield { done: read, total: Math.max(total, read), what: 'index' };
-    await this.options.index.replaceAll(members);
-    return members.length;
   }
 
   private async resolveClashes(group: string, requestId: string, flushes: DeferredFlushes): Promise<void> {

@@ -199,9 +199,18 @@ export class StoreContentRepository implements ContentRepository, ContentWriteSt
     return this.docs.countDocuments({ path: { $exists: true } });
   }
 
-  /** Every live object, paged by UID, for reindexing. */
-  async *scan(pageSize: number): AsyncGenerator<ContentDoc> {
-    let after = '';
+  /** The live objects with a translation group up to `uid` (a resumed translations rebuild's earlier part). */
+  async linkedUpTo(uid: string): Promise<ContentDoc[]> {
+    const found = await this.docs.find(
+      { _id: { $lte: uid }, translation_group: { $gt: '' } },
+      { sort: { _id: 1 }, projection: { _outbox: 0 } },
+    );
+    return found.filter((d) => !d._deleted);
+  }
+
+  /** Every live object, paged by UID, for reindexing; after `afterUid` only when a rebuild resumes. */
+  async *scan(pageSize: number, afterUid = ''): AsyncGenerator<ContentDoc> {
+    let after = afterUid;
     for (;;) {
       const page = await this.docs.find(
         { _id: { $gt: after } },

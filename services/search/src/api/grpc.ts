@@ -5,18 +5,18 @@ import {
   requestMetadata,
   serverStream,
   type ContentServiceClient,
-  type ContentSnapshot,
   type DiscussionServiceClient,
   type Logger,
+  type RebuildCheckpoints,
   type SearchServiceHandlers,
 } from '@cms/shared';
-import type { CommentRecord } from '../domain/comment-entry';
-import { rebuildSteps, type RebuildOptions } from '../store/rebuild';
+import { rebuildSteps, type RebuildOptions, type RebuildSources } from '../store/rebuild';
 import type { Catalog } from '../store/catalog';
 
 /**
  * `Reindex`: rebuilds the catalog from the content store and the discussion store (addendum §6), streaming its
- * progress; a cancelled call stops it (store/rebuild.ts says what that leaves). The clients are made when a
+ * progress; a cancelled call stops it (store/rebuild.ts says what that leaves, and how the next call resumes it
+ * from the checkpoint unless it asks `from_scratch`). The clients are made when a
  * reindex runs, so their addresses may be known late.
  */
 export function searchRpcs(
@@ -24,10 +24,10 @@ export function searchRpcs(
   content: () => ContentServiceClient,
   discussion: () => DiscussionServiceClient,
   log: Logger,
-  options: RebuildOptions & { connectWaitMs: number },
+  options: RebuildOptions & { connectWaitMs: number; checkpoints?: RebuildCheckpoints },
 ): Omit<SearchServiceHandlers, 'Handle' | 'Terms' | 'QueryCollection'> {
   return {
-    Reindex: serverStream(log, async function* (_request, ctx) {
+    Reindex: serverStream(log, async function* (request: { from_scratch: boolean }, ctx) {
       // A reindex often follows a restart (a restore): the channels may still be reconnecting, so each scan first
       // waits for its service, within connectWaitMs; the scans themselves have no deadline (they last as needed).
       await connected(content(), 'content', options.connectWaitMs);
@@ -36,16 +36,14 @@ export function searchRpcs(
         requestId: ctx.requestId,
         timeoutMs: options.connectWaitMs,
       });
-      const snapshots = content().Scan({ page_size: 500 }, requestMetadata(ctx.requestId));
-      // Opened once the content scan is done: a comment added meanwhile is found, on content the scan saw.
-      const comments = () => discussion().ScanComments({ page_size: 500 }, requestMetadata(ctx.requestId));
-      const steps = rebuildSteps(
-        catalog,
-        snapshots as AsyncIterable<ContentSnapshot>,
-        comments as () => AsyncIterable<CommentRecord>,
-        count,
-        options,
-      );
+      if (request.from_scratch) await options.checkpoints?.clear();
+      let scan: ReturnType<ContentServiceClient['Scan']> | undefined;
+      const sources: RebuildSources = {
+        snapshots: (afterUid) =>
+          (scan = content().Scan({ page_size: 500, after_uid: afterUid }, requestMetadata(ctx.requestId))),
+        comments: () => discussion().ScanComments({ page_size: 500 }, requestMetadata(ctx.requestId)),
+      } as RebuildSources;
+      const steps = rebuildSteps(catalog, sources, count, options, options.checkpoints);
       let ended = false;
       try {
         for await (const message of progressMessages(steps)) {
@@ -57,8 +55,10 @@ export function searchRpcs(
         ended = true;
       } finally {
         // Cancelled by the caller, or failed: the content scan stops with it (no-op once it is complete).
-        snapshots.cancel();
-        if (!ended) ctx.log.warn('reindex stopped before its end: the entries written so far are kept, none removed');
+        scan?.cancel();
+        if (!ended) {
+          ctx.log.warn('reindex stopped before its end: the entries written so far are kept, none removed; resumable');
+        }
       }
     }),
   };

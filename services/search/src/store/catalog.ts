@@ -183,6 +183,25 @@ export class Catalog {
   }
 
   /**
+   * A content object as a comment's host, from its live entry when written at or after `since`: a resumed
+   * reindex's objects scanned before it was cut short (their entries are the store's since it began). Else null.
+   */
+  async hostWrittenSince(uid: string, since: string): Promise<CommentHost | null> {
+    const found = await this.entries.findOne(
+      { _id: uid, deleted: { $ne: true }, indexed_at: { $gte: since } },
+      { projection: { _id: 1, path: 1, title: 1, allowed: 1, language: 1 } },
+    );
+    if (!found) return null;
+    return {
+      _id: found._id,
+      path: found.path,
+      title: found.title,
+      allowed: found.allowed,
+      language: found.language ?? '',
+    };
+  }
+
+  /**
    * The types (name → title) and tags of what a viewer holding `viewerTokens` may see, for the query builder's
    * vocabularies; read from at most `MAX_TERM_ENTRIES` entries.
    */

@@ -2,7 +2,9 @@
 
 
 export interface RebuildTranslationsRequest {
+  'from_scratch'?: (boolean);
 }
 
 export interface RebuildTranslationsRequest__Output {
+  'from_scratch': (boolean);
 }

@@ -3,8 +3,10 @@
 
 export interface ScanRequest {
   'page_size'?: (number);
+  'after_uid'?: (string);
 }
 
 export interface ScanRequest__Output {
   'page_size': (number);
+  'after_uid': (string);
 }

@@ -2,7 +2,9 @@
 
 
 export interface ReindexRequest {
+  'from_scratch'?: (boolean);
 }
 
 export interface ReindexRequest__Output {
+  'from_scratch': (boolean);
 }
