@@ -16,6 +16,7 @@ import {
 } from '@cms/shared';
 import { smtpMailSender } from '@cms/shared/adapters';
 import { commentRpcs } from './api/comment-rpc';
+import { renderRpc } from './api/render-rpc';
 import { ENDPOINTS } from './api/endpoints';
 import { identityAuthors } from './clients/authors';
 import { remoteContentSource } from './clients/content-source';
@@ -105,6 +106,7 @@ async function startDiscussion({ config, logger, store, bus }: ServiceDeps<Discu
               logger,
             }),
             ...commentRpcs(comments, logger),
+            ...renderRpc({ store: comments, settings, authors, contexts }, logger),
             ...awaitPublishedRpc(relay, logger),
           },
         },

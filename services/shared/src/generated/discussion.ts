@@ -6,8 +6,12 @@ import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output 
 import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_common_v1_Principal__Output } from './cms/common/v1/Principal';
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from './cms/discussion/v1/CommentRecord';
+import type { CommentRef as _cms_discussion_v1_CommentRef, CommentRef__Output as _cms_discussion_v1_CommentRef__Output } from './cms/discussion/v1/CommentRef';
 import type { DiscussionServiceClient as _cms_discussion_v1_DiscussionServiceClient, DiscussionServiceDefinition as _cms_discussion_v1_DiscussionServiceDefinition } from './cms/discussion/v1/DiscussionService';
 import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetCommentRequest__Output as _cms_discussion_v1_GetCommentRequest__Output } from './cms/discussion/v1/GetCommentRequest';
+import type { RenderCommentsRequest as _cms_discussion_v1_RenderCommentsRequest, RenderCommentsRequest__Output as _cms_discussion_v1_RenderCommentsRequest__Output } from './cms/discussion/v1/RenderCommentsRequest';
+import type { RenderCommentsResponse as _cms_discussion_v1_RenderCommentsResponse, RenderCommentsResponse__Output as _cms_discussion_v1_RenderCommentsResponse__Output } from './cms/discussion/v1/RenderCommentsResponse';
+import type { RenderedComment as _cms_discussion_v1_RenderedComment, RenderedComment__Output as _cms_discussion_v1_RenderedComment__Output } from './cms/discussion/v1/RenderedComment';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from './cms/discussion/v1/ScanCommentsRequest';
 import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from './cms/events/v1/AwaitPublishedRequest';
 import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from './cms/events/v1/PublishBacklog';
@@ -29,8 +33,12 @@ export interface ProtoGrpcType {
     discussion: {
       v1: {
         CommentRecord: MessageTypeDefinition<_cms_discussion_v1_CommentRecord, _cms_discussion_v1_CommentRecord__Output>
+        CommentRef: MessageTypeDefinition<_cms_discussion_v1_CommentRef, _cms_discussion_v1_CommentRef__Output>
         DiscussionService: SubtypeConstructor<typeof grpc.Client, _cms_discussion_v1_DiscussionServiceClient> & { service: _cms_discussion_v1_DiscussionServiceDefinition }
         GetCommentRequest: MessageTypeDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_GetCommentRequest__Output>
+        RenderCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_RenderCommentsRequest, _cms_discussion_v1_RenderCommentsRequest__Output>
+        RenderCommentsResponse: MessageTypeDefinition<_cms_discussion_v1_RenderCommentsResponse, _cms_discussion_v1_RenderCommentsResponse__Output>
+        RenderedComment: MessageTypeDefinition<_cms_discussion_v1_RenderedComment, _cms_discussion_v1_RenderedComment__Output>
         ScanCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_ScanCommentsRequest__Output>
       }
     }

@@ -8,6 +8,8 @@ import type { GetCommentRequest as _cms_discussion_v1_GetCommentRequest, GetComm
 import type { HttpRequest as _cms_common_v1_HttpRequest, HttpRequest__Output as _cms_common_v1_HttpRequest__Output } from '../../../cms/common/v1/HttpRequest';
 import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output as _cms_common_v1_HttpResponse__Output } from '../../../cms/common/v1/HttpResponse';
 import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from '../../../cms/events/v1/PublishBacklog';
+import type { RenderCommentsRequest as _cms_discussion_v1_RenderCommentsRequest, RenderCommentsRequest__Output as _cms_discussion_v1_RenderCommentsRequest__Output } from '../../../cms/discussion/v1/RenderCommentsRequest';
+import type { RenderCommentsResponse as _cms_discussion_v1_RenderCommentsResponse, RenderCommentsResponse__Output as _cms_discussion_v1_RenderCommentsResponse__Output } from '../../../cms/discussion/v1/RenderCommentsResponse';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from '../../../cms/discussion/v1/ScanCommentsRequest';
 
 export interface DiscussionServiceClient extends grpc.Client {
@@ -38,6 +40,15 @@ export interface DiscussionServiceClient extends grpc.Client {
   handle(argument: _cms_common_v1_HttpRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   handle(argument: _cms_common_v1_HttpRequest, callback: grpc.requestCallback<_cms_common_v1_HttpResponse__Output>): grpc.ClientUnaryCall;
   
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   scanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
@@ -52,6 +63,8 @@ export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementa
   
   Handle: grpc.handleUnaryCall<_cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse>;
   
+  RenderComments: grpc.handleUnaryCall<_cms_discussion_v1_RenderCommentsRequest__Output, _cms_discussion_v1_RenderCommentsResponse>;
+  
   ScanComments: grpc.handleServerStreamingCall<_cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord>;
   
 }
@@ -60,5 +73,6 @@ export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
   AwaitPublished: MethodDefinition<_cms_events_v1_AwaitPublishedRequest, _cms_events_v1_PublishBacklog, _cms_events_v1_AwaitPublishedRequest__Output, _cms_events_v1_PublishBacklog__Output>
   GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
+  RenderComments: MethodDefinition<_cms_discussion_v1_RenderCommentsRequest, _cms_discussion_v1_RenderCommentsResponse, _cms_discussion_v1_RenderCommentsRequest__Output, _cms_discussion_v1_RenderCommentsResponse__Output>
   ScanComments: MethodDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord__Output>
 }
