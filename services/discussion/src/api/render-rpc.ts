@@ -16,23 +16,25 @@ import {
   type Logger,
   type Principal__Output,
 } from '@cms/shared';
+import { z } from 'zod';
 import type { AuthorDirectory } from '../clients/authors';
 import type { SettingsSource } from '../clients/settings';
 import type { DiscussionContext } from '../clients/contexts';
-import { capabilitiesOf, discussionAllowed, isVisible, type CommentDoc } from '../domain/comment';
+import { capabilitiesOf, discussionAllowed, isVisible, type Capabilities, type CommentDoc } from '../domain/comment';
 import type { CommentStore } from '../store/comments';
 import { renderComment } from './render';
 
-/** As long as a search batch may be (search bounds `b_size` the same way). */
-const MAX_COMMENTS = 1000;
-const MAX_ID_LENGTH = 64;
-const MAX_PATH_LENGTH = 4096;
-
-interface CommentRef {
-  content_path?: string;
-  content_uid?: string;
-  comment_id?: string;
-}
+/** What search asks: at most a search batch of comments, each named by its object's path and UID and its id. */
+const commentRefs = z
+  .array(
+    z.object({
+      content_path: z.string().startsWith('/').max(4096),
+      content_uid: z.string().min(1).max(64),
+      comment_id: z.string().min(1).max(64),
+    }),
+  )
+  .max(1000);
+type CommentRef = z.infer<typeof commentRefs>[number];
 
 export interface RenderDeps {
   store: CommentStore;
@@ -46,33 +48,23 @@ export function renderRpc(deps: RenderDeps, log: Logger): Pick<DiscussionService
     RenderComments: unary(
       log,
       async (
-        request: { comments?: CommentRef[]; principal?: Principal__Output | null; public_url?: string },
+        request: { comments?: unknown; principal?: Principal__Output | null; public_url?: string },
         ctx: CallContext,
       ) => {
-        const refs = request.comments ?? [];
-        if (refs.length > MAX_COMMENTS) throw badRequest(`RenderComments takes at most ${MAX_COMMENTS} comments`);
-        for (const ref of refs) {
-          if (
-            !ref.content_path?.startsWith('/') ||
-            ref.content_path.length > MAX_PATH_LENGTH ||
-            !ref.comment_id ||
-            ref.comment_id.length > MAX_ID_LENGTH ||
-            !ref.content_uid ||
-            ref.content_uid.length > MAX_ID_LENGTH
-          ) {
-            throw badRequest('RenderComments needs a content_path, content_uid and comment_id for each comment');
-          }
+        const parsed = commentRefs.safeParse(request.comments ?? []);
+        if (!parsed.success) {
+          throw badRequest(
+            'RenderComments takes up to 1000 comments, each with a content_path, content_uid and comment_id',
+          );
         }
+        const refs = parsed.data;
         const principal = request.principal ?? null;
         const publicUrl = request.public_url ?? '';
         const settings = await deps.settings.current(ctx.requestId);
         // One conversation per content object: its context decides what the caller may see and do there.
         const byContent = new Map<string, CommentRef[]>();
-        for (const ref of refs) byContent.set(ref.content_path!, [...(byContent.get(ref.content_path!) ?? []), ref]);
-        const found = new Map<
-          string,
-          { comment: CommentDoc; base: string; caller: ReturnType<typeof capabilitiesOf> }
-        >();
+        for (const ref of refs) byContent.set(ref.content_path, [...(byContent.get(ref.content_path) ?? []), ref]);
+        const found = new Map<string, { comment: CommentDoc; base: string; caller: Capabilities }>();
         for (const [path, group] of byContent) {
           const context = await contextAt(deps.contexts, path, ctx.requestId, publicUrl);
           if (!context || !hasPermission(principal, 'View', context.scope)) continue;
@@ -82,8 +74,8 @@ export function renderRpc(deps: RenderDeps, log: Logger): Pick<DiscussionService
           for (const ref of group) {
             // Moved since search indexed it, or a comment of another object: not this one's.
             if (ref.content_uid !== context.uid) continue;
-            const comment = await deps.store.one(context.uid, ref.comment_id!);
-            if (comment && isVisible(comment, caller)) found.set(ref.comment_id!, { comment, base, caller });
+            const comment = await deps.store.one(context.uid, ref.comment_id);
+            if (comment && isVisible(comment, caller)) found.set(ref.comment_id, { comment, base, caller });
           }
         }
         const usernames = [...found.values()].flatMap(({ comment }) =>
@@ -92,10 +84,10 @@ export function renderRpc(deps: RenderDeps, log: Logger): Pick<DiscussionService
         const authors = await deps.authors.describe([...new Set(usernames)], ctx.requestId);
         return {
           comments: refs.flatMap((ref) => {
-            const hit = found.get(ref.comment_id!);
+            const hit = found.get(ref.comment_id);
             if (!hit) return [];
             const body = renderComment(hit.comment, hit.base, publicUrl, hit.caller, authors, settings);
-            return [{ comment_id: ref.comment_id!, json: Buffer.from(JSON.stringify(body)) }];
+            return [{ comment_id: ref.comment_id, json: Buffer.from(JSON.stringify(body)) }];
           }),
         };
       },
