@@ -75,6 +75,35 @@ describe('comments in search', () => {
     expect(talk).toMatchObject({ total_comments: 1, commentators: ['ann'] });
   });
 
+  it("lists a pending comment whole in Volto's moderation view query (fullobjects, no review_state)", async () => {
+    await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
+    let id: string;
+    try {
+      id = await comment('/talk', 'Quince paste awaits', 'ann');
+    } finally {
+      await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: false });
+    }
+    // As Volto 18's Site Setup → Moderate comments asks it (ModerateComments.jsx: searchContent).
+    const VOLTO_QUERY = '/@search?portal_type=Discussion%20Item&fullobjects=true';
+    const address = `${t.suite.publicUrl}/talk/++conversation++default/${id}`;
+    const found = await pollUntil(async () => {
+      const items = (await search(VOLTO_QUERY, 'admin')).items as Record<string, any>[];
+      return items.find((item) => item['@id'] === address);
+    }, 10_000);
+    expect(found).toMatchObject({
+      '@type': 'Discussion Item',
+      review_state: 'pending',
+      text: { data: 'Quince paste awaits' },
+      author_name: expect.any(String),
+      // The panel's Delete button: a moderator may delete any comment.
+      is_deletable: true,
+    });
+    // Whoever is no moderator finds no pending comment, whole or not.
+    const anonymous = (await search(VOLTO_QUERY, null)).items as Record<string, any>[];
+    expect(anonymous.map((item) => item['@id'])).not.toContain(address);
+    await t.request('DELETE', `/talk/@comments/${id}`, { auth: basic('ann') });
+  });
+
   it('a rejected comment leaves the moderation queue', async () => {
     await t.admin('PATCH', '/@registry', { [`${SETTINGS}.moderation_enabled`]: true });
     let id: string;

@@ -17,6 +17,7 @@ import {
 import { smtpMailSender } from '@cms/shared/adapters';
 import { commentExchangeRpcs } from './api/comment-exchange';
 import { commentRpcs } from './api/comment-rpc';
+import { renderRpc } from './api/render-rpc';
 import { ENDPOINTS } from './api/endpoints';
 import { identityAuthors } from './clients/authors';
 import { remoteContentSource } from './clients/content-source';
@@ -107,6 +108,7 @@ async function startDiscussion({ config, logger, store, bus }: ServiceDeps<Discu
             }),
             ...commentRpcs(comments, logger),
             ...commentExchangeRpcs(commands, comments, logger),
+            ...renderRpc({ store: comments, settings, authors, contexts }, logger),
             ...awaitPublishedRpc(relay, logger),
           },
         },

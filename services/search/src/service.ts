@@ -19,6 +19,7 @@ import { searchRpcs } from './api/grpc';
 import { termsRpcs } from './api/terms-rpc';
 import { queryCollectionRpc } from './api/query-collection-rpc';
 import { ReadYourWrites } from './api/read-your-writes';
+import { remoteFullComments } from './clients/comment-render';
 import { remoteFullObjects } from './clients/content-render';
 import { ENDPOINTS } from './api/endpoints';
 import { remoteContentSource } from './clients/content-source';
@@ -118,6 +119,7 @@ async function startSearch({ config, logger, store, bus }: ServiceDeps<SearchCon
                 catalog,
                 readYourWrites,
                 content: remoteFullObjects(contentClient, config.CALL_TIMEOUT_MS),
+                comments: remoteFullComments(discussionClient, config.CALL_TIMEOUT_MS),
                 snapshots: contentSource,
                 siteSearch,
                 addableTypes,

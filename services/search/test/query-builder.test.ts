@@ -5,6 +5,7 @@
 import { type ContentSnapshot, type DocumentStore, type Principal__Output } from '@cms/shared';
 import { queryBuilderSearch } from '../src/api/query-builder';
 import { resultItems } from '../src/api/results';
+import type { FullComments } from '../src/clients/comment-render';
 import type { FullObjects } from '../src/clients/content-render';
 import { entryFrom } from '../src/domain/catalog-entry';
 import { criteriaConditions } from '../src/domain/criteria';
@@ -119,6 +120,9 @@ describe.each(STORE_ENGINES)('query builder over the catalog on $name', (engine)
     });
   });
 
+  /** No comment among the results: discussion answers nothing. */
+  const NO_COMMENTS: FullComments = { render: async () => new Map() };
+
   it('asks content for a whole batch of full objects in one call', async () => {
     const calls: string[][] = [];
     const content: FullObjects = {
@@ -130,7 +134,7 @@ describe.each(STORE_ENGINES)('query builder over the catalog on $name', (engine)
     };
     const { items } = await search([{ i: 'portal_type', o: `${OP}selection.any`, v: 'Document' }], { size: 10 });
     const form = { fullobjects: true, columns: [], principal: null, publicUrl: 'http://x', requestId: 'r' };
-    const rendered = await resultItems(items, form, content);
+    const rendered = await resultItems(items, form, { content, comments: NO_COMMENTS });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toHaveLength(10);
     expect(rendered).toHaveLength(9);
@@ -144,7 +148,8 @@ describe.each(STORE_ENGINES)('query builder over the catalog on $name', (engine)
       [entry],
       { fullobjects: false, columns, principal: null, publicUrl: 'http://x', requestId: 'r' },
       {
-        render: () => Promise.reject(new Error('not asked')),
+        content: { render: () => Promise.reject(new Error('not asked')) },
+        comments: { render: () => Promise.reject(new Error('not asked')) },
       },
     );
     return item.then((items) => expect(JSON.parse(JSON.stringify(items))).toEqual(items));

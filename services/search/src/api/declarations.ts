@@ -1,4 +1,5 @@
 import { declarations, type ContentContext } from '@cms/shared';
+import type { FullComments } from '../clients/comment-render';
 import type { FullObjects } from '../clients/content-render';
 import type { ContentSource } from '../clients/content-source';
 import type { AddableTypesSource } from '../clients/content-types';
@@ -13,6 +14,8 @@ export interface SearchDeps {
   readYourWrites: ReadYourWrites;
   /** Content's full serializations, for `fullobjects`. */
   content: FullObjects;
+  /** Discussion's full serializations of comments, for `fullobjects` on `Discussion Item` results. */
+  comments: FullComments;
   /** Objects as content holds them now (a Collection's query settings). */
   snapshots: ContentSource;
   /** The search control panel's settings (`use_site_search_settings`). */

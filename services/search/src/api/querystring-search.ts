@@ -86,7 +86,7 @@ async function answer(call: EndpointCall<ContentContext, unknown, unknown, unkno
         publicUrl: call.publicUrl,
         requestId: call.requestId,
       },
-      deps.content,
+      { content: deps.content, comments: deps.comments },
     ),
     items_total: total,
   };

@@ -17,7 +17,7 @@ export const search = endpoint({
     GET: operation({
       summary: 'Catalog search below the context; parameters are catalog indexes and options',
       permission: 'View',
-      handle: async (call, { catalog, readYourWrites, content, siteSearch }) => {
+      handle: async (call, { catalog, readYourWrites, content, comments, siteSearch }) => {
         const useSite = flagValue(call.queryParams.get('use_site_search_settings'));
         const site = useSite ? await siteSearch.current(call.requestId) : undefined;
         // Index names are open-ended: the catalog query reads the parameters as sent, and validates them.
@@ -39,7 +39,7 @@ export const search = endpoint({
               publicUrl: call.publicUrl,
               requestId: call.requestId,
             },
-            content,
+            { content, comments },
           ),
           items_total: total,
         };

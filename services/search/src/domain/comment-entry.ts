@@ -32,8 +32,11 @@ export function commentEntryId(commentId: string): string {
   return `comment-${commentId}`;
 }
 
+/** What a comment's path adds to its content object's path, before the comment id. */
+export const CONVERSATION_SEGMENT = '/++conversation++default/';
+
 export function conversationPath(contentPath: string, commentId: string): string {
-  return `${contentPath === '/' ? '' : contentPath}/++conversation++default/${commentId}`;
+  return `${contentPath === '/' ? '' : contentPath}${CONVERSATION_SEGMENT}${commentId}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output 
 import type { Principal as _cms_common_v1_Principal, Principal__Output as _cms_common_v1_Principal__Output } from './cms/common/v1/Principal';
 import type { QueryParam as _cms_common_v1_QueryParam, QueryParam__Output as _cms_common_v1_QueryParam__Output } from './cms/common/v1/QueryParam';
 import type { CommentRecord as _cms_discussion_v1_CommentRecord, CommentRecord__Output as _cms_discussion_v1_CommentRecord__Output } from './cms/discussion/v1/CommentRecord';
+import type { CommentRef as _cms_discussion_v1_CommentRef, CommentRef__Output as _cms_discussion_v1_CommentRef__Output } from './cms/discussion/v1/CommentRef';
 import type { Conversation as _cms_discussion_v1_Conversation, Conversation__Output as _cms_discussion_v1_Conversation__Output } from './cms/discussion/v1/Conversation';
 import type { DiscussionServiceClient as _cms_discussion_v1_DiscussionServiceClient, DiscussionServiceDefinition as _cms_discussion_v1_DiscussionServiceDefinition } from './cms/discussion/v1/DiscussionService';
 import type { ExportCommentsRequest as _cms_discussion_v1_ExportCommentsRequest, ExportCommentsRequest__Output as _cms_discussion_v1_ExportCommentsRequest__Output } from './cms/discussion/v1/ExportCommentsRequest';
@@ -14,6 +15,9 @@ import type { ImportCommentsRequest as _cms_discussion_v1_ImportCommentsRequest,
 import type { ImportCommentsResponse as _cms_discussion_v1_ImportCommentsResponse, ImportCommentsResponse__Output as _cms_discussion_v1_ImportCommentsResponse__Output } from './cms/discussion/v1/ImportCommentsResponse';
 import type { ImportedComment as _cms_discussion_v1_ImportedComment, ImportedComment__Output as _cms_discussion_v1_ImportedComment__Output } from './cms/discussion/v1/ImportedComment';
 import type { RefusedComment as _cms_discussion_v1_RefusedComment, RefusedComment__Output as _cms_discussion_v1_RefusedComment__Output } from './cms/discussion/v1/RefusedComment';
+import type { RenderCommentsRequest as _cms_discussion_v1_RenderCommentsRequest, RenderCommentsRequest__Output as _cms_discussion_v1_RenderCommentsRequest__Output } from './cms/discussion/v1/RenderCommentsRequest';
+import type { RenderCommentsResponse as _cms_discussion_v1_RenderCommentsResponse, RenderCommentsResponse__Output as _cms_discussion_v1_RenderCommentsResponse__Output } from './cms/discussion/v1/RenderCommentsResponse';
+import type { RenderedComment as _cms_discussion_v1_RenderedComment, RenderedComment__Output as _cms_discussion_v1_RenderedComment__Output } from './cms/discussion/v1/RenderedComment';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from './cms/discussion/v1/ScanCommentsRequest';
 import type { AwaitPublishedRequest as _cms_events_v1_AwaitPublishedRequest, AwaitPublishedRequest__Output as _cms_events_v1_AwaitPublishedRequest__Output } from './cms/events/v1/AwaitPublishedRequest';
 import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from './cms/events/v1/PublishBacklog';
@@ -35,6 +39,7 @@ export interface ProtoGrpcType {
     discussion: {
       v1: {
         CommentRecord: MessageTypeDefinition<_cms_discussion_v1_CommentRecord, _cms_discussion_v1_CommentRecord__Output>
+        CommentRef: MessageTypeDefinition<_cms_discussion_v1_CommentRef, _cms_discussion_v1_CommentRef__Output>
         Conversation: MessageTypeDefinition<_cms_discussion_v1_Conversation, _cms_discussion_v1_Conversation__Output>
         DiscussionService: SubtypeConstructor<typeof grpc.Client, _cms_discussion_v1_DiscussionServiceClient> & { service: _cms_discussion_v1_DiscussionServiceDefinition }
         ExportCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_ExportCommentsRequest, _cms_discussion_v1_ExportCommentsRequest__Output>
@@ -43,6 +48,9 @@ export interface ProtoGrpcType {
         ImportCommentsResponse: MessageTypeDefinition<_cms_discussion_v1_ImportCommentsResponse, _cms_discussion_v1_ImportCommentsResponse__Output>
         ImportedComment: MessageTypeDefinition<_cms_discussion_v1_ImportedComment, _cms_discussion_v1_ImportedComment__Output>
         RefusedComment: MessageTypeDefinition<_cms_discussion_v1_RefusedComment, _cms_discussion_v1_RefusedComment__Output>
+        RenderCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_RenderCommentsRequest, _cms_discussion_v1_RenderCommentsRequest__Output>
+        RenderCommentsResponse: MessageTypeDefinition<_cms_discussion_v1_RenderCommentsResponse, _cms_discussion_v1_RenderCommentsResponse__Output>
+        RenderedComment: MessageTypeDefinition<_cms_discussion_v1_RenderedComment, _cms_discussion_v1_RenderedComment__Output>
         ScanCommentsRequest: MessageTypeDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_ScanCommentsRequest__Output>
       }
     }

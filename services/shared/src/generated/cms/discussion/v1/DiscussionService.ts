@@ -12,6 +12,8 @@ import type { HttpResponse as _cms_common_v1_HttpResponse, HttpResponse__Output 
 import type { ImportCommentsRequest as _cms_discussion_v1_ImportCommentsRequest, ImportCommentsRequest__Output as _cms_discussion_v1_ImportCommentsRequest__Output } from '../../../cms/discussion/v1/ImportCommentsRequest';
 import type { ImportCommentsResponse as _cms_discussion_v1_ImportCommentsResponse, ImportCommentsResponse__Output as _cms_discussion_v1_ImportCommentsResponse__Output } from '../../../cms/discussion/v1/ImportCommentsResponse';
 import type { PublishBacklog as _cms_events_v1_PublishBacklog, PublishBacklog__Output as _cms_events_v1_PublishBacklog__Output } from '../../../cms/events/v1/PublishBacklog';
+import type { RenderCommentsRequest as _cms_discussion_v1_RenderCommentsRequest, RenderCommentsRequest__Output as _cms_discussion_v1_RenderCommentsRequest__Output } from '../../../cms/discussion/v1/RenderCommentsRequest';
+import type { RenderCommentsResponse as _cms_discussion_v1_RenderCommentsResponse, RenderCommentsResponse__Output as _cms_discussion_v1_RenderCommentsResponse__Output } from '../../../cms/discussion/v1/RenderCommentsResponse';
 import type { ScanCommentsRequest as _cms_discussion_v1_ScanCommentsRequest, ScanCommentsRequest__Output as _cms_discussion_v1_ScanCommentsRequest__Output } from '../../../cms/discussion/v1/ScanCommentsRequest';
 
 export interface DiscussionServiceClient extends grpc.Client {
@@ -56,6 +58,15 @@ export interface DiscussionServiceClient extends grpc.Client {
   importComments(argument: _cms_discussion_v1_ImportCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
   importComments(argument: _cms_discussion_v1_ImportCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_ImportCommentsResponse__Output>): grpc.ClientUnaryCall;
   
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  RenderComments(argument: _cms_discussion_v1_RenderCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  renderComments(argument: _cms_discussion_v1_RenderCommentsRequest, callback: grpc.requestCallback<_cms_discussion_v1_RenderCommentsResponse__Output>): grpc.ClientUnaryCall;
+  
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   ScanComments(argument: _cms_discussion_v1_ScanCommentsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
   scanComments(argument: _cms_discussion_v1_ScanCommentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cms_discussion_v1_CommentRecord__Output>;
@@ -74,6 +85,8 @@ export interface DiscussionServiceHandlers extends grpc.UntypedServiceImplementa
   
   ImportComments: grpc.handleUnaryCall<_cms_discussion_v1_ImportCommentsRequest__Output, _cms_discussion_v1_ImportCommentsResponse>;
   
+  RenderComments: grpc.handleUnaryCall<_cms_discussion_v1_RenderCommentsRequest__Output, _cms_discussion_v1_RenderCommentsResponse>;
+  
   ScanComments: grpc.handleServerStreamingCall<_cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord>;
   
 }
@@ -84,5 +97,6 @@ export interface DiscussionServiceDefinition extends grpc.ServiceDefinition {
   GetComment: MethodDefinition<_cms_discussion_v1_GetCommentRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_GetCommentRequest__Output, _cms_discussion_v1_CommentRecord__Output>
   Handle: MethodDefinition<_cms_common_v1_HttpRequest, _cms_common_v1_HttpResponse, _cms_common_v1_HttpRequest__Output, _cms_common_v1_HttpResponse__Output>
   ImportComments: MethodDefinition<_cms_discussion_v1_ImportCommentsRequest, _cms_discussion_v1_ImportCommentsResponse, _cms_discussion_v1_ImportCommentsRequest__Output, _cms_discussion_v1_ImportCommentsResponse__Output>
+  RenderComments: MethodDefinition<_cms_discussion_v1_RenderCommentsRequest, _cms_discussion_v1_RenderCommentsResponse, _cms_discussion_v1_RenderCommentsRequest__Output, _cms_discussion_v1_RenderCommentsResponse__Output>
   ScanComments: MethodDefinition<_cms_discussion_v1_ScanCommentsRequest, _cms_discussion_v1_CommentRecord, _cms_discussion_v1_ScanCommentsRequest__Output, _cms_discussion_v1_CommentRecord__Output>
 }
