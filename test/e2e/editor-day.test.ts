@@ -48,9 +48,10 @@ describe("an editor's day", () => {
       expect(page).toMatchObject({ title: 'Edited by a colleague', review_state: 'published' });
     });
 
-    it("the colleague's edit form reads the page's schema there, and its Users and Keywords vocabularies with it", async () => {
-      // Volto asks `<page>/@types/Document` and follows the schema's vocabulary links: the original links them to the
-      // page, where the colleague holds Modify (the site root, where they hold nothing, answers 403).
+    it("the page's schema links its Users and Keywords vocabularies to the page, where the colleague reads them", async () => {
+      // plone.restapi links a schema's vocabularies to where the schema was asked: at the page, where the colleague holds
+      // Modify, they answer (a client that follows the links gets them; Volto 18 asks them by name at the site root,
+      // where the colleague holds nothing and gets 403, as from the original).
       await t.admin('POST', '/', { '@type': 'Document', id: 'shared-page', title: 'Shared page' });
       await t.admin('POST', '/shared-page/@sharing', {
         entries: [{ id: 'colleague', type: 'user', roles: { Editor: true } }],

@@ -39,6 +39,16 @@ const EXPECTED = [
   // old path to the new path with the service appended), and when @workflow's comes first Volto sends the browser to
   // `<new path>/@workflow` and asks that page's @workflow, which does not exist.
   { method: 'GET', path: /\/@workflow\/@workflow$/, status: 404 },
+  // Volto 18's edit form asks the users and keywords vocabularies (creators, tags) always at the site root: its
+  // getVocabulary keeps only the name of the schema's vocabulary URL (helpers/Vocabularies: getVocabName). The
+  // original checks plone.app.vocabularies' PERMISSIONS there (Modify portal content for Users and Keywords) and
+  // answers 403 to a colleague who may edit only this page; so does the service. The neutral pass asks them by their
+  // neutral names.
+  {
+    method: 'GET',
+    path: /^\/\+\+api\+\+\/@vocabularies\/(plone|cms)\.app\.vocabularies\.(Users|Keywords)\?/,
+    status: 403,
+  },
 ];
 
 /**
