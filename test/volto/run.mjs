@@ -763,6 +763,8 @@ function stepsFor(page, site, apiLog, watchErrors, shots) {
             if ((await listed).status() !== 200)
               throw new Error(`@comments answered anonymous ${(await listed).status()}`);
             await anonymous.waitForSelector('.comments #discussion');
+            // The comments sit below the page's blocks: the screenshot shows them, not the top of the page again.
+            await anonymous.$eval('.comments', (el) => el.scrollIntoView());
             await anonymous.screenshot({ path: join(shots, name) });
             return anonymous.$eval('.comments', (el) => el.textContent ?? '');
           });
