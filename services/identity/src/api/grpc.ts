@@ -1,5 +1,6 @@
 import {
   badRequest,
+  failStream,
   requestIdOf,
   requestMetadata,
   unary,
@@ -39,7 +40,7 @@ export function watchInvalidations(hub: InvalidationHub): IdentityServiceHandler
     // Refused before the headers: a gateway trusts its cache from the headers on.
     if (!hub.accepting) {
       const reason = 'identity cannot hear its other replicas';
-      call.destroy(Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
+      failStream(call, Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
       return;
     }
     call.sendMetadata(requestMetadata(requestIdOf(call.metadata)));
@@ -73,7 +74,7 @@ export function watchInvalidations(hub: InvalidationHub): IdentityServiceHandler
       },
       abort: (reason) => {
         finish();
-        call.destroy(Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
+        failStream(call, Object.assign(new Error(reason), { code: 14 /* UNAVAILABLE */, details: reason }));
       },
     });
   };

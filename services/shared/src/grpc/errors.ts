@@ -153,3 +153,12 @@ export function fromServiceError(error: grpc.ServiceError, requestId: string): A
           : error.details;
   return new AppError(type, message, undefined, type === 'InternalServerError' ? { request_id: requestId } : undefined);
 }
+
+/**
+ * Ends a server-streaming (or bidirectional) call with `error` as its status. grpc-js sends such a stream's status
+ * from its `error` event; `destroy` would end the stream without one, and the caller would wait for it until its
+ * deadline (or for ever, without one).
+ */
+export function failStream(call: { emit(event: 'error', error: Error): boolean }, error: Error): void {
+  call.emit('error', error);
+}

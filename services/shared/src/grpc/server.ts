@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '../logging/logger';
 import { grpcMethodLabels, grpcServerDuration, secondsSince } from '../metrics/metrics';
-import { toServiceError } from './errors';
+import { failStream, toServiceError } from './errors';
 import { serverChannelOptions } from './loader';
 import { requireServiceProof } from './service-auth';
 
@@ -93,9 +93,7 @@ export function serverStream<Req, Res>(
       } catch (error) {
         const serviceError = toServiceError(error, log, requestId);
         done(serviceError.code);
-        // grpc-js sends a server stream's status from its `error` event; `destroy` would end the stream without
-        // one, and the caller would wait for it until its deadline.
-        call.emit('error', Object.assign(new Error('stream failed'), serviceError));
+        failStream(call, Object.assign(new Error('stream failed'), serviceError));
       }
     })();
   };

@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger';
+import { failStream } from './errors';
 
 /**
  * Service-to-service authentication: every gRPC call carries a proof, an HMAC-SHA256 under a key every process of
@@ -281,7 +282,7 @@ export function requireServiceProof(
         metadata: new grpc.Metadata(),
       });
       if (callback) callback(error);
-      else (call as unknown as { destroy(error: Error): void }).destroy(error);
+      else failStream(call as unknown as grpc.ServerWritableStream<unknown, unknown>, error);
     };
     checkedImplementation[name] = checked as grpc.UntypedHandleCall;
   }

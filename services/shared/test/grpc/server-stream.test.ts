@@ -3,6 +3,7 @@ import pino from 'pino';
 import { AppError } from '../../src/errors/app-error';
 import { protos } from '../../src/grpc/loader';
 import { serverStream } from '../../src/grpc/server';
+import { requireServiceProof } from '../../src/grpc/service-auth';
 
 const silent = pino({ level: 'silent' });
 
@@ -50,4 +51,34 @@ describe('serverStream', () => {
     await expect(read()).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED, details: 'not for you' });
     expect(received).toHaveLength(count);
   });
+});
+
+describe('a server stream called without a service proof', () => {
+  it('is refused with UNAUTHENTICATED as its status, not left open until the deadline', async () => {
+    const implementation = { ExportObjects: failingAfter(1) };
+    const checked = requireServiceProof(protos().content.ContentService.service, implementation, silent);
+    const server = new grpc.Server();
+    server.addService(checked.definition, checked.implementation);
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      ),
+    );
+    // A plain client: no proof interceptor.
+    const Client = protos().content.ContentService;
+    const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as {
+      ExportObjects(request: object, options: grpc.CallOptions): grpc.ClientReadableStream<unknown>;
+      close(): void;
+    };
+    try {
+      const read = async () => {
+        const stream = client.ExportObjects({ principal: { id: 'x' } }, { deadline: Date.now() + 30_000 });
+        for await (const message of stream) expect(message).toBeUndefined();
+      };
+      await expect(read()).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    } finally {
+      client.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    }
+  }, 60_000);
 });
