@@ -182,9 +182,7 @@ export class ReplicaMembership {
       (r) =>
         r._id !== this.self.epoch &&
         !this.toldLost.has(r._id) &&
-        (firstBeat
-          ? r.address === this.self.address
-          : r.alive_until <= at && (this.seenAlive?.has(r._id) ?? false)),
+        (firstBeat ? r.address === this.self.address : r.alive_until <= at && (this.seenAlive?.has(r._id) ?? false)),
     );
     this.seenAlive = new Set(alive.map((r) => r._id).filter((id) => !lost.some((l) => l._id === id)));
     for (const id of this.toldLost) if (!recent.some((r) => r._id === id)) this.toldLost.delete(id);
