@@ -27,7 +27,7 @@ import {
 import { fileValuesOf, storedValue, valuesAfter } from './field-values';
 import { StoredFile, type FileStorage, type FileValue } from './files';
 import type { FolderOrdering, OrderInput } from './folder-order';
-import { childPath, parentPathOf, type ContentDoc, type WorkflowEntry } from './model';
+import { childPath, parentPathOf, type ContentDoc, type VersionRecord, type WorkflowEntry } from './model';
 import { withAlias } from './aliases';
 import { storedLinks } from './links';
 import { checkId, idCandidates, idFromTitle, reservedId } from './naming';
@@ -35,7 +35,14 @@ import type { ContentRepository } from './repository';
 import type { SubtreeFollower } from './subtree';
 import { INITIAL_STATE, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from './types';
 import { siteRootBlocks } from './types';
-import { SYSTEM_WRITE, type Change, type ContentWriter, type Written } from './write-path';
+import {
+  SYSTEM_WRITE,
+  type Change,
+  type ContentWriter,
+  type ImportedVersion,
+  type NewObject,
+  type Written,
+} from './write-path';
 
 // Look-ups (gRPC) read the snapshot from here.
 export { snapshot } from './snapshot';
@@ -54,6 +61,13 @@ export interface ImportedState {
   block_local_roles: boolean;
   /** Its position among its container's items; absent: after the others. */
   position?: number;
+  /** Its versions, for a type that keeps them: the earlier ones (oldest first), then its own version's metadata. */
+  history?: { earlier: ImportedEarlierVersion[]; latest: ImportedVersion };
+}
+
+/** An earlier version of an imported object: its metadata and its field values as the type's schema takes them. */
+export interface ImportedEarlierVersion extends ImportedVersion {
+  values: FieldValues;
 }
 
 /** A PATCH of an object, checked against its type's patch schema (the API layer does that). */
@@ -173,12 +187,45 @@ export class ContentCommands {
     const changes = await this.resolveRelations(type, values, caller);
     checkInvariants(type, valuesAfter(null, type, changes));
     const ingested = await this.ingestFiles(type, changes);
+    const history = imported.history && {
+      earlier: await this.earlierVersions(type, imported.uid, imported.history.earlier, caller),
+      latest: imported.history.latest,
+    };
     try {
-      return await this.insert(parent, type, checkId(imported.id), changes, ingested, caller, undefined, imported);
+      return await this.insert(parent, type, checkId(imported.id), changes, ingested, caller, undefined, {
+        ...imported,
+        history,
+      });
     } catch (error) {
       await this.files.release([...ingested.values()]);
       throw error;
     }
+  }
+
+  /** An imported object's earlier versions as kept here: their content stored as the object's own is. */
+  private async earlierVersions(
+    type: ContentType,
+    uid: string,
+    earlier: ImportedEarlierVersion[],
+    caller: Caller,
+  ): Promise<VersionRecord[]> {
+    const records: VersionRecord[] = [];
+    for (const { values, ...meta } of earlier) {
+      const changes = await this.resolveRelations(type, values, caller);
+      records.push({
+        _id: `${uid}:${meta.version}`,
+        uid,
+        ...meta,
+        content: {
+          title: typeof changes.title === 'string' ? changes.title : '',
+          description: typeof changes.description === 'string' ? changes.description : '',
+          effective: (changes.effective as string | null | undefined) ?? null,
+          expires: (changes.expires as string | null | undefined) ?? null,
+          fields: fieldsAfter(type, {}, changes, new Map()),
+        },
+      });
+    }
+    return records;
   }
 
   /** 401/403 unless the caller may add here; 400 when the parent's type does not take this type. */
@@ -205,7 +252,7 @@ export class ContentCommands {
     ingested: Map<string, FileValue>,
     caller: Caller,
     givenUid?: string,
-    imported?: ImportedState,
+    imported?: Omit<ImportedState, 'history'> & { history?: NewObject['history'] },
   ): Promise<ContentDoc> {
     const uid = imported?.uid ?? givenUid ?? randomUUID().replace(/-/g, '');
     const at = this.now().toISOString();
@@ -259,7 +306,8 @@ export class ContentCommands {
         : created;
       Object.assign(doc, accessFields(doc, parent));
       const events = [addedEvent(doc, caller.requestId)];
-      if (await this.writer.insert({ kind: 'create', doc, events, container: parent }, caller)) return doc;
+      const history = imported?.history;
+      if (await this.writer.insert({ kind: 'create', doc, events, container: parent, history }, caller)) return doc;
       // A given UID taken meanwhile: no other id would help.
       if (givenUid !== undefined) await this.checkUidFree(givenUid);
       if (explicitId !== undefined)

@@ -126,6 +126,11 @@ export class HistoryCommands {
     return entries.map(({ entry }) => entry);
   }
 
+  /** Every version of the object, oldest first (an export writes them). */
+  versionsOf(doc: ContentDoc): Promise<VersionRecord[]> {
+    return this.versions.versionsOf(doc);
+  }
+
   /** The actors of an object's history, for their names. */
   async actorsOf(doc: ContentDoc): Promise<string[]> {
     const versions = await this.versions.versionsOf(doc);

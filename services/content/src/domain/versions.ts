@@ -14,7 +14,7 @@ import type { ContentDoc, VersionedContent, VersionRecord } from './model';
 
 export type { VersionedContent, VersionRecord };
 import type { TypeRegistry } from './types';
-import type { Change, VersionedWrite, VersionRecorder, WriteKind } from './write-path';
+import type { Change, ImportedVersion, VersionedWrite, VersionRecorder, WriteKind } from './write-path';
 import { modifiedEvent } from './content-events';
 
 /** Writes that make a version when they change what one keeps. */
@@ -60,11 +60,20 @@ export function versionedContent(doc: ContentDoc): VersionedContent {
  */
 export function versionOf(
   types: TypeRegistry,
-  write: { kind: WriteKind; current: ContentDoc | null; next: ContentDoc; actor: string; note?: string; at: Date },
+  write: {
+    kind: WriteKind;
+    current: ContentDoc | null;
+    next: ContentDoc;
+    actor: string;
+    note?: string;
+    at: Date;
+    imported?: ImportedVersion;
+  },
 ): VersionRecord | null {
-  const { kind, current, next } = write;
+  const { kind, current, next, imported } = write;
   if (!VERSIONING_WRITES.has(kind) || !keepsVersions(types, next)) return null;
   const content = versionedContent(next);
+  if (imported && !current) return { _id: `${next._id}:${imported.version}`, uid: next._id, ...imported, content };
   if (kind !== 'version' && current && isDeepStrictEqual(versionedContent(current), content)) return null;
   const version = current ? (current.last_version ?? -1) + 1 : 0;
   return {
@@ -125,7 +134,12 @@ export class VersionKeeper implements VersionRecorder {
       actor: write.author.principal?.id ?? '',
       note: write.note,
       at: this.now(),
+      imported: write.imported,
     });
+  }
+
+  async keepEarlier(records: VersionRecord[]): Promise<void> {
+    for (const record of records) await this.archive.keep(record);
   }
 
   async settle(doc: ContentDoc): Promise<void> {

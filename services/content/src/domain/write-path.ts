@@ -85,6 +85,17 @@ export interface VersionedWrite {
   author: WriteAuthor;
   /** The change note sent with the write. */
   note?: string;
+  /** An imported object's own version, as the export describes it (it comes after its earlier versions). */
+  imported?: ImportedVersion;
+}
+
+/** The metadata of an imported object's latest version, from the export. */
+export interface ImportedVersion {
+  version: number;
+  /** ISO-8601 instant. */
+  time: string;
+  actor: string;
+  comments: string;
 }
 
 /**
@@ -100,6 +111,8 @@ export interface VersionRecorder {
   keptBlobs(doc: ContentDoc): Promise<Set<string>>;
   /** Removes the versions of removed objects; returns the blobs they referred to. */
   forget(uids: string[]): Promise<FileValue[]>;
+  /** Keeps an imported object's earlier versions (idempotent: a re-import after a crash keeps them again). */
+  keepEarlier(records: VersionRecord[]): Promise<void>;
 }
 
 export const NO_VERSIONS: VersionRecorder = {
@@ -107,6 +120,7 @@ export const NO_VERSIONS: VersionRecorder = {
   settle: async () => undefined,
   keptBlobs: async () => new Set(),
   forget: async () => [],
+  keepEarlier: async () => undefined,
 };
 
 /** A change of one object's document, planned from its current version. */
@@ -139,6 +153,8 @@ export interface NewObject {
   events: EventEnvelope[];
   /** The folder it goes into, where a caller needs `Add portal content`; null for the site root. */
   container: ContentDoc | null;
+  /** An imported object's history: its earlier versions (oldest first) and its own version's metadata. */
+  history?: { earlier: VersionRecord[]; latest: ImportedVersion };
 }
 
 /** The object before and after a write; `changed` is false when its plan found nothing to change. */
@@ -247,10 +263,16 @@ export class ContentWriter {
   /** Adds a new object with its events; false when its path is taken (nothing was written). */
   async insert(object: NewObject, author: WriteAuthor, flushes?: DeferredFlushes): Promise<boolean> {
     if (object.container) this.checkPermission(object.container, 'Add portal content', author);
-    const doc = withVersion(
-      object.doc,
-      this.versions.plan({ kind: object.kind, current: null, next: object.doc, author }),
-    );
+    const made = this.versions.plan({
+      kind: object.kind,
+      current: null,
+      next: object.doc,
+      author,
+      imported: object.history?.latest,
+    });
+    // Before the object: once it is there, a re-import skips it, so its earlier versions must already be kept.
+    if (made && object.history?.earlier.length) await this.versions.keepEarlier(object.history.earlier);
+    const doc = withVersion(object.doc, made);
     if (!(await this.store.insertNew(doc, attributed(object.events, author)))) return false;
     await this.committed(doc, object.events.length > 0, flushes, this.onCommit([doc.path ?? '/']));
     await this.journaled(object.kind, author, null, doc);

@@ -13,7 +13,7 @@ import type { ContentDeps } from '../api/declarations';
 import { asFileValue, type FileValue } from '../domain/files';
 import { jsonValue, CORE_FIELDS } from '../domain/field-values';
 import { parentPathOf, type ContentDoc } from '../domain/model';
-import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE } from '../domain/types';
+import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE, type ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
 import { requireSiteAdministrator } from './access';
 import { SITE_ROOT_FOLDER, SITE_ROOT_TYPE } from './plone-export';
@@ -79,6 +79,56 @@ export async function* exportedObjects<Bytes>(
 /** Plone's form of a date: seconds, with the offset written out. */
 export function ploneDate(iso: string | null | undefined): string | null {
   return iso ? new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+00:00') : null;
+}
+
+/** A stored value of a field (not a file) as data.json gives it. */
+function exportedValue(field: ContentType['fields'][number], stored: unknown): unknown {
+  return field.kind === 'json' ? jsonValue(stored) : field.kind === 'datetime' ? ploneDate(stored as string) : stored;
+}
+
+/**
+ * `exportimport.versions` as plone.exportimport writes it: the earlier versions only (the latest is the object
+ * itself), by version number, each the object as it was then with the version's `changeNote` and date
+ * (`modified`); the object's own `changeNote` and `changeActor` are its latest version's. A version's files are
+ * not written (their bytes travel once, with the object). Each version also names its author (`changeActor`),
+ * which Plone's serializer leaves out and an import here reads back.
+ */
+async function exportedVersions(
+  doc: ContentDoc,
+  type: ContentType,
+  item: Record<string, unknown>,
+  deps: ContentDeps,
+): Promise<Record<string, unknown>> {
+  const records = doc.last_version === undefined ? [] : await deps.history.versionsOf(doc);
+  const latest = records.at(-1);
+  if (!latest) return {};
+  const earlier: Record<string, unknown> = {};
+  for (const record of records.slice(0, -1)) {
+    const { title, description, effective, expires, fields } = record.content;
+    const version: Record<string, unknown> = {
+      '@id': item['@id'],
+      '@type': item['@type'],
+      UID: doc._id,
+      id: doc.id,
+      title,
+      description,
+      created: item.created,
+      modified: ploneDate(record.time),
+      effective: ploneDate(effective),
+      expires: ploneDate(expires),
+      changeNote: record.comments,
+      ...(record.actor ? { changeActor: record.actor } : {}),
+      version: record.version,
+    };
+    for (const field of type.fields) {
+      const stored = fields[field.name];
+      if (CORE_FIELDS.has(field.name) || stored === undefined || field.kind === 'file' || field.kind === 'image')
+        continue;
+      version[field.name] = exportedValue(field, stored);
+    }
+    earlier[String(record.version)] = version;
+  }
+  return { 'exportimport.versions': earlier, changeNote: latest.comments, changeActor: latest.actor };
 }
 
 /** A file's name as the export's folder layout takes it (one path segment). */
@@ -155,9 +205,9 @@ async function exportedObject<Bytes>(
       blobs.push({ field: field.name, data: bytes });
       continue;
     }
-    item[field.name] =
-      field.kind === 'json' ? jsonValue(stored) : field.kind === 'datetime' ? ploneDate(stored as string) : stored;
+    item[field.name] = exportedValue(field, stored);
   }
+  Object.assign(item, await exportedVersions(doc, type, item, deps));
   const grants = doc.local_roles ?? [];
   const roles =
     grants.length || doc.block_local_roles

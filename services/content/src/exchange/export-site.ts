@@ -56,7 +56,6 @@ export function notExported(sides: ExportSideFiles): string[] {
       .filter((key) => !sides[key])
       .map((key) => `${SIDE_FILES[key]} (not exported yet)`),
     ...(sides.principals ? [PRINCIPALS_NOT_EXPORTED] : []),
-    'exportimport.versions (earlier versions of each object)',
   ];
 }
 

@@ -17,7 +17,7 @@ import {
 import { z } from 'zod';
 import type { ContentDeps } from '../api/declarations';
 import { requireSiteAdministrator } from './access';
-import type { ImportedState } from '../domain/content-commands';
+import type { ImportedEarlierVersion, ImportedState } from '../domain/content-commands';
 import { parentPathOf, type WorkflowEntry } from '../domain/model';
 import type { ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
@@ -55,10 +55,6 @@ const DEFAULT_LANGUAGE_MARKER = '##DEFAULT##';
 
 /** Why a descriptive member with a value is not carried over; those not named are carried or need no saying. */
 const NOT_CARRIED_REASONS: Record<string, (value: unknown) => string | null> = {
-  'exportimport.versions': (v) =>
-    v && typeof v === 'object' && Object.keys(v).length > 0
-      ? 'earlier versions are not imported: the history of versions starts with the import'
-      : null,
   layout: (v) => (typeof v === 'string' && v ? 'the view is chosen by the client (Volto) here' : null),
   'exportimport.constrains': (v) =>
     v && typeof v === 'object' && Object.keys(v).length > 0
@@ -96,9 +92,11 @@ export function importRpcs(
       const notCarried: NotCarried[] = [];
       const values = fieldValues(item, type, request.blobs, notCarried);
       const checked = checkedValues(deps.types.createSchema(type), values, notCarried);
+      const history = importedHistory(item, type, deps.types.createSchema(type), notCarried);
       const imported = {
         ...importedState(item, type, roles, notCarried),
         ...(request.position >= 0 ? { position: request.position } : {}),
+        ...(history ? { history } : {}),
       };
       const caller = { principal, requestId: ctx.requestId, publicUrl: '' };
       const doc = await deps.commands.importObject(parent, type, checked, imported, caller);
@@ -193,6 +191,81 @@ function checkedValues(
     }
   }
   throw badRequest('The object does not fit its type here');
+}
+
+/**
+ * The object's versions as plone.exportimport writes them: `exportimport.versions` holds the earlier ones only
+ * (by version id, each the object as serialized at that version, with its `changeNote` and `modified`), and the
+ * object's own `changeNote` and `changeActor` are those of its latest version, which comes after them. Null when
+ * there are no earlier versions (the import then makes the initial version, as a creation does) or the type here
+ * keeps none (then named in `notCarried`).
+ */
+function importedHistory(
+  item: ExportItem,
+  type: ContentType,
+  schema: z.ZodType<Record<string, unknown>>,
+  notCarried: NotCarried[],
+): ImportedState['history'] | null {
+  const versions = Object.entries(item['exportimport.versions']);
+  if (!versions.length) return null;
+  if (!type.behaviors.includes('cms.versioning')) {
+    notCarried.push({ what: 'exportimport.versions', reason: `a ${type.title} keeps no versions here` });
+    return null;
+  }
+  if (item.versioning_enabled === false) {
+    notCarried.push({ what: 'exportimport.versions', reason: 'versioning is turned off for the object' });
+    return null;
+  }
+  const earlier: ImportedEarlierVersion[] = [];
+  let withoutActor = 0;
+  for (const [key, version] of versions) {
+    const what = `exportimport.versions.${key.slice(0, 20)}`;
+    const number = /^\d{1,6}$/.test(key) ? Number(key) : NaN;
+    const time = isoDate(version.modified) ?? isoDate(version.created);
+    if (Number.isNaN(number) || time === null) {
+      const why = Number.isNaN(number) ? 'its version id is not a number' : 'it has no modification date';
+      notCarried.push({ what, reason: why });
+      continue;
+    }
+    const fieldsNotCarried: NotCarried[] = [];
+    const values = checkedValues(
+      schema,
+      fieldValues({ ...version, '@type': type.name } as ExportItem, type, [], fieldsNotCarried),
+      fieldsNotCarried,
+    );
+    for (const entry of fieldsNotCarried) notCarried.push({ what: `${what}.${entry.what}`, reason: entry.reason });
+    if (typeof version.changeActor !== 'string') withoutActor++;
+    earlier.push({
+      version: number,
+      time,
+      actor: typeof version.changeActor === 'string' ? version.changeActor : '',
+      comments: typeof version.changeNote === 'string' ? version.changeNote : '',
+      values,
+    });
+  }
+  if (!earlier.length) return null;
+  if (withoutActor)
+    notCarried.push({
+      what: 'exportimport.versions',
+      reason: `the export names no author of ${withoutActor} earlier version(s): they are shown without one`,
+    });
+  earlier.sort((a, b) => a.version - b.version);
+  return {
+    earlier,
+    latest: {
+      version: earlier[earlier.length - 1].version + 1,
+      time: isoDate(item.modified) ?? earlier[earlier.length - 1].time,
+      actor: typeof item.changeActor === 'string' ? item.changeActor : '',
+      comments: typeof item.changeNote === 'string' ? item.changeNote : '',
+    },
+  };
+}
+
+/** An export's date as an ISO-8601 instant, or null when it is none. */
+function isoDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 function importedState(
