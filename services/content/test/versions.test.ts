@@ -79,6 +79,44 @@ describe('versions', () => {
     expect(versionOf(types, { kind: 'create', current: null, next: off, actor: 'ed', at })).toBeNull();
   });
 
+  it("an imported object's earlier versions are kept, and its own comes after them with the export's metadata", async () => {
+    const docs = new Map<string, ContentDoc>();
+    const { archive } = memoryArchive(docs);
+    const keeper = new VersionKeeper(archive, types, () => at);
+    const next = documentAt(undefined, 'Now');
+    const earlier: VersionRecord = {
+      _id: 'u1:0',
+      uid: 'u1',
+      version: 0,
+      time: '2024-03-02T10:00:00.000Z',
+      actor: '',
+      comments: 'First draft',
+      content: { title: 'Then', description: '', effective: null, expires: null, fields: {} },
+    };
+    await keeper.keepEarlier([earlier]);
+    const latest = { version: 1, time: '2024-03-04T16:30:00.000Z', actor: 'jane', comments: 'Added Joe' };
+    const made = keeper.plan({
+      kind: 'create',
+      current: null,
+      next,
+      author: { principal: null, requestId: 'r', publicUrl: '' },
+      imported: latest,
+    });
+    expect(made).toMatchObject({ _id: 'u1:1', ...latest, content: { title: 'Now' } });
+    const doc = { ...next, last_version: made!.version, version_pending: made! };
+    docs.set(doc._id, doc);
+    await keeper.settle(doc);
+    expect((await keeper.versionsOf(doc)).map((r) => [r.version, r.comments, r.actor])).toEqual([
+      [0, 'First draft', ''],
+      [1, 'Added Joe', 'jane'],
+    ]);
+    // A type that keeps no versions makes none, imported or not.
+    const folder = { ...next, portal_type: 'Folder' };
+    expect(
+      versionOf(types, { kind: 'create', current: null, next: folder, actor: 'ed', at, imported: latest }),
+    ).toBeNull();
+  });
+
   it('a version left pending by a failure is listed, and the sweep moves it once the store is back', async () => {
     const docs = new Map<string, ContentDoc>();
     const { archive, kept, fail } = memoryArchive(docs);
