@@ -4,7 +4,7 @@
  * it skips what is there.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -295,6 +295,42 @@ describe('npm run import of a Plone 6 export', () => {
     const reverted = (await (await t.request('GET', '/about/team')).json()) as Record<string, unknown>;
     expect(reverted).toMatchObject({ title: 'Our team', description: 'The people' });
     expect(JSON.stringify(reverted.blocks)).not.toContain('Joe runs the sprints');
+  });
+});
+
+describe('npm run import of an export with an earlier version that does not fit', () => {
+  let t: TestSuite;
+  let folder: string;
+
+  beforeAll(async () => {
+    t = await startTestSuite();
+    writeAddressesFile(t.dataDir, t.suite.addresses, serviceKeySetting());
+    // The sample, with the team page's earlier version stripped of its (required) title.
+    folder = mkdtempSync(join(tmpdir(), 'plone-export-odd-version-'));
+    cpSync(SAMPLE, folder, { recursive: true });
+    const file = join(folder, 'content', TEAM_UID, 'data.json');
+    const item = JSON.parse(readFileSync(file, 'utf8')) as { 'exportimport.versions': Record<string, object> };
+    delete (item['exportimport.versions']['0'] as { title?: string }).title;
+    writeFileSync(file, JSON.stringify(item));
+  });
+  afterAll(async () => {
+    await t?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('imports the object without that version, and says why it left it out', async () => {
+    const { code, stdout } = await runImport([folder], { DATA_DIR: t.dataDir, IMPORT_PASSWORD: 'admin' });
+    expect(code).toBe(0);
+    expect(stdout).toContain('0 failed');
+    expect(stdout).toMatch(/exportimport\.versions\.0 — this version does not fit the type here/);
+    const team = await t.request('GET', '/about/team');
+    expect(team.status).toBe(200);
+    // Its history starts with the import, as an object without earlier versions does: Plone's "First draft" is not in it.
+    type Entry = { type: string; comments?: string };
+    const history = (await (await t.request('GET', '/about/team/@history')).json()) as Entry[];
+    const notes = history.filter((entry) => entry.type === 'versioning').map((entry) => entry.comments);
+    expect(notes).toContain('Initial version');
+    expect(notes).not.toContain('First draft');
   });
 });
 

@@ -228,11 +228,21 @@ function importedHistory(
       continue;
     }
     const fieldsNotCarried: NotCarried[] = [];
-    const values = checkedValues(
-      schema,
-      fieldValues({ ...version, '@type': type.name } as ExportItem, type, [], fieldsNotCarried),
-      fieldsNotCarried,
-    );
+    let values: Record<string, unknown>;
+    try {
+      values = checkedValues(
+        schema,
+        fieldValues({ ...version, '@type': type.name } as ExportItem, type, [], fieldsNotCarried),
+        fieldsNotCarried,
+      );
+    } catch (error) {
+      // An old version that does not fit the type (no title, say) is left out: it must not keep the object out.
+      notCarried.push({
+        what,
+        reason: `this version does not fit the type here: ${(error as Error).message.slice(0, 200)}`,
+      });
+      continue;
+    }
     for (const entry of fieldsNotCarried) notCarried.push({ what: `${what}.${entry.what}`, reason: entry.reason });
     if (typeof version.changeActor !== 'string') withoutActor++;
     earlier.push({
