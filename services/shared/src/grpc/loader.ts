@@ -51,6 +51,9 @@ export function protos(): Protos {
   return cache;
 }
 
+/** grpc-js's own bound of the messages one channel keeps for resending (16 MiB). */
+const DEFAULT_RETRY_BUFFER_BYTES = 16 * 1024 * 1024;
+
 /** gRPC messages carry JSON bodies and uploads; keep room for the gateway's body limit. */
 export function channelOptions(maxMessageBytes: number): grpc.ChannelOptions {
   return {
@@ -77,6 +80,12 @@ export function clientChannelOptions(maxMessageBytes: number): grpc.ChannelOptio
     ...channelOptions(maxMessageBytes),
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
     'grpc.dns_min_time_between_resolutions_ms': 5000,
+    // A call that meets a server's max-age GOAWAY in flight is refused (REFUSED_STREAM) before any handler ran;
+    // grpc-js sends it again on a new connection only if it still holds the message, which it keeps up to this
+    // size per call (1 MiB by default). Larger bodies were answered UNAVAILABLE instead (a 503 at the gateway).
+    // The buffer holds the already serialized message until the server answers; it is not a copy.
+    'grpc.per_rpc_retry_buffer_size': maxMessageBytes,
+    'grpc.retry_buffer_size': Math.max(DEFAULT_RETRY_BUFFER_BYTES, 2 * maxMessageBytes),
   };
 }
 
