@@ -41,6 +41,7 @@ export * from './grpc/contracts';
 export * from './grpc/registry-settings';
 export * from './grpc/publish-backlog';
 export * from './grpc/config-types';
+export * from './grpc/type-definition';
 export * from './events/topology';
 export * from './events/consumer-groups';
 export * from './http/urls';

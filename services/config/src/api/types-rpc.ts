@@ -1,4 +1,4 @@
-import { badRequest, unary, type ConfigServiceHandlers, type Logger } from '@cms/shared';
+import { badRequest, typeDefinitionToProto, unary, type ConfigServiceHandlers, type Logger } from '@cms/shared';
 import type { RecordChanges } from '../domain/changes';
 import type { ContentTypes, SchemaEdit } from '../domain/content-types';
 import { watchRecords } from './grpc';
@@ -37,10 +37,7 @@ export function typeRpcs(
 ): Pick<ConfigServiceHandlers, 'ListTypes' | 'WatchTypes' | 'ChangeSchema'> {
   return {
     ListTypes: unary(log, async () => ({
-      types: (await types.list()).map((definition) => ({
-        name: definition.name,
-        definition_json: JSON.stringify(definition),
-      })),
+      types: (await types.list()).map(typeDefinitionToProto),
     })),
     // The same stream as WatchRecords (names of what changed; the first, empty message says it is live).
     WatchTypes: watchRecords(changes) as unknown as ConfigServiceHandlers['WatchTypes'],

@@ -18,6 +18,7 @@ import type { ContentTypeDef } from '../types/content-type';
 import { CacheWatch } from './cache-watch';
 import { callUnary, createClient } from './client';
 import { protos } from './loader';
+import { typeDefinitionFromProto } from './type-definition';
 
 export interface ConfigTypesOptions {
   address: string;
@@ -107,7 +108,7 @@ export class ConfigTypes {
       },
       { requestId, timeoutMs: Math.min(this.options.timeoutMs, this.options.connectWaitMs ?? 3000) },
     );
-    return answer.types.map((t) => JSON.parse(t.definition_json) as ContentTypeDef);
+    return answer.types.map(typeDefinitionFromProto);
   }
 
   /** One schema edit (`@types`); what an addition created. */

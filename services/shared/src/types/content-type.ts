@@ -7,6 +7,9 @@ export interface TypeField extends FieldDef {
   behavior: string;
 }
 
+/** What a type changes of a behavior's field: any of its members but the name. */
+export type FieldOverrideDef = Partial<Omit<FieldDef, 'name'>>;
+
 /** A fieldset added to a type through `@types` (the built-in ones are FIELDSETS). */
 export interface FieldsetDef {
   id: FieldsetId;
@@ -41,7 +44,7 @@ export interface ContentTypeDef {
   /** Fields of the type's own schema. */
   schema: readonly FieldDef[];
   /** Changes the type makes to behavior fields (a File's title is optional). */
-  overrides?: Readonly<Record<string, Partial<FieldDef>>>;
+  overrides?: Readonly<Record<string, FieldOverrideDef>>;
   /** Fields added through `@types` (the generated schema), after the others. */
   generated?: readonly FieldDef[];
   /** Fieldsets added through `@types`, shown after the built-in ones. */
