@@ -5,7 +5,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
-import type { TypeDefinitions__Output } from '../../src/generated/cms/config/v1/TypeDefinitions';
+import type { TypeDefinitions, TypeDefinitions__Output } from '../../src/generated/cms/config/v1/TypeDefinitions';
 import { ConfigTypes } from '../../src/grpc/config-types';
 import { protos } from '../../src/grpc/loader';
 import {
@@ -19,10 +19,10 @@ import { KIND_INFO, type FieldDef, type FieldKind } from '../../src/types/fields
 
 const listTypes = () => protos().config.ConfigService.service.ListTypes;
 
-/** What a `ListTypes` answer's message decodes to on the reading side. */
+/** What a `ListTypes` answer's message decodes to on the reading side (malformed ones too, as a peer may send). */
 function decodedAnswer(types: unknown[]): TypeDefinitions__Output {
   const method = listTypes();
-  return method.responseDeserialize(method.responseSerialize({ types })) as TypeDefinitions__Output;
+  return method.responseDeserialize(method.responseSerialize({ types } as TypeDefinitions)) as TypeDefinitions__Output;
 }
 
 function overTheWire(definitions: readonly ContentTypeDef[]): ContentTypeDef[] {
