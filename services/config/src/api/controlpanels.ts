@@ -38,6 +38,7 @@ export const controlpanels = endpoint({
   service: 'config',
   // The panels belong to the site.
   context: 'site-root',
+  identifiers: { namedSubPath: true },
   operations: {
     GET: operation({
       summary: 'The panels (id, group, title), or one panel with its schema and data',

@@ -22,6 +22,7 @@ import {
   type EndpointDeclaration,
   type HttpMethod,
   type HttpResult,
+  type IdentifierRules,
   type ServiceName,
 } from './endpoint';
 import { queryInput } from './params';
@@ -63,12 +64,13 @@ export function serveEndpoints<Context, Deps>(
   const { deps, contexts, logger } = options;
   const original = options.identifiers === 'original';
   return unary(logger, async (sent: HttpRequest__Output, rpc) => {
-    const request = withNeutralNames(sent);
+    const identifiers = endpoints.get(sent.endpoint)?.declaration.identifiers ?? {};
+    const request = withNeutralNames(sent, identifiers);
     const requestId = request.request_id || rpc.requestId;
     const result = await dispatch(endpoints, request, requestId, contexts, deps, logger).catch((error: unknown) =>
       refusedWithNull(endpoints.get(request.endpoint), request, error),
     );
-    const typeSchema = request.endpoint === 'types' && request.sub_path.length === 1;
+    const typeSchema = identifiers.typeSchemaAnswer === true && request.sub_path.length === 1;
     const body =
       original && result.body !== undefined
         ? toOriginalIdentifiers(result.body, request.public_url, { typeSchema })
@@ -81,12 +83,12 @@ export function serveEndpoints<Context, Deps>(
   });
 }
 
-/** Endpoints whose sub-path names an identifier (a vocabulary, a type, a panel, a record). */
-const NAMED_SUB_PATHS = new Set(['vocabularies', 'types', 'controlpanels', 'registry', 'querysources', 'sources']);
-
-/** The original identifiers a request may use as aliases (addendum §8), in the sub-path and the query's types. */
-function withNeutralNames(request: HttpRequest__Output): HttpRequest__Output {
-  const named = NAMED_SUB_PATHS.has(request.endpoint);
+/**
+ * The original identifiers a request may use as aliases (addendum §8), in the sub-path (where the declaration says it
+ * names something) and the query's types.
+ */
+function withNeutralNames(request: HttpRequest__Output, identifiers: IdentifierRules): HttpRequest__Output {
+  const named = identifiers.namedSubPath === true;
   const typed = request.query.some((p) => p.key.startsWith('portal_type'));
   if (!named && !typed) return request;
   return {
@@ -99,8 +101,8 @@ function withNeutralNames(request: HttpRequest__Output): HttpRequest__Output {
 }
 
 /** A body's original identifiers as the neutral ones; of a content body (the user's members) only its `@type`. */
-function neutralBody(endpoint: string, body: unknown): unknown {
-  if (endpoint !== '') return toNeutralIdentifiers(body);
+function neutralBody(identifiers: IdentifierRules, body: unknown): unknown {
+  if (identifiers.contentBody !== true) return toNeutralIdentifiers(body);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const type = (body as Record<string, unknown>)['@type'];
   return typeof type === 'string' ? { ...body, '@type': neutralName(type) } : body;
@@ -148,7 +150,7 @@ async function dispatch<Context, Deps>(
       : undefined;
   const body =
     operation.body && !upload
-      ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
+      ? validate(operation.body, neutralBody(endpoint.declaration.identifiers ?? {}, jsonBody(request.body)), 'body')
       : undefined;
   const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams, upload);
   return operation.handle(call, deps);

@@ -273,8 +273,14 @@ describe('serveEndpoints', () => {
 });
 
 describe('routeOf', () => {
-  it('is the gateway’s row of a declaration: service, methods in a fixed order, authentication', () => {
-    expect(routeOf(widget)).toEqual({ service: 'content', methods: ['GET', 'POST'], auth: 'verify' });
+  it('is the gateway’s row of a declaration: service, methods in a fixed order, authentication, caching', () => {
+    expect(routeOf(widget)).toEqual({ service: 'content', methods: ['GET', 'POST'], auth: 'verify', cache: 'other' });
+  });
+
+  it('carries the declared cache kind, gateway cache scope and file hop', () => {
+    const cached = { ...widget, cache: 'content' as const, gatewayCache: 'object' as const };
+    expect(routeOf(cached)).toMatchObject({ cache: 'content', gatewayCache: 'object' });
+    expect(routeOf({ ...widget, fileHop: 'download' })).toMatchObject({ cache: 'other', fileHop: 'download' });
   });
 });
 
