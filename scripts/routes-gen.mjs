@@ -4,19 +4,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
-import { sourceDeclarations, sourceRouteOf } from './source-declarations.mjs';
+import { SERVICES, sourceDeclarations, sourceRoutesOf } from './source-declarations.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const target = join(root, 'gateway/src/routes.generated.ts');
 const check = process.argv.includes('--check');
-const routeOf = sourceRouteOf();
+const routesOf = sourceRoutesOf();
+const declared = sourceDeclarations();
 
 const routes = {};
-for (const { service, declaration } of sourceDeclarations()) {
-  if (Object.prototype.hasOwnProperty.call(routes, declaration.name)) {
-    throw new Error(`@${declaration.name} is declared by ${routes[declaration.name].service} and ${service}`);
+for (const service of SERVICES) {
+  const own = routesOf(declared.filter((d) => d.service === service).map((d) => d.declaration));
+  for (const [name, route] of Object.entries(own)) {
+    if (Object.prototype.hasOwnProperty.call(routes, name)) {
+      throw new Error(`@${name} is declared by ${routes[name].service} and ${service}`);
+    }
+    routes[name] = route;
   }
-  routes[declaration.name] = routeOf(declaration);
 }
 const sorted = Object.fromEntries(
   Object.keys(routes)

@@ -58,8 +58,8 @@ export function sourceDeclarations() {
   );
 }
 
-/** `routeOf` of the shared package's source (the routing table's row of a declaration). */
-export function sourceRouteOf() {
+/** `routesOf` of the shared package's source (the routing table of a service's declarations). */
+export function sourceRoutesOf() {
   registerTypeScript();
-  return require(join(root, 'services/shared/src/http/endpoint.ts')).routeOf;
+  return require(join(root, 'services/shared/src/http/endpoint.ts')).routesOf;
 }

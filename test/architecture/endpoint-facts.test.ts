@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { routeOf } from '@cms/shared';
+import { routesOf } from '@cms/shared';
 import { ROUTES } from '../../gateway/src/routes.generated';
 import { ENDPOINTS as CONFIG } from '../../services/config/src/api/endpoints';
 import { ENDPOINTS as CONTENT } from '../../services/content/src/api/endpoints';
@@ -83,6 +83,6 @@ describe('per-endpoint facts', () => {
       ]),
     );
     expect(generated).toEqual(declared);
-    expect(ROUTES).toEqual(Object.fromEntries(DECLARATIONS.map((d) => [d.name, routeOf(d)])));
+    expect(ROUTES).toEqual(routesOf(DECLARATIONS));
   });
 });

@@ -163,6 +163,12 @@ export interface Operation<Context, Deps, Params, Query, Body> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation<Context = any, Deps = any> = Operation<Context, Deps, any, any, any>;
 
+/**
+ * One `@` endpoint, or one part of it: a service may declare one name several times, each part taking its own
+ * sub-paths (`@controlpanels`: the registry's panels, the types panel, the content rules), with the same facts
+ * besides its operations (`sameFacts`). A request goes to the part whose sub-path pattern matches it with the most
+ * literal segments (`content-rules` before `:id`).
+ */
 export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
   /** The `@` segment without its `@`; `''` is the context itself (no `@` segment). */
   name: string;
@@ -214,6 +220,31 @@ export interface Route {
   cache: AnswerKind;
   gatewayCache?: CacheScope;
   fileHop?: FileHop;
+}
+
+/** Whether two parts of one endpoint agree on everything but their operations. */
+export function sameFacts(a: EndpointDeclaration<unknown, unknown>, b: EndpointDeclaration<unknown, unknown>): boolean {
+  const facts = (d: EndpointDeclaration<unknown, unknown>) =>
+    JSON.stringify({ ...routeOf(d), methods: [], context: d.context, denial: d.denial, identifiers: d.identifiers });
+  return facts(a) === facts(b);
+}
+
+/**
+ * The routing table of a service's declarations, keyed by name: one row per endpoint, its parts' methods joined.
+ * Throws when two parts of one endpoint disagree on a fact besides their operations.
+ */
+export function routesOf(declarations: readonly EndpointDeclaration<unknown, unknown>[]): Record<string, Route> {
+  const parts = new Map<string, EndpointDeclaration<unknown, unknown>[]>();
+  for (const declaration of declarations)
+    parts.set(declaration.name, [...(parts.get(declaration.name) ?? []), declaration]);
+  return Object.fromEntries(
+    [...parts].map(([name, [first, ...rest]]) => {
+      const differing = rest.find((part) => !sameFacts(first, part));
+      if (differing) throw new Error(`the parts of @${name} disagree on a fact besides their operations`);
+      const methods = new Set([first, ...rest].flatMap((part) => routeOf(part).methods));
+      return [name, { ...routeOf(first), methods: HTTP_METHODS.filter((m) => methods.has(m)) }];
+    }),
+  );
 }
 
 /** The routing-table row a declaration yields (what scripts/routes-gen.mjs writes for the gateway). */
