@@ -20,7 +20,7 @@ import { clientAddressOf } from './client-address';
 import { BodyBudget, readBody, sendContinue, type BodyLimit, type BodyReading } from './body';
 import { bodyBytesInFlight, bodyBytesInFlightPerCaller, jsonShapeLimits, type GatewayConfig } from './config';
 import { asAppError, sendError } from './errors';
-import { fileProxy } from './file-proxy';
+import { downloadsOverHop, fileProxy, siteZipOverHop, uploadsOverHop } from './file-proxy';
 import { etagsFor, sendResponse, type HttpCaching } from './http-caching';
 import { ifMatchHolds } from './conditional';
 import { openApiDocument } from './openapi';
@@ -200,7 +200,7 @@ export function createGatewayApp(
       const method = (req.method === 'HEAD' ? 'GET' : req.method) as HttpMethod;
       // A resumable upload's `OPTIONS`, `HEAD` and `PATCH` go to content over the file hop, the body streaming on
       // (never read whole here); its declared length is held to the caller's limit first.
-      if (route.service === 'content' && files.handlesUpload(parsed.endpoint, req.method)) {
+      if (uploadsOverHop(route, req.method)) {
         const principal = await authenticate(
           req.headers.authorization,
           backends,
@@ -213,7 +213,7 @@ export function createGatewayApp(
         sendContinue(req, res);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
-        await files.forward(req, res, forwarded);
+        await files.forward(req, res, route, forwarded);
         return;
       }
       if (!route.methods.includes(method)) {
@@ -237,7 +237,7 @@ export function createGatewayApp(
       // The site's ZIP streams over the file hop both ways (`@export`'s answer, `@import`'s body), never read whole
       // here: content holds the body to its own limit (IMPORT_MAX_ZIP_BYTES) and checks the permission; an
       // anonymous caller's declared body is held to the anonymous limit first, as any other.
-      if (route.service === 'content' && files.handlesSiteZip(parsed.endpoint)) {
+      if (siteZipOverHop(route)) {
         const limit = bodyLimits(principal, route, method);
         if (!principal && Number(req.headers['content-length'] ?? 0) > limit.bytes) throw limit.tooLarge();
         // The body is not inflated on its way (a ZIP is compressed already): one sent encoded is refused.
@@ -247,18 +247,18 @@ export function createGatewayApp(
         if (principal) sendContinue(req, res);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
-        await files.forward(req, res, forwarded);
+        await files.forward(req, res, route, forwarded);
         return;
       }
       // File bytes stream from content over the HTTP hop (file-proxy.ts), not inside a gRPC answer. A body sent
       // with the GET means nothing there: it is read within the limits (answering `Expect: 100-continue`) and
       // dropped, so the hop carries none.
-      if (method === 'GET' && route.service === 'content' && files.handles(parsed.endpoint)) {
+      if (method === 'GET' && downloadsOverHop(route)) {
         await readBody(req, res, bodyReading(principal, route, method, clientAddress));
-        const cacheControl = await caching?.fileCacheControl(requestId, principal === null);
+        const cacheControl = await caching?.fileCacheControl(requestId, route.cache, principal === null);
         const request = { context_path: parsed.context, endpoint: parsed.endpoint, sub_path: parsed.subPath };
         const forwarded = { ...request, principal, public_url: publicUrlFor(req, config), request_id: requestId };
-        await files.forward(req, res, forwarded, cacheControl);
+        await files.forward(req, res, route, forwarded, cacheControl);
         return;
       }
       const body = await readBody(req, res, bodyReading(principal, route, method, clientAddress));

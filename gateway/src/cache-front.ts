@@ -37,7 +37,7 @@ export function cacheFront(
       return false;
     }
     const route = routeFor(parsed.endpoint);
-    if (!route || route.service !== 'content' || route.auth === 'ignore' || !gatewayCached(parsed.endpoint)) {
+    if (!route || route.auth === 'ignore' || !gatewayCached(route)) {
       return false;
     }
     const started = process.hrtime.bigint();

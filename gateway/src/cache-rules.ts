@@ -4,10 +4,7 @@
  * (`RegistrySettings`: GetRecords, kept while its WatchRecords stream is open). When the config service cannot
  * be reached the safe defaults apply: every cache revalidates, nothing is shared, no proxy is purged.
  */
-import type { RegistrySettings } from '@cms/shared';
-
-/** What an answer is, for its Cache-Control. */
-export type AnswerKind = 'content' | 'listing' | 'site' | 'file' | 'other';
+import type { AnswerKind, RegistrySettings } from '@cms/shared';
 
 export interface CacheRules {
   /** The gateway keeps anonymous answers. */
@@ -43,31 +40,6 @@ const RECORDS = [
 ];
 
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
-
-/** The endpoints (without `@`, `''` for the context) by kind of answer; any other GET is `other`. */
-const KIND_OF: Readonly<Record<string, AnswerKind>> = {
-  '': 'content',
-  breadcrumbs: 'content',
-  actions: 'content',
-  aliases: 'content',
-  navroot: 'content',
-  workflow: 'content',
-  history: 'content',
-  types: 'site',
-  site: 'site',
-  navigation: 'listing',
-  contextnavigation: 'listing',
-  search: 'listing',
-  'querystring-search': 'listing',
-  querystring: 'site',
-  vocabularies: 'site',
-  download: 'file',
-  images: 'file',
-};
-
-export function answerKindOf(endpoint: string): AnswerKind {
-  return Object.prototype.hasOwnProperty.call(KIND_OF, endpoint) ? KIND_OF[endpoint] : 'other';
-}
 
 /** Reads the rules from the registry; `fallback` (the defaults) when it cannot. */
 export function registryCacheRules(

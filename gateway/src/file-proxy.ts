@@ -11,16 +11,14 @@ import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   AppError,
   encodeFileHopRequest,
-  FILE_HOP_ENDPOINTS,
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
   FILE_HOP_REQUEST_ID_HEADER,
-  FILE_HOP_SITE_ZIP_ENDPOINTS,
-  FILE_HOP_UPLOAD_ENDPOINTS,
   SERVICE_PROOF_KEY,
   signHttpProof,
   type FileHopRequest,
   type Logger,
+  type Route,
 } from '@cms/shared';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -41,18 +39,30 @@ const UPLOAD_HEADERS = [
   'transfer-encoding',
 ] as const;
 
+/** The methods of a resumable upload that go over the hop (its bodiless `POST` goes over gRPC). */
+const UPLOAD_METHODS = new Set(['OPTIONS', 'HEAD', 'PATCH']);
+
+/** Whether a GET of this route streams a file over the hop (its declaration's `fileHop: 'download'`). */
+export function downloadsOverHop(route: Route): boolean {
+  return route.service === 'content' && route.fileHop === 'download';
+}
+
+/** Whether this method of this route is a resumable upload's that goes over the hop (`fileHop: 'upload'`). */
+export function uploadsOverHop(route: Route, method: string): boolean {
+  return route.service === 'content' && route.fileHop === 'upload' && UPLOAD_METHODS.has(method);
+}
+
+/** Whether the route is one of the site's ZIP (`fileHop: 'site-zip'`), which goes over the hop with every method. */
+export function siteZipOverHop(route: Route): boolean {
+  return route.service === 'content' && route.fileHop === 'site-zip';
+}
+
 export interface FileProxy {
-  /** Whether a GET of this endpoint goes over the hop. */
-  handles(endpoint: string): boolean;
-  /** Whether this method of this endpoint is a resumable upload's that goes over the hop (`OPTIONS`, `HEAD`, `PATCH`). */
-  handlesUpload(endpoint: string, method: string): boolean;
-  /** Whether the endpoint is one of the site's ZIP (`@export`, `@import`), which go over the hop with every method. */
-  handlesSiteZip(endpoint: string): boolean;
   /**
    * Streams the answer to `res`; resolves when the response is done (or the client went away). `cacheControl`: the
    * caching rules' header for files, used where content sets none (a scale's own stays).
    */
-  forward(req: Request, res: Response, request: FileHopRequest, cacheControl?: string): Promise<void>;
+  forward(req: Request, res: Response, route: Route, request: FileHopRequest, cacheControl?: string): Promise<void>;
   close(): void;
 }
 
@@ -106,11 +116,7 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
   });
 
   return {
-    handles: (endpoint) => FILE_HOP_ENDPOINTS.has(endpoint),
-    handlesUpload: (endpoint, method) =>
-      FILE_HOP_UPLOAD_ENDPOINTS.has(endpoint) && (method === 'OPTIONS' || method === 'HEAD' || method === 'PATCH'),
-    handlesSiteZip: (endpoint) => FILE_HOP_SITE_ZIP_ENDPOINTS.has(endpoint),
-    forward(req, res, request, cacheControl) {
+    forward(req, res, route, request, cacheControl) {
       res.locals.fileCacheControl = cacheControl;
       // Only what content needs: the forwarded request and the validators (or an upload's headers, with its body
       // streaming on). No credentials cross the hop.
@@ -126,8 +132,7 @@ export function fileProxy(address: string, timeoutMs: number, logger: Logger): F
           claim,
         }),
       };
-      const upload =
-        FILE_HOP_UPLOAD_ENDPOINTS.has(request.endpoint) || FILE_HOP_SITE_ZIP_ENDPOINTS.has(request.endpoint);
+      const upload = route.fileHop === 'upload' || route.fileHop === 'site-zip';
       for (const name of upload ? UPLOAD_HEADERS : PASSED_HEADERS) {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;

@@ -23,9 +23,10 @@
  * The feed is per content process: the cache is for one content process (GATEWAY_CACHE_BYTES, off by default);
  * every gateway worker (GATEWAY_WORKERS) keeps a cache and a stream of its own.
  */
+import type { CacheScope } from '@cms/shared';
 
-/** `site path → whether a write at it touches the entry`. */
-export type CacheScope = 'object' | 'tree';
+// The scopes are declared with the endpoints (`gatewayCache`); the routing table carries them here.
+export type { CacheScope };
 
 export interface CachedAnswer {
   status: number;

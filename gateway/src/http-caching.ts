@@ -7,13 +7,14 @@ import {
   NEIGHBOURS_HEADER,
   SHOWS_HEADER,
   shownPathsOf,
+  type AnswerKind,
   type HttpResponse__Output,
   type Principal__Output,
   type Route,
 } from '@cms/shared';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
-import { answerKindOf, cacheControlOf, type CacheRules } from './cache-rules';
+import { cacheControlOf, type CacheRules } from './cache-rules';
 import { etagOf, lastModifiedOf, notModified, RepresentationDates, tagsOf } from './conditional';
 import type { CacheGate } from './replica-subscriptions';
 import type { CachedAnswer, CacheScope, ResponseCache } from './http-cache';
@@ -24,15 +25,6 @@ const VARY_CORS = `${VARY}, Origin`;
 /** The headers of those in the cache key, with the forwarded ones (`Lock-Token`, `Prefer`). */
 const KEY_HEADERS = ['accept', 'accept-language', 'origin', 'lock-token', 'prefer'] as const;
 
-/** Content answers the gateway keeps; their dependencies are known by path (see http-cache.ts). */
-const GATEWAY_CACHED: Readonly<Record<string, CacheScope>> = {
-  '': 'object',
-  breadcrumbs: 'object',
-  actions: 'object',
-  navroot: 'object',
-  navigation: 'tree',
-  contextnavigation: 'tree',
-};
 /** A query naming one of these renders other objects too (components, full objects): any write may change it. */
 const TREE_QUERY = /(?:^|[?&])(?:expand|fullobjects|include_items)/;
 /** A Collection's items come from the search index, which lags the write: never kept. */
@@ -50,9 +42,12 @@ export interface CachingRequest {
   cors: boolean;
 }
 
-/** Whether answers of this endpoint may be kept in the gateway's cache at all. */
-export function gatewayCached(endpoint: string): boolean {
-  return Object.prototype.hasOwnProperty.call(GATEWAY_CACHED, endpoint);
+/**
+ * Whether answers of this route may be kept in the gateway's cache at all: content's whose declaration names a
+ * scope (`gatewayCache`), their dependencies being known by path (see http-cache.ts).
+ */
+export function gatewayCached(route: Route): boolean {
+  return route.service === 'content' && route.gatewayCache !== undefined;
 }
 
 export class HttpCaching {
@@ -74,7 +69,7 @@ export class HttpCaching {
   ): Promise<void> {
     const rules = await this.rules(request.requestId);
     const anonymous = request.principal === null;
-    const kind = answerKindOf(request.endpoint);
+    const kind = request.route.cache;
     const caller = anonymous ? '' : principalKey(request.principal as Principal__Output);
     const { key, scope, varyValues } = this.keyOf(req, request, rules, caller);
     // A request asking for a fresh answer (`Cache-Control: no-cache`, RFC 9111 §5.2.1.4) is not served from here.
@@ -126,7 +121,7 @@ export class HttpCaching {
     // Checked again after the wait: a lost stream must not be served from.
     const cached = key && this.changes.serving() ? this.cache?.get(key, { countMiss: false }) : undefined;
     if (!cached) return false;
-    this.send(req, res, cached, rules, answerKindOf(request.endpoint), true, request.cors, 'HIT');
+    this.send(req, res, cached, rules, request.route.cache, true, request.cors, 'HIT');
     return true;
   }
 
@@ -140,16 +135,14 @@ export class HttpCaching {
   }
 
   /** Cache-Control of a file answer the caching rules give, for the file hop (file-proxy.ts), which bypasses `answer`. */
-  async fileCacheControl(requestId: string, anonymous: boolean): Promise<string> {
-    return cacheControlOf(await this.rules(requestId), 'file', anonymous);
+  async fileCacheControl(requestId: string, kind: AnswerKind, anonymous: boolean): Promise<string> {
+    return cacheControlOf(await this.rules(requestId), kind, anonymous);
   }
 
   private scopeOf(request: CachingRequest, url: string, rules: CacheRules, anonymous: boolean): CacheScope | undefined {
-    if (!this.cache || !rules.enabled || request.route.service !== 'content') return undefined;
+    if (!this.cache || !rules.enabled || !gatewayCached(request.route)) return undefined;
     if (!anonymous && !rules.authenticated) return undefined;
-    const scope = Object.prototype.hasOwnProperty.call(GATEWAY_CACHED, request.endpoint)
-      ? GATEWAY_CACHED[request.endpoint]
-      : undefined;
+    const scope = request.route.gatewayCache;
     if (!scope) return undefined;
     const query = url.indexOf('?');
     return query !== -1 && TREE_QUERY.test(url.slice(query)) ? 'tree' : scope;
@@ -160,7 +153,7 @@ export class HttpCaching {
     res: ServerResponse,
     answer: CachedAnswer,
     rules: CacheRules,
-    kind: ReturnType<typeof answerKindOf>,
+    kind: AnswerKind,
     anonymous: boolean,
     cors: boolean,
     cacheStatus: 'HIT' | 'MISS' | undefined,

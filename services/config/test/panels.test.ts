@@ -1,4 +1,4 @@
-import { AppError } from '@cms/shared';
+import { AppError, neutralName } from '@cms/shared';
 import { findPanel, panelData, panelSchema, PANELS, updatePanel } from '../src/domain/panels';
 import { PANEL_RECORDS } from '../src/domain/panel-records';
 import { findRecord, type JsonValue } from '../src/domain/records';
@@ -38,7 +38,8 @@ describe('control panels', () => {
   it('lists the fourteen panels of the specification and Discussion, as the original does', () => {
     expect(PANELS.filter((p) => p.listed !== false)).toHaveLength(15);
     expect(findPanel('discussion').listed).not.toBe(false);
-    expect(findPanel('dexterity-types').id).toBe('cms-types');
+    // The original id is renamed by the one table of original identifiers, as the dispatcher does on the way in.
+    expect(findPanel(neutralName('dexterity-types')).id).toBe('cms-types');
     expect(() => findPanel('nope')).toThrow(AppError);
   });
 

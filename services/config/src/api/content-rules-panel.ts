@@ -1,52 +1,23 @@
-/** The sub-paths of `@controlpanels/content-rules`: the rules, and their actions and conditions. */
-import { badRequest, clip, notFound, type HttpResult } from '@cms/shared';
+/**
+ * `@controlpanels/content-rules`: the content rules (list, create, read, change, remove) and their actions and
+ * conditions (`<rule>/action/<index>`), two parts of `@controlpanels` (controlpanels.ts), cms.ManagePortal.
+ */
+import type { HttpResult } from '@cms/shared';
 import { z } from 'zod';
-import type { ElementKind } from '../domain/rule-elements';
-import { ruleFields, ruleUrl } from '../domain/rules';
+import { ruleFields, ruleUrl, type Rule } from '../domain/rules';
 import type { ConfigDeps } from './declarations';
+import { endpoint, operation } from './declarations';
 
-/** The path parameters of the panel's routes after `content-rules`. */
-export interface RulePath {
-  rule?: string;
-  kind?: ElementKind;
-  idx?: number;
-}
+const PANEL = 'content-rules';
+const ruleId = z.object({ rule: z.string().min(1).max(100) });
+const elementKind = ruleId.extend({ kind: z.enum(['action', 'condition']) });
+const elementAt = elementKind.extend({ idx: z.coerce.number().int().min(0).max(10_000) });
+/** An action or a condition: its type, and the values that type takes (checked against it by the rule book). */
+const newElement = z.object({ type: z.string().min(1).max(200) }).passthrough();
+/** An element's values to change, or `{"form.button.Move": "_move_up" | "_move_down"}` to reorder it. */
+const elementChange = z.record(z.string().max(200), z.unknown());
 
-function parsed<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const errors = result.error.issues.slice(0, 10).map((i) => ({ field: i.path.join('.'), message: clip(i.message) }));
-    throw badRequest('Invalid content rule', errors);
-  }
-  return result.data;
-}
-
-/** Both element sub-paths name the rule, its kind and (except to add one) the element's index. */
-function element(path: RulePath): { rule: string; kind: ElementKind; idx: number } {
-  if (path.rule === undefined || path.kind === undefined || path.idx === undefined)
-    throw notFound('Resource not found');
-  return { rule: path.rule, kind: path.kind, idx: path.idx };
-}
-
-export async function readRules(path: RulePath, publicUrl: string, deps: ConfigDeps): Promise<HttpResult> {
-  if (path.rule === undefined) return { status: 200, body: await deps.rules.list(publicUrl) };
-  if (path.kind === undefined) {
-    return { status: 200, body: await deps.rules.render(await deps.rules.get(path.rule), publicUrl) };
-  }
-  const e = element(path);
-  return { status: 200, body: await deps.rules.element(e.rule, e.kind, e.idx, publicUrl) };
-}
-
-export async function addRuleOrElement(
-  path: RulePath,
-  body: unknown,
-  publicUrl: string,
-  deps: ConfigDeps,
-): Promise<HttpResult> {
-  const rule =
-    path.rule === undefined
-      ? await deps.rules.create(parsed(ruleFields, body))
-      : await deps.rules.addElement(path.rule, path.kind ?? 'action', body);
+async function created(rule: Rule, publicUrl: string, deps: ConfigDeps): Promise<HttpResult> {
   return {
     status: 201,
     headers: { Location: ruleUrl(publicUrl, rule._id) },
@@ -54,22 +25,103 @@ export async function addRuleOrElement(
   };
 }
 
-export async function changeRuleOrElement(path: RulePath, body: unknown, deps: ConfigDeps): Promise<HttpResult> {
-  if (path.rule === undefined) throw notFound('Name the content rule to change');
-  if (path.kind === undefined) await deps.rules.update(path.rule, parsed(ruleFields.partial(), body));
-  else {
-    const e = element(path);
-    await deps.rules.changeElement(e.rule, e.kind, e.idx, body);
-  }
-  return { status: 204 };
-}
+/** The rules. */
+export const contentRulesPanel = endpoint({
+  name: 'controlpanels',
+  service: 'config',
+  context: 'site-root',
+  identifiers: { namedSubPath: true },
+  operations: {
+    GET: operation({
+      summary: 'The content rules, or one rule with its actions and conditions',
+      paths: [PANEL, `${PANEL}/:rule`],
+      permission: 'cms.ManagePortal',
+      params: ruleId.partial(),
+      handle: async (call, deps) => {
+        const { rule } = call.params;
+        if (rule === undefined) return { status: 200, body: await deps.rules.list(call.publicUrl) };
+        return { status: 200, body: await deps.rules.render(await deps.rules.get(rule), call.publicUrl) };
+      },
+    }),
+    POST: operation({
+      summary: 'Creates a content rule',
+      paths: [PANEL],
+      permission: 'cms.ManagePortal',
+      body: ruleFields,
+      handle: async (call, deps) => created(await deps.rules.create(call.body), call.publicUrl, deps),
+    }),
+    PATCH: operation({
+      summary: 'Changes a content rule',
+      paths: [`${PANEL}/:rule`],
+      permission: 'cms.ManagePortal',
+      params: ruleId,
+      body: ruleFields.partial(),
+      handle: async (call, deps) => {
+        await deps.rules.update(call.params.rule, call.body);
+        return { status: 204 };
+      },
+    }),
+    DELETE: operation({
+      summary: 'Deletes a content rule',
+      paths: [`${PANEL}/:rule`],
+      permission: 'cms.ManagePortal',
+      params: ruleId,
+      handle: async (call, deps) => {
+        await deps.rules.remove(call.params.rule);
+        return { status: 204 };
+      },
+    }),
+  },
+});
 
-export async function removeRuleOrElement(path: RulePath, deps: ConfigDeps): Promise<HttpResult> {
-  if (path.rule === undefined) throw notFound('Name the content rule to delete');
-  if (path.kind === undefined) await deps.rules.remove(path.rule);
-  else {
-    const e = element(path);
-    await deps.rules.removeElement(e.rule, e.kind, e.idx);
-  }
-  return { status: 204 };
-}
+/** A rule's actions and conditions. */
+export const ruleElementsPanel = endpoint({
+  name: 'controlpanels',
+  service: 'config',
+  context: 'site-root',
+  identifiers: { namedSubPath: true },
+  operations: {
+    GET: operation({
+      summary: 'One action or condition of a content rule, with its schema',
+      paths: [`${PANEL}/:rule/:kind/:idx`],
+      permission: 'cms.ManagePortal',
+      params: elementAt,
+      handle: async (call, deps) => {
+        const { rule, kind, idx } = call.params;
+        return { status: 200, body: await deps.rules.element(rule, kind, idx, call.publicUrl) };
+      },
+    }),
+    POST: operation({
+      summary: 'Adds an action or a condition to a content rule (`<rule>/action`, `<rule>/condition`)',
+      paths: [`${PANEL}/:rule/:kind`],
+      permission: 'cms.ManagePortal',
+      params: elementKind,
+      body: newElement,
+      handle: async (call, deps) =>
+        created(await deps.rules.addElement(call.params.rule, call.params.kind, call.body), call.publicUrl, deps),
+    }),
+    PATCH: operation({
+      summary: 'Changes an action or a condition of a content rule, or moves it up or down',
+      paths: [`${PANEL}/:rule/:kind/:idx`],
+      permission: 'cms.ManagePortal',
+      params: elementAt,
+      body: elementChange,
+      handle: async (call, deps) => {
+        const { rule, kind, idx } = call.params;
+        await deps.rules.changeElement(rule, kind, idx, call.body);
+        return { status: 204 };
+      },
+    }),
+    DELETE: operation({
+      summary: 'Removes an action or a condition from a content rule',
+      paths: [`${PANEL}/:rule/:kind/:idx`],
+      permission: 'cms.ManagePortal',
+      params: elementAt,
+      handle: async (call, deps) => {
+        const { rule, kind, idx } = call.params;
+        await deps.rules.removeElement(rule, kind, idx);
+        return { status: 204 };
+      },
+    }),
+  },
+});

@@ -1,4 +1,6 @@
 import { addons } from './addons';
+import { contentTypePanel, contentTypesPanel } from './cms-types-panel';
+import { contentRulesPanel, ruleElementsPanel } from './content-rules-panel';
 import { contentRules } from './content-rules';
 import { controlpanels } from './controlpanels';
 import { registry } from './registry';
@@ -6,5 +8,20 @@ import { site } from './site';
 import { system } from './system';
 import { tiles } from './tiles';
 
-/** Every HTTP endpoint of the config service; the gateway's routing table is generated from this list. */
-export const ENDPOINTS = [addons, registry, controlpanels, contentRules, site, system, tiles];
+/**
+ * Every HTTP endpoint of the config service, `@controlpanels` in one part per kind of panel; the gateway's routing
+ * table is generated from this list.
+ */
+export const ENDPOINTS = [
+  addons,
+  registry,
+  controlpanels,
+  contentTypesPanel,
+  contentTypePanel,
+  contentRulesPanel,
+  ruleElementsPanel,
+  contentRules,
+  site,
+  system,
+  tiles,
+];

@@ -24,6 +24,7 @@ export const registry = endpoint({
   service: 'config',
   // The registry belongs to the site.
   context: 'site-root',
+  identifiers: { namedSubPath: true },
   operations: {
     GET: operation({
       summary: 'The records (batched, `q` filters by name prefix), or one record’s value',

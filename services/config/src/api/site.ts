@@ -6,6 +6,7 @@ export const site = endpoint({
   name: 'site',
   service: 'config',
   context: 'site-root',
+  cache: 'site',
   operations: {
     GET: operation({
       summary: 'The site’s features and public settings',

@@ -6,7 +6,6 @@
 import { badRequest, BEHAVIORS, clip, urlOf, type ContentTypeDef } from '@cms/shared';
 import { z } from 'zod';
 import { panelUrl } from './panels';
-import { parsed } from './schema-edits';
 
 export const CMS_TYPES_PANEL = 'cms-types';
 
@@ -130,16 +129,18 @@ const baseSettings = z.object({
   // The form's choice (`none`, `all`, `some`), or the yes/no its data shows.
   filter_content_types: z.union([z.boolean(), z.enum(['none', 'all', 'some'])]).optional(),
 });
-const settings = baseSettings
+/** A type's settings as its panel writes them, with each panel behavior switched on or off by name. */
+export const typeSettings = baseSettings
   .extend(Object.fromEntries(PANEL_BEHAVIOR_NAMES.map((name) => [name, z.boolean().optional()])))
   .strict();
+export type TypeSettings = z.infer<typeof typeSettings>;
 
 /**
  * A type with the panel's changes applied: settings, and behaviors switched on (added after the others) or off.
  * `known` says which type names may be allowed inside.
  */
-export function changedType(def: ContentTypeDef, body: unknown, known: ReadonlySet<string>): ContentTypeDef {
-  const flags = parsed(settings, body, 'content type settings') as Record<string, unknown>;
+export function changedType(def: ContentTypeDef, body: TypeSettings, known: ReadonlySet<string>): ContentTypeDef {
+  const flags = body as Record<string, unknown>;
   const input = flags as z.infer<typeof baseSettings>;
   const unknown = (input.allowed_content_types ?? []).filter((name) => !known.has(name));
   if (unknown.length) {

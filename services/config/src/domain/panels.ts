@@ -232,11 +232,9 @@ for (const panel of PANELS) {
   }
 }
 
-/** The original platform's ids, accepted on input (addendum §8, identifiers). */
-const ALIASES: Record<string, string> = { 'dexterity-types': 'cms-types' };
-
+// The original platform's ids (`dexterity-types`) arrive renamed by the dispatcher (addendum §8, identifiers).
 export function findPanel(id: string): PanelDefinition {
-  const panel = BY_ID.get(Object.hasOwn(ALIASES, id) ? ALIASES[id]! : id);
+  const panel = BY_ID.get(id);
   if (!panel) throw notFound(`No control panel named "${clip(id)}"`);
   return panel;
 }

@@ -108,6 +108,7 @@ export const aliases = endpoint({
   name: 'aliases',
   service: 'content',
   context: 'content',
+  cache: 'content',
   operations: {
     GET: operation({
       summary:

@@ -1,15 +1,21 @@
+import type { EndpointDeclaration } from '@cms/shared';
 import { endpoint, operation } from './declarations';
 import type { ComponentName } from './expansion';
 
 /**
  * `GET <context>/@<component>`: one component of `@components`, as `?expand=<component>` embeds it; its
- * options come as `expand.<component>.<option>` parameters (expansion.ts).
+ * options come as `expand.<component>.<option>` parameters (expansion.ts). `caching`: how its answers are cached.
  */
-export function componentEndpoint(name: ComponentName, summary: string) {
+export function componentEndpoint(
+  name: ComponentName,
+  summary: string,
+  caching: Pick<EndpointDeclaration, 'cache' | 'gatewayCache'> = {},
+) {
   return endpoint({
     name,
     service: 'content',
     context: 'content',
+    ...caching,
     operations: {
       GET: operation({
         summary,

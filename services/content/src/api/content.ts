@@ -77,6 +77,10 @@ export const content = endpoint({
   name: '',
   service: 'content',
   context: 'content',
+  cache: 'content',
+  gatewayCache: 'object',
+  // Its body is the user's content: only `@type` is an identifier.
+  identifiers: { contentBody: true },
   operations: {
     GET: operation({
       summary: 'The object, with its items (folders), components and the components named in `expand`',

@@ -13,6 +13,8 @@ export const download = endpoint({
   name: 'download',
   service: 'content',
   context: 'content',
+  cache: 'file',
+  fileHop: 'download',
   operations: {
     GET: operation({
       summary: 'Downloads a file field (the type’s primary one without a name)',

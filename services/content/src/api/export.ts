@@ -16,6 +16,7 @@ export const siteExport = endpoint({
   name: 'export',
   service: 'content',
   context: 'site-root',
+  fileHop: 'site-zip',
   operations: {
     GET: operation({
       summary: 'The site as a ZIP of plone.exportimport’s layout (content/, __metadata__.json), streamed',

@@ -17,8 +17,6 @@ import {
   FILE_HOP_HEADER,
   FILE_HOP_PATH,
   FILE_HOP_REQUEST_ID_HEADER,
-  FILE_HOP_SITE_ZIP_ENDPOINTS,
-  FILE_HOP_UPLOAD_ENDPOINTS,
   MAX_FILE_HOP_HEADER_BYTES,
   matchSubPath,
   notFound,
@@ -28,6 +26,7 @@ import {
   unauthorized,
   forbidden,
   type ContextResolver,
+  type FileHop,
   type FileHopRequest,
   type Logger,
 } from '@cms/shared';
@@ -36,15 +35,21 @@ import { answerSiteZip, type SiteZipOptions } from '../exchange/site-zip';
 import type { ContentDoc } from '../domain/model';
 import { TUS_VERSION } from '../domain/tus-uploads';
 import type { ContentDeps } from './declarations';
-import { download, downloadSelection } from './download';
+import { downloadSelection } from './download';
+import { ENDPOINTS } from './endpoints';
 import { filenameStar, SANDBOX, type FileSelection } from './file-response';
-import { imageSelection, images } from './images';
+import { imageSelection } from './images';
 import { appendUpload, tusOptions, uploadStatus, type TusRequest } from './tus-upload';
 
-const PATTERNS: Record<string, string[][]> = {
-  download: patternsOf(download.operations.GET?.paths),
-  images: patternsOf(images.operations.GET?.paths),
-};
+/** How each endpoint that declares it goes over the hop (`fileHop`). */
+const HOP_OF: ReadonlyMap<string, FileHop> = new Map(
+  ENDPOINTS.flatMap((e) => (e.fileHop ? [[e.name, e.fileHop] as const] : [])),
+);
+
+/** The sub-path patterns of the GET of each endpoint that streams files out (`fileHop: 'download'`). */
+const PATTERNS: Record<string, string[][]> = Object.fromEntries(
+  ENDPOINTS.filter((e) => e.fileHop === 'download').map((e) => [e.name, patternsOf(e.operations.GET?.paths)]),
+);
 
 function patternsOf(paths: readonly string[] | undefined): string[][] {
   return (paths ?? ['']).map((p) => p.split('/').filter(Boolean));
@@ -101,11 +106,11 @@ async function answer(
   const log = logger.child({ requestId: hop?.request_id });
   try {
     const onPath = (req.url ?? '').split('?')[0] === FILE_HOP_PATH;
-    if (hop && FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) && onPath) {
+    if (hop && HOP_OF.get(hop.endpoint) === 'upload' && onPath) {
       await answerUpload(req, res, hop, deps, contexts);
       return;
     }
-    if (hop && FILE_HOP_SITE_ZIP_ENDPOINTS.has(hop.endpoint) && onPath) {
+    if (hop && HOP_OF.get(hop.endpoint) === 'site-zip' && onPath) {
       await answerSiteZip(req, res, hop, deps, contexts, siteZip, log);
       return;
     }
@@ -134,7 +139,7 @@ async function answer(
         method: req.method ?? 'GET',
         publicUrl: hop.public_url,
         // An upload's endpoint is named with one `@`, the file views with two.
-        rest: [`${FILE_HOP_UPLOAD_ENDPOINTS.has(hop.endpoint) ? '@' : '@@'}${hop.endpoint}`, ...hop.sub_path],
+        rest: [`${HOP_OF.get(hop.endpoint) === 'upload' ? '@' : '@@'}${hop.endpoint}`, ...hop.sub_path],
         query: [],
       });
     if (moved) res.writeHead(moved.status, moved.headers).end();

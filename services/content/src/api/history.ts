@@ -13,6 +13,7 @@ export const history = endpoint({
   name: 'history',
   service: 'content',
   context: 'content',
+  cache: 'content',
   operations: {
     GET: operation({
       summary: 'The history of the object, or (with a version number) the object as it was then',

@@ -46,6 +46,8 @@ export const images = endpoint({
   name: 'images',
   service: 'content',
   context: 'content',
+  cache: 'file',
+  fileHop: 'download',
   operations: {
     GET: operation({
       summary: 'An image field’s original (the type’s primary one without a name), or one of its scales',

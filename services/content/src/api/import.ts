@@ -13,6 +13,7 @@ export const siteImport = endpoint({
   name: 'import',
   service: 'content',
   context: 'site-root',
+  fileHop: 'site-zip',
   operations: {
     POST: operation({
       summary:

@@ -4,4 +4,5 @@ import { componentEndpoint } from './component-endpoint';
 export const navigation = componentEndpoint(
   'navigation',
   'The top-level navigation of the site (`expand.navigation.depth` levels)',
+  { cache: 'listing', gatewayCache: 'tree' },
 );

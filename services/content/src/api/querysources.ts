@@ -8,6 +8,7 @@ export const querysources = endpoint({
   name: 'querysources',
   service: 'content',
   context: 'content',
+  identifiers: { namedSubPath: true },
   operations: {
     GET: operation({
       summary: "Searches a field's source for the terms matching `query`",

@@ -8,6 +8,7 @@ export const sources = endpoint({
   name: 'sources',
   service: 'content',
   context: 'content',
+  identifiers: { namedSubPath: true },
   operations: {
     GET: operation({
       summary: "The terms of a field's source (filtered by title, token or tokens; batched)",

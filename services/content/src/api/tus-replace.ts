@@ -11,6 +11,7 @@ export const tusReplace = endpoint({
   name: 'tus-replace',
   service: 'content',
   context: 'content',
+  fileHop: 'upload',
   operations: {
     POST: operation({
       summary: "Announces a resumable (TUS) upload replacing the object's file; 201 with its Location",

@@ -218,6 +218,7 @@ export const tusUpload = endpoint({
   name: 'tus-upload',
   service: 'content',
   context: 'content',
+  fileHop: 'upload',
   operations: {
     POST: operation({
       summary: 'Announces a resumable (TUS) upload of a new File or Image into the folder; 201 with its Location',

@@ -62,6 +62,8 @@ export const types = endpoint({
   name: 'types',
   service: 'content',
   context: 'content',
+  cache: 'site',
+  identifiers: { namedSubPath: true, typeSchemaAnswer: true },
   operations: {
     GET: operation({
       summary:

@@ -67,6 +67,8 @@ export const vocabularies = endpoint({
   name: 'vocabularies',
   service: 'content',
   context: 'content',
+  cache: 'site',
+  identifiers: { namedSubPath: true },
   operations: {
     GET: operation({
       summary: 'The vocabularies, or the terms of one for this context (filtered by title, token or tokens; batched)',

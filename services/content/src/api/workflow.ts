@@ -21,6 +21,7 @@ export const workflow = endpoint({
   name: 'workflow',
   service: 'content',
   context: 'content',
+  cache: 'content',
   operations: {
     GET: operation({
       summary: 'The workflow status: state, history, available transitions',

@@ -143,6 +143,7 @@ export const querystringSearch = endpoint({
   name: 'querystring-search',
   service: 'search',
   context: 'content',
+  cache: 'listing',
   operations: {
     POST: operation({
       summary: 'Query-builder search: criteria {i, o, v}, sort, limit, batching, fullobjects',

@@ -9,6 +9,7 @@ export const querystring = endpoint({
   name: 'querystring',
   service: 'search',
   context: 'content',
+  cache: 'site',
   operations: {
     GET: operation({
       summary: 'The query builder configuration: indexes with their operators and vocabulary values',

@@ -13,6 +13,7 @@ export const search = endpoint({
   name: 'search',
   service: 'search',
   context: 'content',
+  cache: 'listing',
   operations: {
     GET: operation({
       summary: 'Catalog search below the context; parameters are catalog indexes and options',

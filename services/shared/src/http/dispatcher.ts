@@ -22,7 +22,9 @@ import {
   type EndpointDeclaration,
   type HttpMethod,
   type HttpResult,
+  type IdentifierRules,
   type ServiceName,
+  sameFacts,
 } from './endpoint';
 import { queryInput } from './params';
 import { QueryParams } from './query';
@@ -51,8 +53,10 @@ interface CompiledOperation {
 }
 
 export interface CompiledEndpoint {
+  /** Its first part: the facts besides the operations, which every part shares (`sameFacts`). */
   declaration: EndpointDeclaration<unknown, unknown>;
-  operations: Partial<Record<HttpMethod, CompiledOperation>>;
+  /** Each method's operations, one per part that declares it. */
+  operations: Partial<Record<HttpMethod, CompiledOperation[]>>;
   allowed: HttpMethod[];
 }
 
@@ -63,12 +67,13 @@ export function serveEndpoints<Context, Deps>(
   const { deps, contexts, logger } = options;
   const original = options.identifiers === 'original';
   return unary(logger, async (sent: HttpRequest__Output, rpc) => {
-    const request = withNeutralNames(sent);
+    const identifiers = endpoints.get(sent.endpoint)?.declaration.identifiers ?? {};
+    const request = withNeutralNames(sent, identifiers);
     const requestId = request.request_id || rpc.requestId;
     const result = await dispatch(endpoints, request, requestId, contexts, deps, logger).catch((error: unknown) =>
       refusedWithNull(endpoints.get(request.endpoint), request, error),
     );
-    const typeSchema = request.endpoint === 'types' && request.sub_path.length === 1;
+    const typeSchema = identifiers.typeSchemaAnswer === true && request.sub_path.length === 1;
     const body =
       original && result.body !== undefined
         ? toOriginalIdentifiers(result.body, request.public_url, { typeSchema })
@@ -81,12 +86,12 @@ export function serveEndpoints<Context, Deps>(
   });
 }
 
-/** Endpoints whose sub-path names an identifier (a vocabulary, a type, a panel, a record). */
-const NAMED_SUB_PATHS = new Set(['vocabularies', 'types', 'controlpanels', 'registry', 'querysources', 'sources']);
-
-/** The original identifiers a request may use as aliases (addendum §8), in the sub-path and the query's types. */
-function withNeutralNames(request: HttpRequest__Output): HttpRequest__Output {
-  const named = NAMED_SUB_PATHS.has(request.endpoint);
+/**
+ * The original identifiers a request may use as aliases (addendum §8), in the sub-path (where the declaration says it
+ * names something) and the query's types.
+ */
+function withNeutralNames(request: HttpRequest__Output, identifiers: IdentifierRules): HttpRequest__Output {
+  const named = identifiers.namedSubPath === true;
   const typed = request.query.some((p) => p.key.startsWith('portal_type'));
   if (!named && !typed) return request;
   return {
@@ -99,8 +104,8 @@ function withNeutralNames(request: HttpRequest__Output): HttpRequest__Output {
 }
 
 /** A body's original identifiers as the neutral ones; of a content body (the user's members) only its `@type`. */
-function neutralBody(endpoint: string, body: unknown): unknown {
-  if (endpoint !== '') return toNeutralIdentifiers(body);
+function neutralBody(identifiers: IdentifierRules, body: unknown): unknown {
+  if (identifiers.contentBody !== true) return toNeutralIdentifiers(body);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const type = (body as Record<string, unknown>)['@type'];
   return typeof type === 'string' ? { ...body, '@type': neutralName(type) } : body;
@@ -148,7 +153,7 @@ async function dispatch<Context, Deps>(
       : undefined;
   const body =
     operation.body && !upload
-      ? validate(operation.body, neutralBody(request.endpoint, jsonBody(request.body)), 'body')
+      ? validate(operation.body, neutralBody(endpoint.declaration.identifiers ?? {}, jsonBody(request.body)), 'body')
       : undefined;
   const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams, upload);
   return operation.handle(call, deps);
@@ -191,10 +196,11 @@ export async function checkDeclared<Context>(
   contexts: ContextResolver<Context>,
 ): Promise<DeclaredCall<Context>> {
   const method = request.method as HttpMethod;
-  const compiled = endpoint.operations[method];
-  if (!compiled) throw methodNotAllowed(clip(request.method), endpoint.allowed);
-  const captured = matchSubPath(compiled.patterns, request.sub_path);
-  if (!captured) throw notFound(`Resource not found: ${clip(describe(request))}`);
+  const candidates = endpoint.operations[method];
+  if (!candidates) throw methodNotAllowed(clip(request.method), endpoint.allowed);
+  const matched = matchOperation(candidates, request.sub_path);
+  if (!matched) throw notFound(`Resource not found: ${clip(describe(request))}`);
+  const { compiled, captured } = matched;
 
   const path = '/' + request.context_path.join('/');
   if (endpoint.declaration.context === 'site-root' && request.context_path.length > 0) {
@@ -209,14 +215,39 @@ export async function checkDeclared<Context>(
   return { operation, context, captured };
 }
 
-/** One declaration prepared for `checkDeclared` (its sub-path patterns split). */
-export function compileEndpoint(declaration: EndpointDeclaration<unknown, unknown>): CompiledEndpoint {
+/**
+ * The operation of the part whose pattern matches the sub-path with the most literal segments (`content-rules`
+ * before `:id`), the first part on a tie, with the segments its parameters capture.
+ */
+function matchOperation(
+  candidates: readonly CompiledOperation[],
+  segments: readonly string[],
+): { compiled: CompiledOperation; captured: Record<string, string> } | null {
+  let best: { compiled: CompiledOperation; captured: Record<string, string>; literals: number } | null = null;
+  for (const compiled of candidates) {
+    for (const pattern of compiled.patterns) {
+      const captured = matchSubPath([pattern], segments);
+      const literals = pattern.filter((segment) => !segment.startsWith(':')).length;
+      if (captured && (!best || literals > best.literals)) best = { compiled, captured, literals };
+    }
+  }
+  return best;
+}
+
+/** One endpoint, declared in one part or several of one name, prepared for `checkDeclared` (its sub-paths split). */
+export function compileEndpoint(...parts: EndpointDeclaration<unknown, unknown>[]): CompiledEndpoint {
+  const [declaration, ...rest] = parts;
+  if (!declaration) throw new Error('an endpoint needs a declaration');
+  const differing = rest.find((part) => part.name !== declaration.name || !sameFacts(declaration, part));
+  if (differing) throw new Error(`the parts of @${declaration.name} disagree on a fact besides their operations`);
   const operations: CompiledEndpoint['operations'] = {};
-  for (const method of HTTP_METHODS) {
-    const operation = declaration.operations[method];
-    if (!operation) continue;
-    const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
-    operations[method] = { operation, patterns };
+  for (const part of parts) {
+    for (const method of HTTP_METHODS) {
+      const operation = part.operations[method];
+      if (!operation) continue;
+      const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
+      operations[method] = [...(operations[method] ?? []), { operation, patterns }];
+    }
   }
   return { declaration, operations, allowed: HTTP_METHODS.filter((m) => operations[m]) };
 }
@@ -225,15 +256,16 @@ function compile(
   service: ServiceName,
   declarations: readonly EndpointDeclaration<unknown, unknown>[],
 ): Map<string, CompiledEndpoint> {
-  const endpoints = new Map<string, CompiledEndpoint>();
+  const parts = new Map<string, EndpointDeclaration<unknown, unknown>[]>();
   for (const declaration of declarations) {
     if (declaration.service !== service) {
       throw new Error(`${service}: endpoint @${declaration.name} is declared for ${declaration.service}`);
     }
-    if (endpoints.has(declaration.name)) throw new Error(`${service}: endpoint @${declaration.name} declared twice`);
-    endpoints.set(declaration.name, compileEndpoint(declaration));
+    const earlier = parts.get(declaration.name) ?? [];
+    if (earlier.includes(declaration)) throw new Error(`${service}: endpoint @${declaration.name} declared twice`);
+    parts.set(declaration.name, [...earlier, declaration]);
   }
-  return endpoints;
+  return new Map([...parts].map(([name, declared]) => [name, compileEndpoint(...declared)]));
 }
 
 /** The named segments of the first pattern the sub-path matches, or null when none does. */

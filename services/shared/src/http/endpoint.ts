@@ -1,7 +1,8 @@
 /**
  * How an endpoint is declared: one file per `@` endpoint (`api/workflow.ts` for `@workflow`) exports one
  * declaration naming its methods, the sub-paths each takes, the permission each requires on the context, the
- * contexts it accepts, and zod schemas for its sub-path parameters, query and body, beside the handler.
+ * contexts it accepts, zod schemas for its sub-path parameters, query and body, how its answers are cached and
+ * whether its bytes stream over the file hop, beside the handler.
  *
  * Everything else is derived from the declarations: the gateway's routing table (scripts/routes-gen.mjs), the
  * 404 for a missing context, the permission check and the validation (dispatcher.ts), so no handler repeats them.
@@ -28,6 +29,35 @@ export type ContextRule = 'content' | 'site-root';
  * revokes the token it carries).
  */
 export type AuthMode = 'verify' | 'ignore' | 'forward';
+
+/**
+ * What a GET's answer is, for its Cache-Control: the caching settings (`cms.caching_<kind>_*`) give each kind its
+ * times; `other` is revalidated every time.
+ */
+export type AnswerKind = 'content' | 'listing' | 'site' | 'file' | 'other';
+
+/**
+ * What a change invalidates of an answer the gateway keeps in its own cache (gateway/src/http-cache.ts): the
+ * answer of one object (`object`), or of a tree of them (`tree`).
+ */
+export type CacheScope = 'object' | 'tree';
+
+/**
+ * How an endpoint's bytes travel over the file hop (file-hop.ts) instead of inside gRPC messages: `download`, its
+ * GET (and HEAD) streams a file out; `upload`, a resumable upload's `OPTIONS`, `HEAD` and `PATCH` stream its body
+ * in (its bodiless `POST` goes over gRPC); `site-zip`, every method, the whole site's ZIP out or in.
+ */
+export type FileHop = 'download' | 'upload' | 'site-zip';
+
+/** The endpoint's identifiers that differ from the rule of addendum §8 (original identifiers taken as aliases). */
+export interface IdentifierRules {
+  /** The sub-path names something (a type, a vocabulary, a panel, a record): an original name is taken for it. */
+  namedSubPath?: boolean;
+  /** An answer at a one-segment sub-path is a type's schema (`@types/<type>`), whose `title` is the type's name. */
+  typeSchemaAnswer?: boolean;
+  /** The body is a content object's, whose members are the user's: only its `@type` is taken by its original name. */
+  contentBody?: boolean;
+}
 
 /** What a handler answers; the dispatcher turns it into the HTTP response the gateway sends. */
 export interface HttpResult {
@@ -133,6 +163,12 @@ export interface Operation<Context, Deps, Params, Query, Body> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation<Context = any, Deps = any> = Operation<Context, Deps, any, any, any>;
 
+/**
+ * One `@` endpoint, or one part of it: a service may declare one name several times, each part taking its own
+ * sub-paths (`@controlpanels`: the registry's panels, the types panel, the content rules), with the same facts
+ * besides its operations (`sameFacts`). A request goes to the part whose sub-path pattern matches it with the most
+ * literal segments (`content-rules` before `:id`).
+ */
 export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
   /** The `@` segment without its `@`; `''` is the context itself (no `@` segment). */
   name: string;
@@ -144,6 +180,13 @@ export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
    * body `null` (`@users`: specification, authentication rule 4).
    */
   denial?: 'error' | 'null';
+  /** What its GET answers are, for their Cache-Control (`other` when unset). */
+  cache?: AnswerKind;
+  /** The gateway keeps its answers in its own cache, invalidated by this scope (content's endpoints only). */
+  gatewayCache?: CacheScope;
+  /** Its bytes stream over the file hop (content's endpoints only). */
+  fileHop?: FileHop;
+  identifiers?: IdentifierRules;
   operations: Partial<Record<HttpMethod, AnyOperation<Context, Deps>>>;
 }
 
@@ -166,11 +209,42 @@ export function declarations<Context, Deps>() {
   };
 }
 
-/** The gateway's view of an endpoint: which service owns it, which methods it takes, how it authenticates. */
+/**
+ * The gateway's view of an endpoint: which service owns it, which methods it takes, how it authenticates, how its
+ * answers are cached, and whether its bytes stream over the file hop.
+ */
 export interface Route {
   service: ServiceName;
   methods: readonly HttpMethod[];
   auth: AuthMode;
+  cache: AnswerKind;
+  gatewayCache?: CacheScope;
+  fileHop?: FileHop;
+}
+
+/** Whether two parts of one endpoint agree on everything but their operations. */
+export function sameFacts(a: EndpointDeclaration<unknown, unknown>, b: EndpointDeclaration<unknown, unknown>): boolean {
+  const facts = (d: EndpointDeclaration<unknown, unknown>) =>
+    JSON.stringify({ ...routeOf(d), methods: [], context: d.context, denial: d.denial, identifiers: d.identifiers });
+  return facts(a) === facts(b);
+}
+
+/**
+ * The routing table of a service's declarations, keyed by name: one row per endpoint, its parts' methods joined.
+ * Throws when two parts of one endpoint disagree on a fact besides their operations.
+ */
+export function routesOf(declarations: readonly EndpointDeclaration<unknown, unknown>[]): Record<string, Route> {
+  const parts = new Map<string, EndpointDeclaration<unknown, unknown>[]>();
+  for (const declaration of declarations)
+    parts.set(declaration.name, [...(parts.get(declaration.name) ?? []), declaration]);
+  return Object.fromEntries(
+    [...parts].map(([name, [first, ...rest]]) => {
+      const differing = rest.find((part) => !sameFacts(first, part));
+      if (differing) throw new Error(`the parts of @${name} disagree on a fact besides their operations`);
+      const methods = new Set([first, ...rest].flatMap((part) => routeOf(part).methods));
+      return [name, { ...routeOf(first), methods: HTTP_METHODS.filter((m) => methods.has(m)) }];
+    }),
+  );
 }
 
 /** The routing-table row a declaration yields (what scripts/routes-gen.mjs writes for the gateway). */
@@ -179,5 +253,8 @@ export function routeOf(declaration: EndpointDeclaration<unknown, unknown>): Rou
     service: declaration.service,
     methods: HTTP_METHODS.filter((m) => declaration.operations[m]),
     auth: declaration.auth ?? 'verify',
+    cache: declaration.cache ?? 'other',
+    ...(declaration.gatewayCache && { gatewayCache: declaration.gatewayCache }),
+    ...(declaration.fileHop && { fileHop: declaration.fileHop }),
   };
 }

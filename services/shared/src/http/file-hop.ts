@@ -22,20 +22,7 @@ export const FILE_HOP_REQUEST_ID_HEADER = 'x-request-id';
 /** The path the content service serves the hop on. */
 export const FILE_HOP_PATH = '/files';
 
-/** The endpoints whose GET goes over the hop. */
-export const FILE_HOP_ENDPOINTS: ReadonlySet<string> = new Set(['download', 'images']);
-
-/**
- * The endpoints of resumable uploads: their `OPTIONS`, `HEAD` and `PATCH` go over the hop, so that a `PATCH` body
- * streams into content's blob store instead of being read whole (their `POST`, bodiless, goes over gRPC).
- */
-export const FILE_HOP_UPLOAD_ENDPOINTS: ReadonlySet<string> = new Set(['tus-upload', 'tus-replace']);
-
-/**
- * The endpoints of the whole site as a ZIP (`@export`, `@import`, plone.exportimport's): every method of theirs
- * goes over the hop, so that the ZIP streams out of content, or into it, and is never held whole.
- */
-export const FILE_HOP_SITE_ZIP_ENDPOINTS: ReadonlySet<string> = new Set(['export', 'import']);
+// Which endpoints go over the hop, and with which methods, is declared with each (`fileHop`, endpoint.ts).
 
 export interface FileHopRequest {
   context_path: string[];

@@ -8,7 +8,7 @@ import type { Principal__Output } from '../../src/generated/cms/common/v1/Princi
 import { fromServiceError } from '../../src/grpc/errors';
 import type { ContextResolver } from '../../src/http/context';
 import { serveEndpoints, matchSubPath, MAX_JSON_DEPTH } from '../../src/http/dispatcher';
-import { declarations, routeOf } from '../../src/http/endpoint';
+import { declarations, routeOf, routesOf } from '../../src/http/endpoint';
 import { param } from '../../src/http/params';
 
 const silent = pino({ level: 'silent' });
@@ -270,11 +270,61 @@ describe('serveEndpoints', () => {
       serveEndpoints({ service: 'content', endpoints: [widget, widget], deps: { seen: [] }, contexts, logger: silent }),
     ).toThrow(/declared twice/);
   });
+
+  it('serves an endpoint declared in parts: the pattern with the most literal segments, then the first part', async () => {
+    const answering = (part: string, paths: string[]) =>
+      endpoint({
+        name: 'panels',
+        service: 'content',
+        context: 'content',
+        operations: {
+          GET: operation({ paths, permission: 'View', handle: async () => ({ status: 200, body: { part } }) }),
+        },
+      });
+    const byId = answering('by id', [':id']);
+    const special = answering('special', ['special', 'special/:item']);
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [byId, special, answering('later', [':other'])],
+      deps: { seen: [] },
+      contexts,
+      logger: silent,
+    });
+    const get = (sub_path: string[]) => call(handler, request({ endpoint: 'panels', sub_path }));
+    expect(await get(['special'])).toMatchObject({ body: { part: 'special' } });
+    expect(await get(['special', 'x'])).toMatchObject({ body: { part: 'special' } });
+    expect(await get(['plain'])).toMatchObject({ body: { part: 'by id' } });
+    expect(((await get(['plain', 'x', 'y'])) as AppError).type).toBe('NotFound');
+    const deleted = (await call(handler, request({ method: 'DELETE', endpoint: 'panels' }))) as AppError;
+    expect(deleted.type).toBe('MethodNotAllowed');
+  });
+
+  it('refuses, at start, parts of one endpoint that disagree on a fact besides their operations', () => {
+    const other = { ...widget, context: 'site-root' as const, operations: { DELETE: widget.operations.POST } };
+    expect(() =>
+      serveEndpoints({ service: 'content', endpoints: [widget, other], deps: { seen: [] }, contexts, logger: silent }),
+    ).toThrow(/disagree/);
+    expect(() => routesOf([widget, other])).toThrow(/disagree/);
+  });
 });
 
 describe('routeOf', () => {
-  it('is the gateway’s row of a declaration: service, methods in a fixed order, authentication', () => {
-    expect(routeOf(widget)).toEqual({ service: 'content', methods: ['GET', 'POST'], auth: 'verify' });
+  it('is the gateway’s row of a declaration: service, methods in a fixed order, authentication, caching', () => {
+    expect(routeOf(widget)).toEqual({ service: 'content', methods: ['GET', 'POST'], auth: 'verify', cache: 'other' });
+  });
+
+  it('joins the methods of an endpoint declared in parts (routesOf)', () => {
+    const part = { ...widget, operations: { DELETE: widget.operations.POST } };
+    expect(routesOf([widget, part, rootOnly])).toEqual({
+      widget: { service: 'content', methods: ['GET', 'POST', 'DELETE'], auth: 'verify', cache: 'other' },
+      settings: routeOf(rootOnly),
+    });
+  });
+
+  it('carries the declared cache kind, gateway cache scope and file hop', () => {
+    const cached = { ...widget, cache: 'content' as const, gatewayCache: 'object' as const };
+    expect(routeOf(cached)).toMatchObject({ cache: 'content', gatewayCache: 'object' });
+    expect(routeOf({ ...widget, fileHop: 'download' })).toMatchObject({ cache: 'other', fileHop: 'download' });
   });
 });
 
