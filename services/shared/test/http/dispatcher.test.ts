@@ -231,11 +231,19 @@ describe('serveEndpoints', () => {
       });
     }
     // A `__proto__` member, at the top or deep inside, is refused rather than silently dropped by a schema.
-    for (const text of ['{"__proto__": {"admin": true}}', '{"a": [{"b": {"__proto__": {"x": 1}}}]}']) {
+    // The nesting is counted on the bytes: an escaped name is still `__proto__` once parsed.
+    for (const text of [
+      '{"__proto__": {"admin": true}}',
+      '{"a": [{"b": {"__proto__": {"x": 1}}}]}',
+      '{"a": {"\\u005f_proto__": {"x": 1}}}',
+    ]) {
       expect(await patch(text)).toMatchObject({ type: 'BadRequest', message: expect.stringMatching(/__proto__/) });
     }
     expect(await patch('{"constructor": "plain data", "proto": 1}')).toMatchObject({ status: 204 });
-    expect(seen).toEqual(['handle', 'handle']);
+    // Brackets in strings (after an escaped quote too) are not nesting.
+    const brackets = '['.repeat(MAX_JSON_DEPTH * 2);
+    expect(await patch(`{"a": "${brackets}", "b": "\\"${brackets}"}`)).toMatchObject({ status: 204 });
+    expect(seen).toEqual(['handle', 'handle', 'handle']);
   });
 
   it('validates the query with the declared schema: typed values, 400 naming the parameter', async () => {
