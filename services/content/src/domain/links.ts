@@ -6,6 +6,7 @@
  */
 import { urlOf } from '@cms/shared';
 import type { ContentType, TypeField } from './types';
+import { readStoredJson } from './stored-json';
 
 /** The relation name of links in text, blocks and `remoteUrl` (the original platform's, in `@relations`). */
 export const LINK_RELATION = 'isReferencing';
@@ -293,11 +294,11 @@ export function referencesOf(fields: Readonly<Record<string, unknown>>, type: Co
   return found;
 }
 
-/** Blocks are stored as JSON text (field-values.ts); the other kinds as they are. */
+/** Blocks are stored as JSON text (field-values.ts), parsed once for all readers; the other kinds as they are. */
 function parsedValue(kind: LinkKind, stored: unknown): unknown {
   if (kind !== 'blocks' || typeof stored !== 'string') return stored;
   try {
-    return JSON.parse(stored) as unknown;
+    return readStoredJson(stored);
   } catch {
     return undefined;
   }
