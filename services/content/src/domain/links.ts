@@ -72,13 +72,22 @@ export function sitePathOf(link: string, publicUrl: string | null): { path: stri
   return { path: path.replace(/\/{2,}/g, '/'), suffix: end < 0 ? '' : rest.slice(end) };
 }
 
+/** The links found in a blocks value, by the value (never changed once stored: stored-json.ts). */
+const blockLinks = new WeakMap<object, readonly string[]>();
+
 /** Every link a field's value holds, as stored or as sent. */
-export function linksIn(kind: LinkKind, value: unknown): string[] {
+export function linksIn(kind: LinkKind, value: unknown): readonly string[] {
+  // Blocks shared by their readers (stored-json.ts) are walked once: the write resolving its links and the
+  // reference index after it read the same value.
+  const shared = kind === 'blocks' && typeof value === 'object' && value !== null;
+  const known = shared ? blockLinks.get(value) : undefined;
+  if (known) return known;
   const found: string[] = [];
   mapLinks(kind, value, (link) => {
     found.push(link);
     return undefined;
   });
+  if (shared) blockLinks.set(value as object, found);
   return found;
 }
 
