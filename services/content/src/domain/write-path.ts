@@ -23,6 +23,7 @@ import {
   type Permission,
   type WriteRetry,
 } from '@cms/shared';
+import { setImmediate } from 'node:timers/promises';
 import { accessOf } from './access';
 import type { Caller } from './caller';
 import type { FileValue } from './files';
@@ -315,6 +316,9 @@ export class ContentWriter {
         await this.check(current, write, author);
         // A version the last write left pending goes to the versions before this write may replace it.
         await this.versions.settle(current);
+        // One turn for the others between the caller's checks and the change's making (its values stringified,
+        // its events' snapshot): a large page's write otherwise held the one process for both at once.
+        await setImmediate();
         const change = await write.plan(current);
         if (!change) return { before: current, after: current, changed: false };
         const stored = storedChange(current, change);
