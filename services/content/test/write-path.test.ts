@@ -99,6 +99,24 @@ describe('the write path', () => {
   const relay = { flush: async (uid: string) => void flushed.push(uid) };
   beforeEach(() => (flushed.length = 0));
 
+  it('lets the event loop turn between the checks and making the change (issue 25: a large page held the process)', async () => {
+    const fake = fakeStore(doc());
+    const writer = new ContentWriter(fake.store, relay);
+    const order: string[] = [];
+    const plannedFrom: number[] = [];
+    // What came while the write was checked: a request's I/O callback, here an immediate queued before it.
+    setImmediate(() => order.push('other'));
+    const write = retitle('Mine', plannedFrom);
+    const planned = writer.write(
+      doc(),
+      { ...write, plan: (current) => (order.push('plan'), write.plan(current)) },
+      caller(editor),
+    );
+
+    expect((await planned).changed).toBe(true);
+    expect(order).toEqual(['other', 'plan']);
+  });
+
   it('re-plans on the current version after a conflict, waiting a jittered, doubling backoff between attempts', async () => {
     const fake = fakeStore(doc());
     fake.interfere(1, 2, 3);
