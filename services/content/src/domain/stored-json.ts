@@ -9,8 +9,11 @@
 
 /** Shorter texts parse in well under a millisecond; not worth holding. */
 const MIN_REMEMBERED_CHARS = 64 * 1024;
-/** The texts of the last writes: the write's own readers and the next reads of the same object find them. */
-const REMEMBERED_TEXTS = 4;
+/**
+ * The texts of the last writes: the write's own readers and the next reads of the same object find them. Each
+ * costs its parsed value's memory (a 2,000-block page of 282,000 members: ~12 MB), so few are kept.
+ */
+const REMEMBERED_TEXTS = 2;
 
 const remembered: { text: string; value: unknown }[] = [];
 
