@@ -99,6 +99,49 @@ describe('the write path', () => {
   const relay = { flush: async (uid: string) => void flushed.push(uid) };
   beforeEach(() => (flushed.length = 0));
 
+  it('lets the event loop turn between the checks and making the change (issue 25: a large page held the process)', async () => {
+    const fake = fakeStore(doc());
+    const writer = new ContentWriter(fake.store, relay);
+    const order: string[] = [];
+    const plannedFrom: number[] = [];
+    // What came while the write was checked: a request's I/O callback, here an immediate queued before it.
+    setImmediate(() => order.push('other'));
+    const write = retitle('Mine', plannedFrom);
+    const planned = writer.write(
+      doc(),
+      { ...write, plan: (current) => (order.push('plan'), write.plan(current)) },
+      caller(editor),
+    );
+
+    expect((await planned).changed).toBe(true);
+    expect(order).toEqual(['other', 'plan']);
+  });
+
+  it('commits a change holding a long text after one more turn (the store serializes the whole object)', async () => {
+    for (const [length, expected] of [
+      [256 * 1024, ['other', 'commit']],
+      [1024, ['commit', 'other']],
+    ] as const) {
+      const fake = fakeStore(doc());
+      const order: string[] = [];
+      const applyChange = fake.store.applyChange;
+      fake.store.applyChange = (...args) => (order.push('commit'), applyChange(...args));
+      const writer = new ContentWriter(fake.store, relay);
+      const write: ObjectWrite = {
+        kind: 'update',
+        permission: 'Modify portal content',
+        plan: () => ({
+          set: { fields: { blocks: 'x'.repeat(length) } },
+          // Made with the change: what comes meanwhile is queued behind it.
+          events: () => (setImmediate(() => order.push('other')), []),
+        }),
+      };
+      await writer.write(doc(), write, caller(editor));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(expected);
+    }
+  });
+
   it('re-plans on the current version after a conflict, waiting a jittered, doubling backoff between attempts', async () => {
     const fake = fakeStore(doc());
     fake.interfere(1, 2, 3);

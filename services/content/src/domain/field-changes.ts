@@ -3,6 +3,7 @@ import { badRequest, type AppError, type FieldError } from '@cms/shared';
 import { CORE_FIELDS, fileValuesOf } from './field-values';
 import type { FileValue } from './files';
 import type { ContentDoc } from './model';
+import { storedJsonText } from './stored-json';
 import type { ContentType, TypeRegistry } from './types';
 
 /** Validated, normalized field values of a write (output of the type's create or patch schema). */
@@ -55,7 +56,7 @@ export function fieldsAfter(
     if (value === null) delete fields[name];
     else if (ingested.has(name)) fields[name] = ingested.get(name);
     // JSON values may hold keys the store does not allow (`$x`, `a.b`): kept as text.
-    else if (field?.kind === 'json') fields[name] = JSON.stringify(value);
+    else if (field?.kind === 'json') fields[name] = storedJsonText(value);
     else fields[name] = value;
   }
   return fields;

@@ -5,6 +5,7 @@
  */
 import { blocksText } from './types';
 import type { FileValue } from './files';
+import { readStoredJson } from './stored-json';
 import type { ContentDoc } from './model';
 import type { ContentType, TypeField, TypeRegistry } from './types';
 
@@ -32,6 +33,16 @@ export function jsonValue(stored: unknown): unknown {
   if (typeof stored !== 'string') return stored;
   try {
     return JSON.parse(stored);
+  } catch {
+    return stored;
+  }
+}
+
+/** A JSON field's value as `jsonValue` gives it, shared with the other readers of the same text: read it only. */
+function sharedJsonValue(stored: unknown): unknown {
+  if (typeof stored !== 'string') return stored;
+  try {
+    return readStoredJson(stored);
   } catch {
     return stored;
   }
@@ -89,7 +100,8 @@ export function searchableText(doc: ContentDoc, type: ContentType): string {
     }
   }
   if (type.field('blocks')) {
-    parts.push(...blocksText(jsonValue(storedValue(doc, 'blocks')), jsonValue(storedValue(doc, 'blocks_layout'))));
+    const blocks = sharedJsonValue(storedValue(doc, 'blocks'));
+    parts.push(...blocksText(blocks, sharedJsonValue(storedValue(doc, 'blocks_layout'))));
   }
   return parts.filter(Boolean).join(' ');
 }

@@ -6,6 +6,7 @@
  */
 import { urlOf } from '@cms/shared';
 import type { ContentType, TypeField } from './types';
+import { readStoredJson } from './stored-json';
 
 /** The relation name of links in text, blocks and `remoteUrl` (the original platform's, in `@relations`). */
 export const LINK_RELATION = 'isReferencing';
@@ -71,13 +72,22 @@ export function sitePathOf(link: string, publicUrl: string | null): { path: stri
   return { path: path.replace(/\/{2,}/g, '/'), suffix: end < 0 ? '' : rest.slice(end) };
 }
 
+/** The links found in a blocks value, by the value (never changed once stored: stored-json.ts). */
+const blockLinks = new WeakMap<object, readonly string[]>();
+
 /** Every link a field's value holds, as stored or as sent. */
-export function linksIn(kind: LinkKind, value: unknown): string[] {
+export function linksIn(kind: LinkKind, value: unknown): readonly string[] {
+  // Blocks shared by their readers (stored-json.ts) are walked once: the write resolving its links and the
+  // reference index after it read the same value.
+  const shared = kind === 'blocks' && typeof value === 'object' && value !== null;
+  const known = shared ? blockLinks.get(value) : undefined;
+  if (known) return known;
   const found: string[] = [];
   mapLinks(kind, value, (link) => {
     found.push(link);
     return undefined;
   });
+  if (shared) blockLinks.set(value as object, found);
   return found;
 }
 
@@ -293,11 +303,11 @@ export function referencesOf(fields: Readonly<Record<string, unknown>>, type: Co
   return found;
 }
 
-/** Blocks are stored as JSON text (field-values.ts); the other kinds as they are. */
+/** Blocks are stored as JSON text (field-values.ts), parsed once for all readers; the other kinds as they are. */
 function parsedValue(kind: LinkKind, stored: unknown): unknown {
   if (kind !== 'blocks' || typeof stored !== 'string') return stored;
   try {
-    return JSON.parse(stored) as unknown;
+    return readStoredJson(stored);
   } catch {
     return undefined;
   }

@@ -23,6 +23,7 @@ import {
   type Permission,
   type WriteRetry,
 } from '@cms/shared';
+import { setImmediate } from 'node:timers/promises';
 import { accessOf } from './access';
 import type { Caller } from './caller';
 import type { FileValue } from './files';
@@ -315,6 +316,9 @@ export class ContentWriter {
         await this.check(current, write, author);
         // A version the last write left pending goes to the versions before this write may replace it.
         await this.versions.settle(current);
+        // One turn for the others between the caller's checks and the change's making (its values stringified,
+        // its events' snapshot): a large page's write otherwise held the one process for both at once.
+        await setImmediate();
         const change = await write.plan(current);
         if (!change) return { before: current, after: current, changed: false };
         const stored = storedChange(current, change);
@@ -328,6 +332,8 @@ export class ContentWriter {
         if (made) Object.assign(stored.set, { last_version: made.version, version_pending: made });
         const next = applied(current, stored);
         const events = attributed(change.events(next, current), author);
+        // The store serializes the whole object when it commits: a large one after another turn for the others.
+        if (holdsLargeText(stored)) await setImmediate();
         if (!(await this.store.applyChange(current._id, current.version, stored, events))) return LOST_RACE;
         const paths = current.path === next.path ? [next.path ?? '/'] : [current.path ?? '/', next.path ?? '/'];
         await this.committed(next, events.length > 0, flushes, this.onCommit(paths));
@@ -381,6 +387,15 @@ export class ContentWriter {
       await confirmed;
     }
   }
+}
+
+/** Text the store copies at a cost (a 2.7 MB page took ~50-100 ms to serialize): JSON fields are stored as text. */
+const LARGE_TEXT_CHARS = 256 * 1024;
+
+/** Whether a change sets a long text, at the top or among the fields. */
+function holdsLargeText(change: StoredChange): boolean {
+  const values = [...Object.values(change.set), ...Object.values(change.set.fields ?? {})];
+  return values.some((value) => typeof value === 'string' && value.length >= LARGE_TEXT_CHARS);
 }
 
 /** A new object with the version its creation makes. */

@@ -191,6 +191,53 @@ describe('serveEndpoints', () => {
     expect(seen).toEqual(['guard refused', 'guard x', 'guard x', 'handle Hello']);
   });
 
+  it('a request that comes while a large body is parsed is handled before that body (issue 25: no one write holds the process)', async () => {
+    const seen: string[] = [];
+    const pages = endpoint({
+      name: 'pages',
+      service: 'content',
+      context: 'content',
+      operations: {
+        GET: operation({
+          permission: null,
+          handle: async (_call, deps) => {
+            deps.seen.push('GET');
+            return { status: 200, body: {} };
+          },
+        }),
+        PATCH: operation({
+          permission: null,
+          body: z.record(z.unknown()),
+          handle: async (_call, deps) => {
+            deps.seen.push('PATCH');
+            return { status: 204 };
+          },
+        }),
+      },
+    });
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [pages],
+      deps: { seen },
+      contexts,
+      logger: silent,
+    });
+    // 2,000 blocks of 20 members: about 400 KiB, past the size whose parse is followed by a turn for others.
+    const blocks = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, j) => [
+        `b${j}`,
+        Object.fromEntries(Array.from({ length: 20 }, (__, k) => [`k${k}`, k])),
+      ]),
+    );
+    const large = Buffer.from(JSON.stringify({ blocks }));
+    expect(large.length).toBeGreaterThan(256 * 1024);
+
+    const write = call(handler, request({ method: 'PATCH', endpoint: 'pages', body: large }));
+    const read = call(handler, request({ method: 'GET', endpoint: 'pages' }));
+    expect(await Promise.all([write, read])).toMatchObject([{ status: 204 }, { status: 200 }]);
+    expect(seen).toEqual(['GET', 'PATCH']);
+  });
+
   it('parses the body itself: malformed JSON and JSON nested deeper than MAX_JSON_DEPTH are 400, the handler never runs', async () => {
     const seen: string[] = [];
     const notes = endpoint({
@@ -231,11 +278,19 @@ describe('serveEndpoints', () => {
       });
     }
     // A `__proto__` member, at the top or deep inside, is refused rather than silently dropped by a schema.
-    for (const text of ['{"__proto__": {"admin": true}}', '{"a": [{"b": {"__proto__": {"x": 1}}}]}']) {
+    // The nesting is counted on the bytes: an escaped name is still `__proto__` once parsed.
+    for (const text of [
+      '{"__proto__": {"admin": true}}',
+      '{"a": [{"b": {"__proto__": {"x": 1}}}]}',
+      '{"a": {"\\u005f_proto__": {"x": 1}}}',
+    ]) {
       expect(await patch(text)).toMatchObject({ type: 'BadRequest', message: expect.stringMatching(/__proto__/) });
     }
     expect(await patch('{"constructor": "plain data", "proto": 1}')).toMatchObject({ status: 204 });
-    expect(seen).toEqual(['handle', 'handle']);
+    // Brackets in strings (after an escaped quote too) are not nesting.
+    const brackets = '['.repeat(MAX_JSON_DEPTH * 2);
+    expect(await patch(`{"a": "${brackets}", "b": "\\"${brackets}"}`)).toMatchObject({ status: 204 });
+    expect(seen).toEqual(['handle', 'handle', 'handle']);
   });
 
   it('validates the query with the declared schema: typed values, 400 naming the parameter', async () => {
