@@ -5,7 +5,7 @@
  * pending comment with `POST @comments/<id>/@workflow/publish` (or `reject`). Where the object does not allow
  * discussion, every method answers 404.
  */
-import { AppError, badRequest, readBatch, type Permission } from '@cms/shared';
+import { AppError, badRequest, proofOf, readBatch, type Permission } from '@cms/shared';
 import { z } from 'zod';
 import type { DiscussionContext } from '../clients/contexts';
 import {
@@ -126,7 +126,8 @@ export const comments = endpoint({
         const uid = call.context.uid as string;
         const { comment_id: target, transition } = call.params;
         if (target !== undefined && transition !== undefined) {
-          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId);
+          const moderating = proofOf(call.proof, 'Moderate Discussion');
+          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId, moderating);
           return {
             status: 200,
             body: {
