@@ -192,7 +192,7 @@ for (const declaration of declarations) {
           path,
           operationId,
           summary: operation.summary,
-          description: operation.permission ? `Requires the permission "${operation.permission}".` : undefined,
+          description: accessDescription(operation),
           tags: [label],
           security: declaration.auth === 'ignore' ? [] : [{}, { basic: [] }, { bearer: [] }],
           parameters: prefix ? [contextParam] : undefined,
@@ -202,6 +202,18 @@ for (const declaration of declarations) {
       }
     }
   }
+}
+
+/** What the declaration says of who may call an operation, in words. */
+function accessDescription(operation) {
+  const access = operation.permission;
+  const also = (operation.alsoRequires ?? []).map((p) => ` and "${p}"`).join('');
+  if (typeof access === 'string') return `Requires the permission "${access}"${also}.`;
+  if (access.public !== undefined) return `Public (View on the context): ${access.public}.`;
+  if (access.authenticated !== undefined) return `Any logged-in caller: ${access.authenticated}.`;
+  if (access.guard !== undefined) return `Access: ${access.guard}.`;
+  if (access.rule !== undefined) return `Access: ${access.rule}.`;
+  return `Requires a permission that depends on the request: ${access.why}.`;
 }
 
 function capitalize(text) {

@@ -1,5 +1,16 @@
-import { AppError, type Principal__Output } from '@cms/shared';
-import type { Caller } from '../src/domain/caller';
+import * as grpc from '@grpc/grpc-js';
+import {
+  AppError,
+  createLogger,
+  fromServiceError,
+  serveEndpoints,
+  type HttpRequest__Output,
+  type HttpResponse,
+  type Principal__Output,
+} from '@cms/shared';
+import type { ContentDeps } from '../src/api/declarations';
+import { workflow as workflowEndpoint } from '../src/api/workflow';
+import { accessOf } from '../src/domain/access';
 import type { ContentDoc } from '../src/domain/model';
 import type { ContentRepository } from '../src/domain/repository';
 import type { SubtreeFollower } from '../src/domain/subtree';
@@ -9,11 +20,6 @@ import type { ContentWriter } from '../src/domain/write-path';
 
 const member: Principal__Output = { id: 'mo', roles: ['Member'], groups: [], fullname: '' };
 const editor: Principal__Output = { id: 'ed', roles: ['Editor'], groups: [], fullname: '' };
-const caller = (principal: Principal__Output | null): Caller => ({
-  principal,
-  requestId: 'r1',
-  publicUrl: 'http://cms.test',
-});
 
 /** A dependency the refusals must not reach. */
 function unused<T>(name: string): T {
@@ -46,7 +52,41 @@ async function refusal(run: () => Promise<unknown>): Promise<AppError> {
   throw new Error('expected a refusal');
 }
 
-describe('WorkflowCommands.transition', () => {
+/** `POST <privateDoc>/@workflow/<transition>` through the dispatcher, which checks View and the transition's guard. */
+function dispatchTransition(workflow: WorkflowCommands, transition: string, principal: Principal__Output | null) {
+  const handler = serveEndpoints({
+    service: 'content',
+    endpoints: [workflowEndpoint],
+    deps: { workflow } as unknown as ContentDeps,
+    contexts: { resolve: async () => ({ context: privateDoc, scope: accessOf(privateDoc) }) },
+    logger: createLogger('content', 'silent'),
+  });
+  const request: HttpRequest__Output = {
+    method: 'POST',
+    context_path: ['private-doc'],
+    endpoint: 'workflow',
+    sub_path: [transition],
+    query: [],
+    body: Buffer.alloc(0),
+    principal,
+    public_url: 'http://cms.test',
+    request_id: 'r1',
+    headers: {},
+  };
+  const rpc = { request, metadata: new grpc.Metadata() } as unknown as grpc.ServerUnaryCall<
+    HttpRequest__Output,
+    HttpResponse
+  >;
+  return new Promise<void>((resolve, reject) =>
+    handler(rpc, (error) =>
+      error
+        ? reject(fromServiceError(Object.assign(new Error(error.details ?? ''), error) as grpc.ServiceError, 'r1'))
+        : resolve(),
+    ),
+  );
+}
+
+describe('POST @workflow/<transition>', () => {
   const workflow = new WorkflowCommands(
     unused<ContentRepository>('repo'),
     unused<ContentWriter>('writer'),
@@ -54,7 +94,7 @@ describe('WorkflowCommands.transition', () => {
     unused<TypeRegistry>('types'),
   );
   const take = (transition: string, principal: Principal__Output | null) =>
-    refusal(() => workflow.transition(privateDoc, transition, {}, caller(principal)));
+    refusal(() => dispatchTransition(workflow, transition, principal));
 
   it.each(['retract', 'publish', 'fly'])(
     'refuses %s to a caller who may not view the object without naming its state',

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, type DocumentStore, type EventEnvelope, type Principal } from '@cms/shared';
+import { AppError, grant, type DocumentStore, type EventEnvelope, type Principal } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import { GroupCommands } from '../src/domain/groups';
 import { Memberships } from '../src/domain/groups-membership';
@@ -18,6 +18,8 @@ const caller = (id: string | null, roles: string[] = ['Member']): UserCaller => 
   requestId: 'req-1',
 });
 const ADMIN = caller('admin', ['Manager']);
+/** The admin as `@groups` hands it to the group commands: with the dispatcher's proof of "Manage users". */
+const GROUP_ADMIN = { ...ADMIN, proof: grant('Manage users', '/', 'admin') };
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -109,7 +111,7 @@ describe('user and group rules', () => {
     expect(await failure(commands.update(ann, 'bob', () => ({ fullname: 'B' })))).toBeInstanceOf(NullDenial);
     expect(await failure(commands.remove(ann, 'bob'))).toBeInstanceOf(NullDenial);
     // Managers through a group are Managers.
-    await groupCommands.update(ADMIN, 'Administrators', () => ({ users: { ann: true } }));
+    await groupCommands.update(GROUP_ADMIN, 'Administrators', () => ({ users: { ann: true } }));
     const viaGroup = caller('ann', (await directory.principal('ann'))!.roles);
     expect((await commands.list(viaGroup, { limit: 25 })).total).toBe(2);
   });
@@ -120,7 +122,7 @@ describe('user and group rules', () => {
     expect(changed).toEqual([]);
     await commands.update(ADMIN, 'ann', () => ({ roles: { Editor: true } }));
     await commands.update(ADMIN, 'ann', () => ({ password: 'new-password' }));
-    await groupCommands.update(ADMIN, 'Reviewers', () => ({ users: { ann: true } }));
+    await groupCommands.update(GROUP_ADMIN, 'Reviewers', () => ({ users: { ann: true } }));
     expect(changed).toEqual(['ann', 'ann', '*']);
     const stored = await users.byId('ann');
     expect(stored).toMatchObject({ fullname: 'Ann', roles: ['Member', 'Editor'], version: 4 });
@@ -154,10 +156,10 @@ describe('user and group rules', () => {
 
   it('removes a group as a tombstone carrying identity.group.removed, and from the groups that held it', async () => {
     await create('ann');
-    await groupCommands.create(ADMIN, () => ({ groupname: 'team', users: ['ann'] }));
-    await groupCommands.update(ADMIN, 'Reviewers', () => ({ groups: ['team'] }));
+    await groupCommands.create(GROUP_ADMIN, () => ({ groupname: 'team', users: ['ann'] }));
+    await groupCommands.update(GROUP_ADMIN, 'Reviewers', () => ({ groups: ['team'] }));
     expect((await directory.principal('ann'))?.roles).toEqual(['Member', 'Reviewer']);
-    await groupCommands.remove(ADMIN, 'team');
+    await groupCommands.remove(GROUP_ADMIN, 'team');
     expect(flushed).toEqual(['group:team']);
     expect((await directory.principal('ann'))?.roles).toEqual(['Member']);
     expect((await groups.byId('Reviewers'))?.members).toEqual([]);
@@ -170,7 +172,7 @@ describe('user and group rules', () => {
 
   it('describes and searches principals for other services', async () => {
     await create('ann', { fullname: 'Ann Example' });
-    await groupCommands.update(ADMIN, 'Reviewers', () => ({ users: { ann: true } }));
+    await groupCommands.update(GROUP_ADMIN, 'Reviewers', () => ({ users: { ann: true } }));
     expect(await directory.describe(['ann', 'Reviewers', 'AuthenticatedUsers', 'ghost', 'ann'])).toEqual([
       { id: 'ann', title: 'Ann Example', type: 'user', roles: ['Member', 'Reviewer'] },
       { id: 'Reviewers', title: 'Reviewers', type: 'group', roles: ['Reviewer'] },

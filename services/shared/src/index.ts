@@ -47,6 +47,7 @@ export * from './events/consumer-groups';
 export * from './http/urls';
 export * from './permissions/workflow';
 export * from './permissions/local-roles';
+export * from './permissions/granted';
 export * from './encoding/base64';
 export * from './encoding/csv';
 export * from './mail/mail-sender';

@@ -10,7 +10,7 @@ export const site = endpoint({
   operations: {
     GET: operation({
       summary: 'The site’s features and public settings',
-      permission: null, // View of the site root: every visitor's page asks it
+      permission: { public: 'every visitor’s page asks it' },
       handle: async (call, { registry, rootTitle }) => {
         const [info, title] = await Promise.all([siteInfo(registry), rootTitle(call.requestId)]);
         // The root's own title, as the original reports it: a PATCH of the root's title leaves the record as is.

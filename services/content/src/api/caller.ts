@@ -7,5 +7,7 @@ export function callerOf(call: EndpointCall<unknown, unknown, unknown, unknown>)
     requestId: call.requestId,
     publicUrl: call.publicUrl,
     lockToken: call.header('lock-token'),
+    granted: call.granted,
+    proof: call.proof,
   };
 }

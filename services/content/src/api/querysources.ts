@@ -13,8 +13,11 @@ export const querysources = endpoint({
     GET: operation({
       summary: "Searches a field's source for the terms matching `query`",
       paths: [':field'],
-      // View; a source backed by a protected vocabulary asks more (the domain checks it).
-      permission: null,
+      permission: {
+        permissionOf: (call, { sources: fieldSources }) =>
+          fieldSources.permissionFor(call.params.field, call.context, true),
+        why: 'the field’s vocabulary’s own (a protected one asks more than View); content searched: View',
+      },
       params: z.object({ field: z.string().max(200) }),
       query: termsQuery.extend({ query: param.string() }),
       handle: async (call, { sources: fieldSources }) => {

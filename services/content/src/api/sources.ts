@@ -13,8 +13,10 @@ export const sources = endpoint({
     GET: operation({
       summary: "The terms of a field's source (filtered by title, token or tokens; batched)",
       paths: [':field'],
-      // View; a source backed by a protected vocabulary asks more (the domain checks it).
-      permission: null,
+      permission: {
+        permissionOf: (call, { sources: fieldSources }) => fieldSources.permissionFor(call.params.field, call.context),
+        why: 'the field’s vocabulary’s own: a protected one asks more than View',
+      },
       params: z.object({ field: z.string().max(200) }),
       query: termsQuery,
       handle: async (call, { sources: fieldSources }) => {

@@ -35,6 +35,7 @@ export function vocabularyRequest(
     requestId: call.requestId,
     text,
     translate: call.translator.translate,
+    granted: call.granted,
   };
 }
 
@@ -73,8 +74,11 @@ export const vocabularies = endpoint({
     GET: operation({
       summary: 'The vocabularies, or the terms of one for this context (filtered by title, token or tokens; batched)',
       paths: ['', ':name'],
-      // View; a vocabulary of users or tags asks more of the caller (the domain checks it).
-      permission: null,
+      permission: {
+        permissionOf: (call, { vocabularies: registry }) =>
+          call.params.name === undefined ? 'View' : registry.permissionFor(call.params.name),
+        why: 'each vocabulary’s own: one of users or tags asks more than View',
+      },
       params: z.object({ name: z.string().max(200).optional() }),
       query: termsQuery,
       handle: async (call, { vocabularies: registry }) => {

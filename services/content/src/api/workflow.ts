@@ -34,8 +34,10 @@ export const workflow = endpoint({
     POST: operation({
       summary: 'Takes a transition (optionally on everything inside the object the caller may change)',
       paths: ['', ':transition'],
-      // View (checked for every endpoint), then each transition's own guard permission, in the domain.
-      permission: null,
+      permission: {
+        permissionOf: (call, { workflow }) => workflow.permissionFor(call.context, call.params.transition),
+        why: 'each transition’s own guard permission',
+      },
       params: z.object({ transition: z.string().max(100).optional() }),
       body: transitionBody,
       handle: async (call, { workflow }) => {

@@ -26,9 +26,9 @@ export const workingcopy = endpoint({
     }),
     POST: operation({
       summary: 'Checks the object out: 201 with `{@id}` of its working copy (Location: the original)',
-      // View (checked for every endpoint), then the check-out roles on the original, which no workflow state
-      // manages, in the domain.
-      permission: null,
+      permission: {
+        rule: 'the check-out roles on the original, which no workflow state manages (WorkingCopies.checkOut)',
+      },
       handle: async (call, { workingCopies }) => {
         const copy = await workingCopies.checkOut(call.context, callerOf(call));
         // As the original platform: Location names the object checked out, the body its working copy.
@@ -41,8 +41,7 @@ export const workingcopy = endpoint({
     }),
     PATCH: operation({
       summary: 'Checks the working copy in to the original (on either side); `message` comments the version',
-      // View, then the check-in roles on the original (whichever side is addressed), in the domain.
-      permission: null,
+      permission: { rule: 'the check-in roles on the original, whichever side is addressed (WorkingCopies.checkIn)' },
       body: checkInBody,
       handle: async (call, { workingCopies }) => {
         await workingCopies.checkIn(call.context, call.body.message, callerOf(call));
@@ -51,8 +50,9 @@ export const workingcopy = endpoint({
     }),
     DELETE: operation({
       summary: 'Cancels the check-out (on either side): the working copy is deleted, the original released',
-      // View, then the check-in roles on the original or the right to delete the copy, in the domain.
-      permission: null,
+      permission: {
+        rule: 'the check-in roles on the original, or the right to delete the copy (WorkingCopies.cancel)',
+      },
       handle: async (call, { workingCopies }) => {
         await workingCopies.cancel(call.context, callerOf(call));
         return { status: 204 };

@@ -1,7 +1,8 @@
 /**
  * Taking, refreshing and releasing locks (`@lock`, and the deprecated `@unlock` and `@refresh-lock`). A lock is
  * a member of the object, written through the write path like any change (its own kind, which the lock check
- * lets through: these commands apply the lock rules themselves).
+ * lets through: these commands apply the lock rules themselves). The permission they need is the one `@lock`
+ * declares, which the dispatcher checked: the writes take the caller's proof of it (`Caller.proof`).
  */
 import type { Caller } from './caller';
 import { forbidden } from '@cms/shared';
@@ -43,7 +44,6 @@ export class LockCommands {
       doc,
       {
         kind: 'lock',
-        permission: 'Modify portal content',
         plan: (current) => {
           if (this.current(current)) return null;
           const lock = newLock(
@@ -69,7 +69,6 @@ export class LockCommands {
       doc,
       {
         kind: 'lock',
-        permission: 'Modify portal content',
         plan: (current) => {
           const lock = this.current(current);
           if (!lock) return null;
@@ -92,7 +91,6 @@ export class LockCommands {
       doc,
       {
         kind: 'lock',
-        permission: 'Modify portal content',
         plan: (current) => {
           if (!current.lock) return null;
           const lock = this.current(current);

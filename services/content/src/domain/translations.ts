@@ -294,8 +294,9 @@ export class Translations {
     const group = context.translation_group;
     if (group && target.translation_group === group) return;
     await this.checkLink(context, languageOf(target), target._id);
-    // Both sides are written: a caller who may not edit one of them is refused before either is.
-    for (const doc of [context, target]) this.options.writer.checkPermission(doc, 'Modify portal content', author);
+    // Both sides are written: a caller who may not edit the target is refused before either is. The context's
+    // permission is checked before: `@translations` declares it, a new object's `translation_of` calls checkLink.
+    this.options.writer.checkPermission(target, 'Modify portal content', author);
     const linked = group ?? randomUUID();
     await this.setGroup(context, linked, author, requestId);
     await this.setGroup(target, linked, author, requestId);

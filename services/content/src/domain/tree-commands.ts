@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  badRequest,
-  conflict,
-  DuplicateKeyError,
-  hasPermission,
-  requirePermission,
-  urlOf,
-  type FieldError,
-} from '@cms/shared';
+import { badRequest, conflict, DuplicateKeyError, hasPermission, urlOf, type FieldError } from '@cms/shared';
 import { accessFields, accessOf } from './access';
 import type { Caller } from './caller';
 import { addedEvent, movedEvent } from './content-events';
@@ -98,7 +90,7 @@ export class TreeCommands {
       const path = sitePath(source, caller.publicUrl);
       const doc = path ? await this.repo.byPath(path) : await this.repo.byUid(source);
       if (!doc) throw badRequest(`Source does not exist: ${source}`, sourceError(index));
-      requirePermission(caller.principal, 'View', accessOf(doc));
+      this.writer.checkPermission(doc, 'View', caller);
       docs.push(doc);
     }
     return docs;

@@ -3,12 +3,12 @@ import {
   badRequest,
   findTransition,
   hasPermission,
-  requirePermission,
   transitionsFrom,
   UNTRANSLATED,
   urlOf,
   viewTokens,
   workflowState,
+  type Permission,
   type Principal__Output,
   type Translate,
   type WorkflowTransition,
@@ -43,9 +43,11 @@ export class WorkflowCommands {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** `translate` gives the state and transition titles in the caller's language. */
+  /**
+   * `translate` gives the state and transition titles in the caller's language. Who may view `doc` is its
+   * caller's check: the dispatcher's for `@workflow`, the serializer's for a component of an object it shows.
+   */
   status(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string, translate: Translate) {
-    requirePermission(principal, 'View', accessOf(doc));
     const self = `${urlOf(publicUrl, doc.path ?? '/')}/@workflow`;
     if (!doc.review_state) return { '@id': self, history: [], transitions: [] };
     const state = workflowState(doc.review_state);
@@ -72,8 +74,8 @@ export class WorkflowCommands {
     caller: Caller,
     translate: Translate = UNTRANSLATED.translate,
   ) {
-    // The refusals below name the object's state: only to a caller who may see it (401/403 to the others).
-    requirePermission(caller.principal, 'View', accessOf(doc));
+    // The refusals below name the object's state: only to a caller who may see it, as the dispatcher checked
+    // (`@workflow`), or a content rule's own actor.
     if (!doc.review_state) throw badRequest(`${doc.portal_type} "${doc.id}" has no workflow`);
     const transition = findTransition(transitionId);
     if (!transition) throw badRequest(`Unknown transition "${transitionId}"`);
@@ -82,6 +84,17 @@ export class WorkflowCommands {
     const { entry, after } = await this.apply(doc, transition, input, caller, input.include_children === true);
     if (after.transition_pending) await this.takeBelow(after, after.transition_pending);
     return serializeEntry(entry, translate);
+  }
+
+  /**
+   * The permission taking `transitionId` on `doc` needs: the transition's guard where it is one available from
+   * the object's state; else View, and `transition` answers 400 (no workflow, no such transition, not from here),
+   * so that a caller learns of a refusal only where the transition could be taken.
+   */
+  permissionFor(doc: ContentDoc, transitionId: string | undefined): Permission {
+    const transition = transitionId === undefined ? undefined : findTransition(transitionId);
+    if (!transition || !doc.review_state || !transition.from.includes(doc.review_state)) return 'View';
+    return transition.guard;
   }
 
   /**

@@ -6,13 +6,15 @@
  *   only if the object is still at that version; on a conflict it re-reads and tries again after a short
  *   randomized backoff, a bounded number of times (then 409);
  * - the caller's permission, checked on the current version at every attempt (not for system writes: the
- *   follow-ups of a write already allowed);
+ *   follow-ups of a write already allowed), unless the dispatcher proved it on that object (`Caller.granted`:
+ *   the declared permission of the request's context is checked once, by the dispatcher);
  * - the lock check (LockGuard) and the version record (VersionRecorder), extension points;
  * - the events, committed in the same atomic operation as the write (the outbox), and their flush after it;
  * - the transaction log (WriteJournal): each committed write of a caller, with what undoing it needs.
  */
 import {
   conflict,
+  covers,
   DEFAULT_RETRY,
   notFound,
   requirePermission,
@@ -136,7 +138,11 @@ export interface Change {
 /** A write to one existing object. */
 export interface ObjectWrite {
   kind: WriteKind;
-  /** What a caller needs on the object's current version (a caller's write must name one). */
+  /**
+   * What a caller needs on the object's current version, unless the dispatcher proved it on that object: the
+   * write path then takes the proof (`Caller.granted`). None: the permission the endpoint declares (the
+   * caller's `proof`), for commands that only their endpoint calls.
+   */
   permission?: Permission;
   /**
    * The change to make to `current`, or null when there is nothing to change. Called at every attempt, with
@@ -239,9 +245,14 @@ export class ContentWriter {
     this.journal = options.journal ?? NO_JOURNAL;
   }
 
-  /** Raises 401/403 unless the author has `permission` on `doc` as given: a check before costly validation. */
+  /**
+   * Raises 401/403 unless the author has `permission` on `doc` as given: a check before costly validation, of
+   * an object the dispatcher did not check (a translation's target, a moved object's source). Where it did
+   * (the request's context, with the permission its endpoint declares), its proof stands and nothing is checked.
+   */
   checkPermission(doc: ContentDoc, permission: Permission, author: WriteAuthor): void {
-    if (!isSystemWrite(author)) requirePermission(author.principal, permission, accessOf(doc));
+    if (isSystemWrite(author) || covers(author.granted, permission, doc.path ?? '/')) return;
+    requirePermission(author.principal, permission, accessOf(doc));
   }
 
   /** Of the blobs a write to `doc` dropped, those no version of it refers to: they may be released. */
@@ -346,8 +357,13 @@ export class ContentWriter {
 
   private async check(current: ContentDoc, write: ObjectWrite, author: WriteAuthor): Promise<void> {
     if (isSystemWrite(author)) return;
-    if (!write.permission) throw new Error(`a caller's ${write.kind} write must name its permission`);
-    this.checkPermission(current, write.permission, author);
+    // Without a permission of its own, a write needs its endpoint's: never View alone (a command reached from a
+    // read-only endpoint must name what it needs).
+    const permission = write.permission ?? author.proof?.permission;
+    if (!permission || (!write.permission && permission === 'View')) {
+      throw new Error(`a caller's ${write.kind} write must name its permission or carry its endpoint's proof`);
+    }
+    this.checkPermission(current, permission, author);
     if (write.kind !== 'lock' && write.kind !== 'checkin') await this.locks.check(current, author);
   }
 

@@ -3,6 +3,7 @@
  * path order (a container before what it holds), each with its files' bytes.
  */
 import {
+  requireCallerPermission,
   serverStream,
   SIMPLE_PUBLICATION_WORKFLOW,
   type ContentServiceHandlers,
@@ -15,7 +16,6 @@ import { jsonValue, CORE_FIELDS } from '../domain/field-values';
 import { parentPathOf, type ContentDoc } from '../domain/model';
 import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE, type ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
-import { requireSiteAdministrator } from './access';
 import { SITE_ROOT_FOLDER, SITE_ROOT_TYPE } from './plone-export';
 
 /** Objects read from the store at a time. */
@@ -28,7 +28,7 @@ export function exportRpcs(
 ): Pick<ContentServiceHandlers, 'ExportObjects'> {
   return {
     ExportObjects: serverStream(log, async function* (request: ExportObjectsRequest__Output, ctx) {
-      requireSiteAdministrator(request.principal, 'Exporting');
+      requireCallerPermission(request.principal, 'plone.exportimport.export', 'Exporting');
       // Over gRPC, each object's files travel inside its message.
       yield* exportedObjects(repo, deps, (file) => deps.files.read(file), ctx.requestId);
     }),

@@ -6,6 +6,7 @@
 import {
   badRequest,
   notFound,
+  requireCallerPermission,
   SIMPLE_PUBLICATION_WORKFLOW,
   unary,
   type ContentServiceHandlers,
@@ -16,7 +17,6 @@ import {
 } from '@cms/shared';
 import { z } from 'zod';
 import type { ContentDeps } from '../api/declarations';
-import { requireSiteAdministrator } from './access';
 import type { ImportedEarlierVersion, ImportedState } from '../domain/content-commands';
 import { parentPathOf, type WorkflowEntry } from '../domain/model';
 import type { ContentType } from '../domain/types';
@@ -69,7 +69,7 @@ export function importRpcs(
 ): Pick<ContentServiceHandlers, 'ImportObject'> {
   return {
     ImportObject: unary(log, async (request: ImportObjectRequest__Output, ctx) => {
-      const principal = requireSiteAdministrator(request.principal, 'Importing');
+      const principal = requireCallerPermission(request.principal, 'plone.exportimport.import', 'Importing');
       const item = parseJson(request.item_json, itemSchema, 'item_json');
       const roles = request.local_roles_json.length
         ? parseJson(request.local_roles_json, localRolesEntrySchema, 'local_roles_json')

@@ -6,16 +6,13 @@
  */
 import {
   badRequest,
-  forbidden,
-  hasPermission,
+  requireCallerPermission,
   serverStream,
   unary,
   type DiscussionServiceHandlers,
   type ExportCommentsRequest__Output,
   type ImportCommentsRequest__Output,
   type Logger,
-  type Permission,
-  type Principal__Output,
 } from '@cms/shared';
 import { z } from 'zod';
 import { threadOrder, type Capabilities } from '../domain/comment';
@@ -75,11 +72,6 @@ const importRequestSchema = z.object({
 /** Sees every comment: an export carries pending and rejected ones too. */
 const EXPORTER: Capabilities = { userId: null, moderator: true, canReply: false, editEnabled: false };
 
-function requirePermission(principal: Principal__Output | null, permission: Permission, what: string) {
-  if (!principal || !hasPermission(principal, permission))
-    throw forbidden(`${what} needs the ${permission} permission (Manager or Site Administrator)`);
-}
-
 export function commentExchangeRpcs(
   commands: CommentCommands,
   store: CommentStore,
@@ -87,7 +79,7 @@ export function commentExchangeRpcs(
 ): Pick<DiscussionServiceHandlers, 'ImportComments' | 'ExportComments'> {
   return {
     ImportComments: unary(log, async (request: ImportCommentsRequest__Output, ctx) => {
-      requirePermission(request.principal, 'plone.exportimport.import', 'Importing comments');
+      requireCallerPermission(request.principal, 'plone.exportimport.import', 'Importing comments');
       const parsed = importRequestSchema.safeParse(request);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -114,7 +106,7 @@ export function commentExchangeRpcs(
       };
     }),
     ExportComments: serverStream(log, async function* (request: ExportCommentsRequest__Output) {
-      requirePermission(request.principal, 'plone.exportimport.export', 'Exporting comments');
+      requireCallerPermission(request.principal, 'plone.exportimport.export', 'Exporting comments');
       for await (const { contentUid, comments } of store.conversations()) {
         const ordered = threadOrder(comments, EXPORTER);
         if (ordered.length) yield { content_uid: contentUid, comments: ordered.map(commentRecord) };

@@ -5,7 +5,7 @@
  * pending comment with `POST @comments/<id>/@workflow/publish` (or `reject`). Where the object does not allow
  * discussion, every method answers 404.
  */
-import { AppError, badRequest, forbidden, readBatch, requirePermission } from '@cms/shared';
+import { AppError, badRequest, proofOf, readBatch, type Permission } from '@cms/shared';
 import { z } from 'zod';
 import type { DiscussionContext } from '../clients/contexts';
 import {
@@ -65,6 +65,25 @@ async function boundBody(
   }
 }
 
+const POST_ACCESS =
+  'a moderator’s transition (`<comment_id>/@workflow/<transition>`) needs "Moderate Discussion"; a comment or ' +
+  'reply "Reply to item", or anonymous comments switched on for an anonymous caller; after the 404 of the guard';
+
+/** The permission a `POST` needs, by what it does (evaluated after the guard, so a closed discussion is 404). */
+async function postPermission(
+  call: {
+    params: { transition?: string };
+    principal: unknown;
+    request: Parameters<typeof settingsOf>[0]['request'];
+    requestId: string;
+  },
+  deps: DiscussionDeps,
+): Promise<Permission> {
+  if (call.params.transition !== undefined) return 'Moderate Discussion';
+  if (!call.principal && (await settingsOf(call, deps)).anonymousComments) return 'View';
+  return 'Reply to item';
+}
+
 function location(call: { publicUrl: string; context: DiscussionContext }, id: string): Record<string, string> {
   return { Location: `${commentsUrl(call.publicUrl, call.context.path)}/${id}` };
 }
@@ -98,8 +117,7 @@ export const comments = endpoint({
         'Adds a comment (`text`; anonymous: also `author_name`, `author_email`), or a reply to `<comment_id>`; ' +
         'a moderator approves or rejects a pending one at `<comment_id>/@workflow/publish` or `reject`',
       paths: ['', ':comment_id', ':comment_id/@workflow/:transition'],
-      // Replying needs "Reply to item", or anonymous comments switched on: the handler decides, after the 404.
-      permission: null,
+      permission: { permissionOf: postPermission, why: POST_ACCESS },
       params: postParams,
       guard: boundBody,
       body: addBody,
@@ -108,8 +126,8 @@ export const comments = endpoint({
         const uid = call.context.uid as string;
         const { comment_id: target, transition } = call.params;
         if (target !== undefined && transition !== undefined) {
-          requirePermission(call.principal, 'Moderate Discussion', call.context.scope);
-          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId);
+          const moderating = proofOf(call.proof, 'Moderate Discussion');
+          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId, moderating);
           return {
             status: 200,
             body: {
@@ -118,10 +136,6 @@ export const comments = endpoint({
               review_state: state,
             },
           };
-        }
-        if (!caller.canReply) {
-          requirePermission(call.principal, 'Reply to item', call.context.scope);
-          throw forbidden('You may not comment here');
         }
         if (call.body.text === undefined)
           throw badRequest('text is required', [{ field: 'text', message: 'required' }]);
@@ -145,8 +159,7 @@ export const comments = endpoint({
     PATCH: operation({
       summary: "Edits a comment's text (its author, while the registry lets authors edit)",
       paths: [':comment_id'],
-      // Only the comment's author may edit it, which no permission on the object says.
-      permission: null,
+      permission: { rule: 'only the comment’s author may edit it, which no permission on the object says (edit)' },
       params: commentParams,
       guard: boundBody,
       body: editBody,
@@ -166,8 +179,7 @@ export const comments = endpoint({
     DELETE: operation({
       summary: 'Removes a comment and its replies (its author, or a moderator)',
       paths: [':comment_id'],
-      // The author or a moderator: the comment decides, not a permission on the object.
-      permission: null,
+      permission: { rule: 'its author or a moderator: the comment decides, not a permission on the object (remove)' },
       params: commentParams,
       handle: async (call, deps) => {
         const { caller } = await conversation(call, deps);

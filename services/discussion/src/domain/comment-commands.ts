@@ -13,6 +13,7 @@ import {
   newEvent,
   notFound,
   retryLostRaces,
+  type Granted,
   type Logger,
   type WriteRetry,
 } from '@cms/shared';
@@ -261,15 +262,19 @@ export class CommentCommands {
     await this.changed(await this.store.remove(current, removed, event), id);
   }
 
-  /** A moderator's `publish` or `reject`; answers the new state. */
+  /**
+   * A moderator's `publish` or `reject`; answers the new state. `moderating` is the dispatcher's proof that the
+   * caller may moderate here (the `@comments` POST declares it for a transition): not checked again.
+   */
   async transition(
     contentUid: string,
     id: string,
     transition: string,
     caller: Capabilities,
     requestId: string,
+    moderating: Granted<'Moderate Discussion'>,
   ): Promise<ReviewState> {
-    if (!caller.moderator) throw this.refused(caller, 'moderate comments');
+    void moderating; // The proof is the check: its type is what a caller must bring.
     const current = await this.visible(contentUid, id, caller);
     const rule = Object.hasOwn(TRANSITIONS, transition) ? TRANSITIONS[transition] : undefined;
     if (!rule || !rule.from.includes(current.review_state)) {

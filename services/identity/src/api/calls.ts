@@ -1,10 +1,16 @@
-import { CLIENT_ADDRESS_KEY, type EndpointCall } from '@cms/shared';
+import { CLIENT_ADDRESS_KEY, proofOf, type EndpointCall } from '@cms/shared';
+import type { GroupCaller } from '../domain/groups';
 import type { UserCaller } from '../domain/users';
 
 type AnyCall = EndpointCall<unknown, unknown, unknown, unknown>;
 
 export function callerOf(call: AnyCall): UserCaller {
   return { principal: call.principal, requestId: call.requestId };
+}
+
+/** A caller of the group commands: with the dispatcher's proof of "Manage users", which `@groups` declares. */
+export function groupCallerOf(call: AnyCall): GroupCaller {
+  return { ...callerOf(call), proof: proofOf(call.proof, 'Manage users') };
 }
 
 /** The URL as requested (query included, `b_start` and the like kept), for the `@id` of nested listings. */

@@ -19,7 +19,7 @@ export const emailNotification = endpoint({
   operations: {
     POST: operation({
       summary: 'Sends a message to the site’s owner (the site’s from address), the caller’s address as Reply-To',
-      permission: null, // View on the site root, as the original: the contact form is for visitors; the quota bounds it
+      permission: { public: 'the contact form is for visitors, as the original; the quota bounds it' },
       body: emailNotificationBody,
       handle: async (call, { siteMail }) => {
         await siteMail.notifySite(call.publicUrl, call.body, mailCallerOf(call));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { GROUP_ID } from '../domain/groups';
 import { groupJson } from '../domain/groups-serialize';
 import { endpoint, operation } from './declarations';
-import { callerOf, requestUrl } from './calls';
+import { groupCallerOf, requestUrl } from './calls';
 
 const DEFAULT_LIMIT = 25;
 
@@ -52,11 +52,11 @@ export const groups = endpoint({
       query: z.object({ query: param.string().optional(), limit: param.int({ min: 1 }).optional() }),
       handle: async (call, { groups }) => {
         if (call.params.id !== undefined) {
-          const group = await groups.get(callerOf(call), call.params.id);
+          const group = await groups.get(groupCallerOf(call), call.params.id);
           return { status: 200, body: groupJson(group, call.publicUrl, requestUrl(call)) };
         }
         const { query, limit = DEFAULT_LIMIT } = call.query;
-        const found = await groups.list(callerOf(call), query, limit);
+        const found = await groups.list(groupCallerOf(call), query, limit);
         // As the reference: the plain listing shows members, a filtered one summaries.
         const membersUrl = query === undefined ? requestUrl(call) : undefined;
         return { status: 200, body: found.map((g) => groupJson(g, call.publicUrl, membersUrl)) };
@@ -67,7 +67,7 @@ export const groups = endpoint({
       permission: 'Manage users',
       body: newGroupBody,
       handle: async (call, { groups }) => {
-        const group = await groups.create(callerOf(call), () => call.body);
+        const group = await groups.create(groupCallerOf(call), () => call.body);
         return {
           status: 201,
           headers: { Location: `${call.publicUrl}/@groups/${group.id}` },
@@ -81,7 +81,7 @@ export const groups = endpoint({
       permission: 'Manage users',
       body: groupChangesBody,
       handle: async (call, { groups }) => {
-        await groups.update(callerOf(call), call.params.id, () => call.body);
+        await groups.update(groupCallerOf(call), call.params.id, () => call.body);
         return { status: 204 };
       },
     }),
@@ -90,7 +90,7 @@ export const groups = endpoint({
       paths: [':id'],
       permission: 'Manage users',
       handle: async (call, { groups }) => {
-        await groups.remove(callerOf(call), call.params.id);
+        await groups.remove(groupCallerOf(call), call.params.id);
         return { status: 204 };
       },
     }),

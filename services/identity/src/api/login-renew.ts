@@ -12,7 +12,7 @@ export const loginRenew = endpoint({
   operations: {
     POST: operation({
       summary: 'Renews the caller’s token',
-      permission: null, // any authenticated caller; checked below with the right challenge
+      permission: { authenticated: 'a login is renewed for the caller it belongs to' },
       handle: async (call, { tokens, accounts }) => {
         const token = bearerToken(call);
         if (token) {

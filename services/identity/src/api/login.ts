@@ -22,12 +22,12 @@ export const login = endpoint({
   operations: {
     GET: operation({
       summary: 'The external login options (none)',
-      permission: null, // anyone may ask how to log in
+      permission: { public: 'anyone may ask how to log in' },
       handle: async () => ({ status: 200, body: { options: [] } }),
     }),
     POST: operation({
       summary: 'Logs in with a login name and password; answers a token',
-      permission: null, // the credentials in the body are the check
+      permission: { public: 'the credentials in the body are the check' },
       body: loginBody,
       handle: async (call, { authenticator, tokens }) => {
         const { login, password } = call.body;

@@ -1,5 +1,5 @@
 /** `@logout`: revokes the Bearer token presented (204), on every gateway before it answers. */
-import { BASIC_CHALLENGE, badRequest, unauthorized } from '@cms/shared';
+import { badRequest } from '@cms/shared';
 import { bearerToken } from './credentials';
 import { endpoint, operation } from './declarations';
 
@@ -12,11 +12,10 @@ export const logout = endpoint({
   operations: {
     POST: operation({
       summary: 'Revokes the caller’s token',
-      permission: null, // any authenticated caller; checked below with the right challenge
+      permission: { authenticated: 'a caller logs its own token out' },
       handle: async (call, { tokens }) => {
         const token = bearerToken(call);
         if (!token) {
-          if (!call.principal) throw unauthorized('Authentication required to log out', BASIC_CHALLENGE);
           throw badRequest('@logout revokes a login token; this request carries none (Authorization: Bearer <token>)');
         }
         // Revoked on every gateway before the answer: the token is refused from the very next request on.

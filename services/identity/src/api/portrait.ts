@@ -10,7 +10,7 @@ export const portrait = endpoint({
     GET: operation({
       summary: 'The portrait image of a user',
       paths: ['', ':id'],
-      permission: null, // portraits are public, as in the reference
+      permission: { public: 'portraits are public, as in the reference' },
       handle: async (call, { users }) => {
         const found = await users.portrait(callerOf(call), call.params.id);
         return {

@@ -1,5 +1,5 @@
 import {
-  requirePermission,
+  requireCallerPermission,
   serverStream,
   type ExportPrincipalsRequest__Output,
   type IdentityServiceHandlers,
@@ -20,7 +20,7 @@ export function principalsExportRpc(
 ): Pick<IdentityServiceHandlers, 'ExportPrincipals'> {
   return {
     ExportPrincipals: serverStream(log, async function* (request: ExportPrincipalsRequest__Output) {
-      requirePermission(request.principal, 'plone.exportimport.export');
+      requireCallerPermission(request.principal, 'plone.exportimport.export', 'Exporting users and groups');
       yield* exportedPrincipals(users, groups);
     }),
   };

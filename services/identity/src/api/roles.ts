@@ -1,5 +1,4 @@
 /** `@roles`: the roles that can be assigned, for logged-in callers. */
-import { BASIC_CHALLENGE, unauthorized } from '@cms/shared';
 import { ROLE_LISTING } from '../domain/roles';
 import { endpoint, operation } from './declarations';
 
@@ -10,9 +9,8 @@ export const roles = endpoint({
   operations: {
     GET: operation({
       summary: 'The assignable roles',
-      permission: null, // any logged-in caller; checked below
+      permission: { authenticated: 'the roles are shown to whoever may be given one' },
       handle: async (call) => {
-        if (!call.principal) throw unauthorized('Log in to see the roles', BASIC_CHALLENGE);
         return {
           status: 200,
           body: ROLE_LISTING.map((role) => ({

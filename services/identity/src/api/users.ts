@@ -156,7 +156,7 @@ export const users = endpoint({
     GET: operation({
       summary: 'The users, as a JSON array (Manager), or one user (Manager or the user)',
       paths: ['', ':id'],
-      permission: null, // a Manager, or the user reading itself: the guard
+      permission: { guard: 'a Manager, or the user reading itself' },
       guard: selfOrManager,
       query: listQuery,
       handle: (call, { users }) =>
@@ -198,7 +198,7 @@ export const users = endpoint({
         'Creates a user (Manager); `<id>/reset-password` mails a reset link (empty body), or sets a new password ' +
         'with `reset_token` or `old_password` and `new_password`',
       paths: ['', ':id/reset-password'],
-      permission: null, // creation: Managers (the guard); a reset: the token or the old password is the proof
+      permission: { guard: 'creation: Managers; a reset: the token or the old password in the body is the proof' },
       guard: (call) => (call.params.id === undefined ? managerOnly(call) : undefined),
       // Two bodies by sub-path: each is validated by its own schema below (users-reset-password.ts for a reset).
       body: z.unknown(),
@@ -235,7 +235,7 @@ export const users = endpoint({
     PATCH: operation({
       summary: 'Changes a user (the user or a Manager); `roles` toggles roles (Manager)',
       paths: [':id'],
-      permission: null, // a Manager, or the user itself: the guard
+      permission: { guard: 'a Manager, or the user itself' },
       guard: selfOrManager,
       body: userChangesBody,
       handle: (call, { users }) =>
@@ -247,7 +247,7 @@ export const users = endpoint({
     DELETE: operation({
       summary: 'Deletes a user (Manager)',
       paths: [':id'],
-      permission: null, // Managers: the guard
+      permission: { guard: 'Managers only' },
       guard: managerOnly,
       handle: (call, { users }) =>
         refusing(async () => {

@@ -117,8 +117,7 @@ export const userschema = endpoint({
     GET: operation({
       summary: 'The schema of the user fields, or of the registration form',
       paths: ['', ':form'],
-      // The forms' fields are no secret: the registration form is shown to anonymous visitors.
-      permission: null,
+      permission: { public: 'the forms’ fields are no secret: the registration form is shown to anonymous visitors' },
       params: z.object({ form: z.string().max(100).optional() }),
       handle: async (call) => {
         if (call.params.form !== undefined && call.params.form !== 'registration') {

@@ -5,8 +5,8 @@ import {
   forbidden,
   newEvent,
   notFound,
-  requirePermission,
   type FieldError,
+  type Granted,
   type IdentityGroupRemoved,
   type Principal__Output,
 } from '@cms/shared';
@@ -67,6 +67,11 @@ export interface GroupChanges {
 export interface GroupCaller {
   principal: Principal__Output | null;
   requestId: string;
+  /**
+   * The dispatcher's proof that the caller may manage users (`@groups` declares "Manage users"): what these
+   * commands need, so they do not check the permission again.
+   */
+  proof: Granted<'Manage users'>;
 }
 
 /** A group with what its JSON shows; `members` only in full views. */
@@ -104,7 +109,6 @@ export class GroupCommands {
 
   /** Groups sorted by id, the virtual group last; with `text`, those whose id or title contains it. */
   async list(caller: GroupCaller, text: string | undefined, limit: number): Promise<GroupView[]> {
-    requirePermission(caller.principal, 'Manage users');
     return (await this.search(text)).slice(0, limit);
   }
 
@@ -119,16 +123,14 @@ export class GroupCommands {
   }
 
   async get(caller: GroupCaller, id: string): Promise<GroupView> {
-    requirePermission(caller.principal, 'Manage users');
     if (id === AUTHENTICATED_USERS) return authenticatedUsersView();
     const group = await this.groups.byId(id);
     if (!group) throw notFound(`No group ${id}`);
     return viewOf(group);
   }
 
-  /** `read` gives the validated body; it is read only once the caller may manage groups. */
+  /** `read` gives the validated body, read after the caller's own checks (only a Manager gives Manager). */
   async create(caller: GroupCaller, read: () => NewGroup): Promise<GroupView> {
-    requirePermission(caller.principal, 'Manage users');
     const input = read();
     const roles = ownRoles(input.roles ?? [], 'roles');
     if (roles.includes('Manager') && !isManager(caller)) {
@@ -162,7 +164,6 @@ export class GroupCommands {
   }
 
   async update(caller: GroupCaller, id: string, read: () => GroupChanges): Promise<void> {
-    requirePermission(caller.principal, 'Manage users');
     const input = read();
     if (id === AUTHENTICATED_USERS) throw badRequest(`The virtual group ${id} cannot be changed`);
     const roles = input.roles === undefined ? undefined : ownRoles(input.roles, 'roles');
@@ -191,7 +192,6 @@ export class GroupCommands {
   }
 
   async remove(caller: GroupCaller, id: string): Promise<void> {
-    requirePermission(caller.principal, 'Manage users');
     if (isBuiltinGroup(id)) throw badRequest(`The built-in group ${id} cannot be deleted`);
     const payload: IdentityGroupRemoved = { group_id: id };
     await this.writes.change(id, async (group) => {

@@ -2,22 +2,33 @@
  * The `Handle` RPC of a service: dispatches one parsed HTTP request to the endpoint declared for it and
  * enforces the declaration before the handler runs — method (405), sub-path (404), context rule and existence
  * (404), View and the declared permission on the context (401/403), then the sub-path parameters, query and
- * body schemas (400).
+ * body schemas (400). The handler gets the proofs of the permissions checked (`call.granted`, `call.proof`), which
+ * the domain takes instead of checking them again.
  */
 import { setImmediate } from 'node:timers/promises';
 import type * as grpc from '@grpc/grpc-js';
 import { z } from 'zod';
-import { AppError, badRequest, clip, methodNotAllowed, notFound, type FieldError } from '../errors/app-error';
+import {
+  AppError,
+  badRequest,
+  clip,
+  methodNotAllowed,
+  notFound,
+  unauthorized,
+  type FieldError,
+} from '../errors/app-error';
 import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest';
 import type { HttpResponse } from '../generated/cms/common/v1/HttpResponse';
 import { unary } from '../grpc/server';
 import { neutralName, toNeutralIdentifiers, toOriginalIdentifiers } from '../identifiers/original-identifiers';
 import type { Logger } from '../logging/logger';
+import { grant, type Granted } from '../permissions/granted';
 import { requirePermission } from '../permissions/local-roles';
-import { BASIC_CHALLENGE } from '../permissions/model';
+import { BASIC_CHALLENGE, type Permission } from '../permissions/model';
 import type { ContextResolver } from './context';
 import {
   EndpointCall,
+  type Access,
   HTTP_METHODS,
   type AnyOperation,
   type EndpointDeclaration,
@@ -137,14 +148,17 @@ async function dispatch<Context, Deps>(
     throw error;
   }
   const { operation, context, captured } = checked;
+  const granted = [...checked.granted];
+  let proof = checked.proof;
 
   const queryParams = new QueryParams(request.query);
   const params = operation.params ? validate(operation.params, captured, 'path') : captured;
-  if (operation.guard) {
-    await operation.guard(
-      new EndpointCall(request, requestId, logger, context, params, undefined, undefined, queryParams),
-      deps,
-    );
+  const early = new EndpointCall(request, requestId, logger, context, params, undefined, undefined, queryParams);
+  if (operation.guard) await operation.guard(early, deps);
+  const access = operation.permission;
+  if (typeof access === 'object' && 'permissionOf' in access) {
+    proof = checked.prove(await access.permissionOf(early, deps));
+    granted.push(proof);
   }
   const query = operation.query ? validate(operation.query, queryInput(queryParams), 'query') : undefined;
   const contentType = request.headers['content-type'];
@@ -162,7 +176,19 @@ async function dispatch<Context, Deps>(
     operation.body && !upload
       ? validate(operation.body, neutralBody(endpoint.declaration.identifiers ?? {}, parsed), 'body')
       : undefined;
-  const call = new EndpointCall(request, requestId, logger, context, params, query, body, queryParams, upload);
+  const call = new EndpointCall(
+    request,
+    requestId,
+    logger,
+    context,
+    params,
+    query,
+    body,
+    queryParams,
+    upload,
+    granted,
+    proof,
+  );
   return operation.handle(call, deps);
 }
 
@@ -183,6 +209,12 @@ export interface DeclaredCall<Context> {
   context: Context;
   /** The named segments of the sub-path, not yet validated. */
   captured: Record<string, string>;
+  /** The proofs of View and of the operation's declared permissions on the context. */
+  granted: readonly Granted[];
+  /** The proof of the operation's own declared permission (View's when it declares none). */
+  proof: Granted;
+  /** Checks one more permission on the context (one that depends on the request) and answers its proof. */
+  prove(permission: Permission): Granted;
 }
 
 /** The parts of a request the declaration's checks read. */
@@ -215,11 +247,28 @@ export async function checkDeclared<Context>(
   }
   const { context, scope } = await contexts.resolve(path, requestId, request.public_url);
   const { operation } = compiled;
-  requirePermission(request.principal, 'View', scope);
-  if (operation.permission && operation.permission !== 'View') {
-    requirePermission(request.principal, operation.permission, scope);
+  const prove = (permission: Permission): Granted => {
+    requirePermission(request.principal, permission, scope);
+    return grant(permission, path, request.principal?.id ?? null);
+  };
+  const granted = [prove('View')];
+  let proof = granted[0];
+  const access = operation.permission;
+  if (typeof access === 'string') {
+    if (access !== 'View') granted.push((proof = prove(access)));
+  } else if ('authenticated' in access && !request.principal) {
+    throw unauthorized('Authentication required', BASIC_CHALLENGE);
   }
-  return { operation, context, captured };
+  for (const permission of operation.alsoRequires ?? []) granted.push(prove(permission));
+  return { operation, context, captured, granted, proof, prove };
+}
+
+/** Why an operation's access cannot work as declared (a guard named but none given), or null. */
+function accessProblem(operation: AnyOperation): string | null {
+  const access = operation.permission as Permission | Access | null | undefined;
+  if (access === null || access === undefined) return 'declares no permission and no reason why none';
+  if (typeof access === 'object' && 'guard' in access && !operation.guard) return 'names a guard but has none';
+  return null;
 }
 
 /**
@@ -252,6 +301,8 @@ export function compileEndpoint(...parts: EndpointDeclaration<unknown, unknown>[
     for (const method of HTTP_METHODS) {
       const operation = part.operations[method];
       if (!operation) continue;
+      const problem = accessProblem(operation);
+      if (problem) throw new Error(`${method} @${part.name} ${problem}`);
       const patterns = (operation.paths ?? ['']).map((p) => p.split('/').filter(Boolean));
       operations[method] = [...(operations[method] ?? []), { operation, patterns }];
     }

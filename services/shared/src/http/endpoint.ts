@@ -12,6 +12,7 @@ import type { HttpRequest__Output } from '../generated/cms/common/v1/HttpRequest
 import type { Principal__Output } from '../generated/cms/common/v1/Principal';
 import { translatorForRequest, type Translator } from '../i18n/messages';
 import type { Logger } from '../logging/logger';
+import type { Granted } from '../permissions/granted';
 import type { Permission } from '../permissions/model';
 import { QueryParams } from './query';
 import { accepts, type Upload, type UploadRule } from './upload';
@@ -88,6 +89,13 @@ export class EndpointCall<Context = unknown, Params = Record<string, string>, Qu
     readonly queryParams: QueryParams,
     /** The file of a `multipart/form-data` request to an operation that declares `upload` (then `body` is unset). */
     readonly upload?: Upload,
+    /** The dispatcher's proofs of the permissions it checked on the context (View, the declared ones). */
+    readonly granted: readonly Granted[] = [],
+    /**
+     * The proof of the operation's own permission: the declared one, or the one evaluated for this request
+     * (`permissionOf`); View's for an operation that declares none. What the domain takes instead of checking it.
+     */
+    readonly proof?: Granted,
   ) {}
 
   get log(): Logger {
@@ -134,11 +142,13 @@ export interface Operation<Context, Deps, Params, Query, Body> {
    */
   paths?: readonly string[];
   /**
-   * The permission the caller needs on the context, checked before the handler runs, after View (every
-   * endpoint checks that the caller may view its context). `null`: View alone; the handler decides the rest
-   * (say why in a comment).
+   * Who may call it, beyond View on the context (every endpoint checks that the caller may view its context):
+   * a permission on the context, checked before the handler runs; or one of the reasons of `Access` why none
+   * is. The dispatcher checks it once and hands the handler its proof (`call.granted`).
    */
-  permission: Permission | null;
+  permission: Permission | Access<Context, Deps, Params>;
+  /** Further permissions on the context the operation needs besides `permission`, checked and proved alike. */
+  alsoRequires?: readonly Permission[];
   /**
    * A rule about the caller that a permission cannot say (e.g. "a Manager or the user itself"), checked
    * after the permission and before the query and body are read, so a refused caller learns nothing of them.
@@ -158,6 +168,29 @@ export interface Operation<Context, Deps, Params, Query, Body> {
   summary?: string;
   handle(call: EndpointCall<Context, Params, Query, Body>, deps: Deps): Promise<HttpResult>;
 }
+
+/**
+ * An operation's access when it is not one permission on the context, each with the reason in words:
+ * - `public`: View alone; why anyone who may view the context may call it (a login, a read filtered per item);
+ * - `authenticated`: any logged-in caller (401 with the challenge for the others);
+ * - `guard`: a rule about the caller no permission says; the operation's `guard` applies it (required with it);
+ * - `rule`: a rule no permission on the context says (roles on another object, the author of a comment), which
+ *   the domain applies where it reads what the rule is about: say where;
+ * - `permissionOf`: a permission that depends on the request (a transition's own guard permission, a
+ *   vocabulary's), which the dispatcher evaluates after the sub-path parameters and the `guard`, checks and proves.
+ */
+export type Access<Context = unknown, Deps = unknown, Params = unknown> =
+  | { public: string }
+  | { authenticated: string }
+  | { guard: string }
+  | { rule: string }
+  | {
+      permissionOf: (
+        call: EndpointCall<Context, Params, undefined, undefined>,
+        deps: Deps,
+      ) => Permission | Promise<Permission>;
+      why: string;
+    };
 
 /** An operation with its types erased, as the dispatcher holds it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

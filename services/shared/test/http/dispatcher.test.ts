@@ -10,6 +10,7 @@ import type { ContextResolver } from '../../src/http/context';
 import { serveEndpoints, matchSubPath, MAX_JSON_DEPTH } from '../../src/http/dispatcher';
 import { declarations, routeOf, routesOf } from '../../src/http/endpoint';
 import { param } from '../../src/http/params';
+import { covers, proofOf, type Granted } from '../../src/permissions/granted';
 
 const silent = pino({ level: 'silent' });
 
@@ -246,7 +247,7 @@ describe('serveEndpoints', () => {
       context: 'content',
       operations: {
         PATCH: operation({
-          permission: null,
+          permission: { public: 'a test of the body, not of access' },
           body: z.record(z.unknown()),
           handle: async (_call, deps) => {
             deps.seen.push('handle');
@@ -315,6 +316,126 @@ describe('serveEndpoints', () => {
     expect(member).toEqual({ status: 401, body: null, headers: {} });
     const anonymous = await call(serve(), request({ endpoint: 'settings', principal: null }));
     expect(anonymous).toMatchObject({ status: 401, body: null, headers: { 'WWW-Authenticate': expect.any(String) } });
+  });
+
+  it('hands the handler its proofs: View and the declared permission on the context, which look-alikes are not', async () => {
+    let proofs: readonly Granted[] = [];
+    let own: Granted | undefined;
+    const proved = endpoint({
+      name: 'proved',
+      service: 'content',
+      context: 'content',
+      operations: {
+        PATCH: operation({
+          permission: 'Modify portal content',
+          handle: async (call) => {
+            ({ granted: proofs, proof: own } = call);
+            return { status: 204 };
+          },
+        }),
+      },
+    });
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [proved],
+      deps: { seen: [] },
+      contexts,
+      logger: silent,
+    });
+    expect(
+      await call(handler, request({ method: 'PATCH', endpoint: 'proved', context_path: ['public'] })),
+    ).toMatchObject({
+      status: 204,
+    });
+    expect(proofs.map((p) => p.permission)).toEqual(['View', 'Modify portal content']);
+    expect(own).toMatchObject({ permission: 'Modify portal content', contextPath: '/public', principalId: 'admin' });
+    expect(covers(proofs, 'Modify portal content', '/public')).toBe(true);
+    expect(covers(proofs, 'Modify portal content', '/private')).toBe(false);
+    expect(covers(proofs, 'Delete objects', '/public')).toBe(false);
+    const forged = { ...own! } as Granted;
+    expect(covers([forged], 'Modify portal content', '/public')).toBe(false);
+    expect(() => proofOf(forged, 'Modify portal content')).toThrow(/did not prove/);
+    expect(proofOf(own, 'Modify portal content')).toBe(own);
+  });
+
+  it('evaluates a permission that depends on the request after the guard, checks it and proves it', async () => {
+    const seen: string[] = [];
+    let own: Granted | undefined;
+    const steps = endpoint({
+      name: 'steps',
+      service: 'content',
+      context: 'content',
+      operations: {
+        POST: operation({
+          paths: [':step'],
+          permission: {
+            permissionOf: (call, deps) => {
+              deps.seen.push(`permission of ${call.params.step}`);
+              return call.params.step === 'review' ? 'Review portal content' : 'View';
+            },
+            why: 'each step its own',
+          },
+          guard: (call, deps) => void deps.seen.push(`guard ${call.params.step}`),
+          handle: async (call) => {
+            own = call.proof;
+            return { status: 204 };
+          },
+        }),
+      },
+    });
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [steps],
+      deps: { seen },
+      contexts,
+      logger: silent,
+    });
+    const post = (step: string, principal: Principal__Output | null) =>
+      call(
+        handler,
+        request({ method: 'POST', endpoint: 'steps', context_path: ['public'], sub_path: [step], principal }),
+      );
+    expect(await post('review', MEMBER)).toMatchObject({ type: 'Forbidden' });
+    expect(seen).toEqual(['guard review', 'permission of review']);
+    expect(await post('review', MANAGER)).toMatchObject({ status: 204 });
+    expect(own).toMatchObject({ permission: 'Review portal content', contextPath: '/public' });
+    expect(await post('look', null)).toMatchObject({ status: 204 });
+    expect(own).toMatchObject({ permission: 'View', principalId: null });
+  });
+
+  it('refuses an anonymous caller of an operation for logged-in callers with the challenge', async () => {
+    const mine = endpoint({
+      name: 'mine',
+      service: 'content',
+      context: 'content',
+      operations: {
+        GET: operation({ permission: { authenticated: 'a test' }, handle: async () => ({ status: 200 }) }),
+      },
+    });
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [mine],
+      deps: { seen: [] },
+      contexts,
+      logger: silent,
+    });
+    const anonymous = (await call(handler, request({ endpoint: 'mine', principal: null }))) as AppError;
+    expect(anonymous).toMatchObject({ type: 'Unauthorized', headers: { 'WWW-Authenticate': expect.any(String) } });
+    expect(await call(handler, request({ endpoint: 'mine', principal: MEMBER }))).toMatchObject({ status: 200 });
+  });
+
+  it('refuses, at start, an operation without a permission or its reason, or naming a guard it lacks', () => {
+    const serveOne = (op: unknown) =>
+      serveEndpoints({
+        service: 'content',
+        endpoints: [{ name: 'bare', service: 'content', context: 'content', operations: { GET: op as never } }],
+        deps: { seen: [] },
+        contexts,
+        logger: silent,
+      });
+    const handle = async () => ({ status: 200 });
+    expect(() => serveOne({ permission: null, handle })).toThrow(/GET @bare declares no permission/);
+    expect(() => serveOne({ permission: { guard: 'the guard' }, handle })).toThrow(/names a guard but has none/);
   });
 
   it('refuses, at start, a declaration of another service or one declared twice', () => {

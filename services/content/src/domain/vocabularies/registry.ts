@@ -5,6 +5,7 @@
  */
 import {
   clip,
+  covers,
   hasPermission,
   notFound,
   requirePermission,
@@ -13,6 +14,7 @@ import {
   SITE_PERMISSIONS,
   callerTokens,
   UNTRANSLATED,
+  type Granted,
   type Permission,
   type Principal__Output,
   type Translate,
@@ -49,6 +51,8 @@ export interface VocabularyRequest {
   text?: string;
   /** The platform's words (type, workflow state and transition titles) in the caller's language. */
   translate?: Translate;
+  /** The dispatcher's proofs on `doc` (`@vocabularies` declares each vocabulary's permission): not checked again. */
+  granted?: readonly Granted[];
 }
 
 interface VocabularyDef {
@@ -85,12 +89,24 @@ export class Vocabularies {
     return this.defs.has(neutral) ? neutral : undefined;
   }
 
-  /** The terms of a vocabulary for this request: 404 for an unknown name, 401/403 for a caller who may not read it. */
+  /** What reading a vocabulary needs on the context: its own permission, else View (an unknown one is 404 later). */
+  permissionFor(name: string): Permission {
+    const canonical = this.resolve(name);
+    return (canonical === undefined ? undefined : this.defs.get(canonical)?.permission) ?? 'View';
+  }
+
+  /**
+   * The terms of a vocabulary for this request: 404 for an unknown name, 401/403 for a caller who may not read
+   * it, unless the dispatcher proved its permission on the context (`@vocabularies`; a field's source is not).
+   */
   async terms(name: string, request: VocabularyRequest): Promise<Term[]> {
     const canonical = this.resolve(name);
     const def = canonical === undefined ? undefined : this.defs.get(canonical);
     if (!def) throw notFound(`No vocabulary ${clip(name)}`);
-    if (def.permission) requirePermission(request.principal, def.permission, accessOf(request.doc));
+    const { permission } = def;
+    if (permission && !covers(request.granted, permission, request.doc.path ?? '/')) {
+      requirePermission(request.principal, permission, accessOf(request.doc));
+    }
     return def.terms(request);
   }
 
