@@ -79,6 +79,9 @@ export class FuzzSuite {
       LOGIN_FAILURES_BEFORE_LOCK: '1000000000',
       LOGIN_CLIENT_FAILURES_BEFORE_LOCK: '1000000000',
       LOGIN_DELAY_MS: '0',
+      // Connections between the services rotate every couple of seconds (30 s by default), so requests meet a
+      // server's GOAWAY as they would over a long life: such a call must be sent again, not answered 503.
+      GRPC_MAX_CONNECTION_AGE_MS: '2000',
       ...env,
     });
     const suite = new FuzzSuite(child, port, dataDir);
