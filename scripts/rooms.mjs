@@ -15,7 +15,7 @@ const files = execFileSync('git', ['ls-files', 'gateway/src', ':(glob)services/*
   .split('\n')
   .filter((f) => f.endsWith('.ts') && !f.includes('/generated/') && !f.endsWith('.generated.ts'));
 
-/** `services/content/src/domain/locks/x.ts` → `content/domain/locks`; a file directly under src/ is its own room. */
+/** `services/content/src/domain/locks/locks.ts` → `content/domain/locks`; a file directly under src/ is its own room. */
 function roomOf(file) {
   const parts = file.split('/');
   const [owner, rest] = parts[0] === 'gateway' ? ['gateway', parts.slice(2)] : [parts[1], parts.slice(3)];

@@ -15,7 +15,7 @@ import { ENDPOINTS as SEARCH } from '../../services/search/src/api/endpoints';
 
 const ROOT = resolve(__dirname, '../..');
 /** The write path itself: the one place that takes the proofs (and checks what they do not cover). */
-const WRITE_PATH = 'services/content/src/domain/write-path.ts';
+const WRITE_PATH = 'services/content/src/domain/content/write-path.ts';
 
 const SERVICES: Record<string, readonly EndpointDeclaration<unknown, unknown>[]> = {
   config: CONFIG as readonly EndpointDeclaration<unknown, unknown>[],
@@ -38,18 +38,18 @@ const UNPROVED_CHECK = /\b(?:requirePermission|requireCallerPermission)\(\s*[^,(
  */
 const WRITER_CHECK = /\.checkPermission\(\s*[^,()]+,\s*'([^']+)'/g;
 const OTHER_OBJECTS: Record<string, Partial<Record<Permission, string>>> = {
-  'services/content/src/domain/content-commands.ts': {
+  'services/content/src/domain/content/content-commands.ts': {
     'Add portal content': 'the parent of an imported object (ImportObject, an RPC the dispatcher does not serve)',
   },
-  'services/content/src/domain/tree-commands.ts': {
+  'services/content/src/domain/tree/tree-commands.ts': {
     View: 'each source of a copy or move (the context is the target)',
     'Delete objects': 'each source of a move',
     'Add portal content': 'the target of a content rule’s copy or move (an RPC the dispatcher does not serve)',
   },
-  'services/content/src/domain/translations.ts': {
+  'services/content/src/domain/translations/translations.ts': {
     'Modify portal content': 'the target of a link, and the original a new object is a translation of',
   },
-  'services/content/src/domain/working-copies.ts': {
+  'services/content/src/domain/working-copies/working-copies.ts': {
     'Modify portal content': 'the folder of the original, where the working copy is added',
     'Add portal content': 'the folder of the original, where the working copy is added',
   },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEvent, type DocumentStore } from '@cms/shared';
 import { openServiceStore } from '@cms/shared/adapters';
-import type { ContentDoc } from '../../services/content/src/domain/model';
+import type { ContentDoc } from '../../services/content/src/domain/content/model';
 import { SITE_ROOT_TYPE } from '../../services/content/src/domain/types';
 import { StoreContentRepository } from '../../services/content/src/store/content-repository';
 import { StoreDataVersion } from '../../services/content/src/store/data-version';

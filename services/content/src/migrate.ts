@@ -1,6 +1,6 @@
 /**
  * `npm run migrate` (the image's `migrate`, which the Helm chart's pre-upgrade Job and docker compose run before
- * the services start): applies the content store's pending data migrations (domain/data-migrations.ts, the same
+ * the services start): applies the content store's pending data migrations (domain/site/data-migrations.ts, the same
  * ones `@upgrade` runs) on the store the services use (STORE_URL, else the embedded one under DATA_DIR).
  *
  * The events of a migration's writes go where every write's go: into the changed document's outbox
@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { commonEnv, ConfigError, exitOnHelp, loadConfig, type DocumentStore } from '@cms/shared';
 import { openServiceStore, serviceDataDir } from '@cms/shared/adapters';
 import { z } from 'zod';
-import { contentDataMigrations, DataMigrations } from './domain/data-migrations';
-import { ContentWriter } from './domain/write-path';
+import { contentDataMigrations, DataMigrations } from './domain/site';
+import { ContentWriter } from './domain/content';
 import { StoreContentRepository } from './store/content-repository';
 import { StoreDataVersion } from './store/data-version';
 

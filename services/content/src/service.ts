@@ -23,23 +23,23 @@ import { componentExpander } from './api/expansion';
 import { identityDirectory } from './clients/identity-directory';
 import { vocabularyTerms } from './clients/vocabulary-terms';
 import { searchCollectionResults } from './clients/collection-results';
-import { ContentSerializer } from './domain/serialize';
-import { SharingCommands } from './domain/sharing-commands';
+import { ContentSerializer } from './domain/content';
+import { SharingCommands } from './domain/sharing';
 import { FieldSources, Vocabularies } from './domain/vocabularies';
-import { WorkflowCommands } from './domain/workflow-commands';
+import { WorkflowCommands } from './domain/workflow';
 import type { ContentConfig } from './config';
-import { AliasCommands } from './domain/aliases';
-import { ContentCommands } from './domain/content-commands';
-import { contentDataMigrations, DataMigrations } from './domain/data-migrations';
-import { FolderOrdering } from './domain/folder-order';
+import { AliasCommands } from './domain/tree';
+import { ContentCommands } from './domain/content';
+import { contentDataMigrations, DataMigrations } from './domain/site';
+import { FolderOrdering } from './domain/tree';
 import { HistoryCommands } from './domain/history';
-import { LockCommands } from './domain/lock-commands';
+import { LockCommands } from './domain/locks';
 import { LockCheck } from './domain/locks';
-import { bindSnapshotScaleSizes, bindSnapshotTypes } from './domain/snapshot';
+import { bindSnapshotScaleSizes, bindSnapshotTypes } from './domain/content';
 import { BUILTIN_TYPES, LiveTypeRegistry } from './domain/types';
 import { configTypeSource, withCurrentTypes } from './clients/config-types';
-import { VersionKeeper } from './domain/versions';
-import { ContentWriter } from './domain/write-path';
+import { VersionKeeper } from './domain/history';
+import { ContentWriter } from './domain/content';
 import { ChangeFeed, changeFeedRpcs } from './events/change-feed';
 import { aloneOnStore, LostReplicaWork, ReplicaMembership } from './events/replica-membership';
 import { watchConfigChanges } from './events/config-changes';
@@ -49,9 +49,9 @@ import { subscribeToIdentity } from './events/identity-consumer';
 import { subscribeTranslations } from './events/translations-consumer';
 import { subscribeReferences } from './events/references-consumer';
 import { linkIntegritySetting } from './clients/link-integrity-setting';
-import { linkTargetsOf } from './domain/links';
-import { References } from './domain/references';
-import { Relations } from './domain/references-relations';
+import { linkTargetsOf } from './domain/relations';
+import { References } from './domain/relations';
+import { Relations } from './domain/relations';
 import { ReferenceIndex } from './store/reference-index';
 import { languageRootRpcs } from './api/language-roots';
 import { siteLanguages } from './clients/site-languages';
@@ -59,7 +59,7 @@ import { registrySiteSettings } from './clients/site-settings';
 import { siteTitleRpcs } from './api/site-title-rpc';
 import { importRpcs } from './exchange/import-rpc';
 import { exportRpcs } from './exchange/export-rpc';
-import { SiteTitle } from './domain/site-title';
+import { SiteTitle } from './domain/site';
 import { Translations, withLanguageRootType } from './domain/translations';
 import { StoreTranslationGroups } from './store/translation-groups';
 import { openBlobStore } from './store/blobs/open';
@@ -69,13 +69,13 @@ import { StoreDataVersion } from './store/data-version';
 import { StoreReplicaRegistry } from './store/replica-registry';
 import { StoreTransactionLog } from './store/transaction-log';
 import { StoreVersionArchive } from './store/version-archive';
-import { SubtreeFollower } from './domain/subtree';
-import { TransactionCommands, TransactionJournal } from './domain/transactions';
-import { TreeCommands } from './domain/tree-commands';
+import { SubtreeFollower } from './domain/tree';
+import { TransactionCommands, TransactionJournal } from './domain/history';
+import { TreeCommands } from './domain/tree';
 import { WorkingCopies } from './domain/working-copies';
 import { StoreAppliedRuleActions } from './store/applied-rule-actions';
 import { BlobFileStorage } from './store/blob-file-storage';
-import { TusUploads, type TusUploadRecord } from './domain/tus-uploads';
+import { TusUploads, type TusUploadRecord } from './domain/files';
 import { StoreScaleStore } from './store/image-scale-store';
 import { sharpScaler } from './store/sharp-scaler';
 
@@ -116,7 +116,7 @@ async function startContent({ config, logger, store, bus }: ServiceDeps<ContentC
   // Stopped after the consumers, whose writes it publishes (it starts later, once the site is in order).
   parts.onStop('outbox relay', () => relay.outbox.stop());
   // The types config defines, brought up to date before each call this service serves (clients/config-types.ts).
-  // With the language root folder, content's own type (domain/translations.ts).
+  // With the language root folder, content's own type (domain/translations/translations.ts).
   const types = withLanguageRootType(new LiveTypeRegistry(), BUILTIN_TYPES);
   const typeSource = configTypeSource(types, {
     address: config.CONFIG_ADDRESS,

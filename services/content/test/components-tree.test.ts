@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEvent, type DocumentStore, type Principal__Output } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
-import { accessFields } from '../src/domain/access';
+import { accessFields } from '../src/domain/content';
 import { actions } from '../src/domain/components/actions';
 import { breadcrumbs } from '../src/domain/components/breadcrumbs';
 import { contextNavigation, DEFAULT_CONTEXT_NAVIGATION } from '../src/domain/components/contextnavigation';
 import { navigation } from '../src/domain/components/navigation';
 import { ComponentScope } from '../src/domain/components/scope';
 import { typeList } from '../src/domain/components/type-list';
-import type { ContentDoc } from '../src/domain/model';
-import { DEFAULT_SITE_SETTINGS } from '../src/domain/site-settings';
+import type { ContentDoc } from '../src/domain/content';
+import { DEFAULT_SITE_SETTINGS } from '../src/domain/site';
 import { builtinTypeRegistry } from '../src/domain/types';
 import { StoreContentRepository } from '../src/store/content-repository';
 

@@ -7,15 +7,15 @@ import {
   type Principal__Output,
 } from '@cms/shared';
 import { CONTENT_CONSUMER_GROUPS } from '../src/events/identity-consumer';
-import { addedEvent, modifiedEvent, movedEvent, orderedEvent, removedEvent } from '../src/domain/content-events';
-import { ContentCommands, snapshot } from '../src/domain/content-commands';
+import { addedEvent, modifiedEvent, movedEvent, orderedEvent, removedEvent } from '../src/domain/content';
+import { ContentCommands, snapshot } from '../src/domain/content';
 import type { FileStorage } from '../src/domain/files';
-import type { FolderOrdering } from '../src/domain/folder-order';
-import type { ContentDoc } from '../src/domain/model';
-import type { ContentRepository, ContentWriteStore, StoredChange } from '../src/domain/repository';
-import type { SubtreeFollower } from '../src/domain/subtree';
+import type { FolderOrdering } from '../src/domain/tree';
+import type { ContentDoc } from '../src/domain/content';
+import type { ContentRepository, ContentWriteStore, StoredChange } from '../src/domain/content';
+import type { SubtreeFollower } from '../src/domain/tree';
 import { builtinTypeRegistry } from '../src/domain/types';
-import { ContentWriter } from '../src/domain/write-path';
+import { ContentWriter } from '../src/domain/content';
 
 const admin: Principal__Output = { id: 'admin', roles: ['Manager'], groups: [], fullname: 'Admin' };
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEvent, type DocumentStore } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
-import { DataMigrations, siteRootBlocksMigration, type DataMigration } from '../src/domain/data-migrations';
-import type { ContentDoc } from '../src/domain/model';
-import { ContentWriter } from '../src/domain/write-path';
+import { DataMigrations, siteRootBlocksMigration, type DataMigration } from '../src/domain/site';
+import type { ContentDoc } from '../src/domain/content';
+import { ContentWriter } from '../src/domain/content';
 import { StoreContentRepository } from '../src/store/content-repository';
 import { StoreDataVersion } from '../src/store/data-version';
 

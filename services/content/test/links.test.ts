@@ -7,7 +7,7 @@ import {
   sitePathOf,
   storedLinks,
   resolveUidLink,
-} from '../src/domain/links';
+} from '../src/domain/relations';
 import { builtinTypeRegistry } from '../src/domain/types';
 
 const SITE = 'http://example.org/site';

@@ -1,4 +1,4 @@
-import { checkId, idCandidates, idFromTitle } from '../src/domain/naming';
+import { checkId, idCandidates, idFromTitle } from '../src/domain/tree';
 
 describe('short names', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { SITE_SETTING_RECORDS, siteSettingsOf } from '../src/clients/site-settings';
-import { DEFAULT_SITE_SETTINGS } from '../src/domain/site-settings';
+import { DEFAULT_SITE_SETTINGS } from '../src/domain/site';
 
 describe('site settings from registry values', () => {
   it('reads each record', () => {

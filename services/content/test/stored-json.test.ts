@@ -1,5 +1,5 @@
-import { linksIn } from '../src/domain/links';
-import { readStoredJson, storedJsonText } from '../src/domain/stored-json';
+import { linksIn } from '../src/domain/relations';
+import { readStoredJson, storedJsonText } from '../src/domain/content';
 
 /** A page of `count` blocks, each with a link: well past the size that is remembered. */
 function page(count: number, tag: string): Record<string, unknown> {

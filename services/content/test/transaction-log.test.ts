@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore, Principal__Output } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
-import type { Caller } from '../src/domain/caller';
-import type { ContentDoc } from '../src/domain/model';
-import { MAX_OBJECTS, TransactionJournal } from '../src/domain/transactions';
+import type { Caller } from '../src/domain/content';
+import type { ContentDoc } from '../src/domain/content';
+import { MAX_OBJECTS, TransactionJournal } from '../src/domain/history';
 import { StoreTransactionLog } from '../src/store/transaction-log';
 
 const principal = (id: string): Principal__Output => ({ id, roles: ['Manager'], groups: [], fullname: '' });

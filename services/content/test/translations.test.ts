@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, newEvent, RebuildCheckpoints, type DocumentStore } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
-import type { ContentDoc } from '../src/domain/model';
+import type { ContentDoc } from '../src/domain/content';
 import { Translations, type ContentScan } from '../src/domain/translations';
-import { ContentWriter } from '../src/domain/write-path';
+import { ContentWriter } from '../src/domain/content';
 import { StoreContentRepository } from '../src/store/content-repository';
 import { StoreTranslationGroups } from '../src/store/translation-groups';
 

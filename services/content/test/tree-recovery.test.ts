@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEvent, type DocumentStore, type EventEnvelope } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
-import { FolderOrdering } from '../src/domain/folder-order';
-import type { ContentDoc } from '../src/domain/model';
-import { STALE_GRACE_MS, SubtreeFollower } from '../src/domain/subtree';
+import { FolderOrdering } from '../src/domain/tree';
+import type { ContentDoc } from '../src/domain/content';
+import { STALE_GRACE_MS, SubtreeFollower } from '../src/domain/tree';
 import { builtinTypeRegistry } from '../src/domain/types';
-import { WorkflowCommands } from '../src/domain/workflow-commands';
-import { ContentWriter } from '../src/domain/write-path';
+import { WorkflowCommands } from '../src/domain/workflow';
+import { ContentWriter } from '../src/domain/content';
 import { StoreContentRepository } from '../src/store/content-repository';
 
 /**

@@ -5,13 +5,7 @@ import type { DocumentStore } from '@cms/shared';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import { openEmbeddedBlobStore } from '../src/store/blobs/embedded';
 import type { BlobStore } from '../src/store/blobs/port';
-import {
-  parseTusMetadata,
-  TUS_EXPIRY_MS,
-  TUS_MAX_PARTS,
-  TusUploads,
-  type TusUploadRecord,
-} from '../src/domain/tus-uploads';
+import { parseTusMetadata, TUS_EXPIRY_MS, TUS_MAX_PARTS, TusUploads, type TusUploadRecord } from '../src/domain/files';
 import { png } from '../../../test/support/images';
 
 /** Resumable uploads' records and chunks over the embedded store and blob store, on a clock of the test's. */

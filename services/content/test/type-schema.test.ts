@@ -1,4 +1,4 @@
-import { fieldProperty, typeSchema } from '../src/domain/type-schema';
+import { fieldProperty, typeSchema } from '../src/domain/content';
 import { builtinTypeRegistry, type TypeField } from '../src/domain/types';
 
 const SITE = 'http://example.org';

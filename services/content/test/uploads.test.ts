@@ -1,5 +1,5 @@
 import { AppError } from '@cms/shared';
-import { decodeUpload } from '../src/domain/uploads';
+import { decodeUpload } from '../src/domain/files';
 import { GIF, png, upload } from '../../../test/support/images';
 
 const LIMIT = 1000;

@@ -1,6 +1,6 @@
-import type { ContentDoc, VersionRecord } from '../src/domain/model';
+import type { ContentDoc, VersionRecord } from '../src/domain/content';
 import { builtinTypeRegistry } from '../src/domain/types';
-import { VersionKeeper, versionOf, type VersionArchive } from '../src/domain/versions';
+import { VersionKeeper, versionOf, type VersionArchive } from '../src/domain/history';
 
 /** An archive in memory whose `keep` can be made to fail, as a store that is down would. */
 function memoryArchive(docs: Map<string, ContentDoc>) {

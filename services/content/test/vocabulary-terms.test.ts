@@ -6,7 +6,7 @@ import {
   type CatalogTerms,
   type PrincipalTerms,
 } from '../src/domain/vocabularies';
-import type { ContentDoc } from '../src/domain/model';
+import type { ContentDoc } from '../src/domain/content';
 
 const catalog: CatalogTerms = {
   terms: async ({ vocabulary, text }) =>

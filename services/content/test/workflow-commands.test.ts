@@ -10,13 +10,13 @@ import {
 } from '@cms/shared';
 import type { ContentDeps } from '../src/api/declarations';
 import { workflow as workflowEndpoint } from '../src/api/workflow';
-import { accessOf } from '../src/domain/access';
-import type { ContentDoc } from '../src/domain/model';
-import type { ContentRepository } from '../src/domain/repository';
-import type { SubtreeFollower } from '../src/domain/subtree';
+import { accessOf } from '../src/domain/content';
+import type { ContentDoc } from '../src/domain/content';
+import type { ContentRepository } from '../src/domain/content';
+import type { SubtreeFollower } from '../src/domain/tree';
 import type { TypeRegistry } from '../src/domain/types';
-import { WorkflowCommands } from '../src/domain/workflow-commands';
-import type { ContentWriter } from '../src/domain/write-path';
+import { WorkflowCommands } from '../src/domain/workflow';
+import type { ContentWriter } from '../src/domain/content';
 
 const member: Principal__Output = { id: 'mo', roles: ['Member'], groups: [], fullname: '' };
 const editor: Principal__Output = { id: 'ed', roles: ['Editor'], groups: [], fullname: '' };

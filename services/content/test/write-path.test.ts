@@ -1,7 +1,7 @@
 import { newEvent, type EventEnvelope, type Principal__Output } from '@cms/shared';
-import type { Caller } from '../src/domain/caller';
-import type { ContentDoc, VersionRecord } from '../src/domain/model';
-import type { ContentWriteStore, StoredChange } from '../src/domain/repository';
+import type { Caller } from '../src/domain/content';
+import type { ContentDoc, VersionRecord } from '../src/domain/content';
+import type { ContentWriteStore, StoredChange } from '../src/domain/content';
 import {
   ContentWriter,
   NO_VERSIONS,
@@ -10,7 +10,7 @@ import {
   type ObjectWrite,
   type VersionedWrite,
   type VersionRecorder,
-} from '../src/domain/write-path';
+} from '../src/domain/content';
 
 const editor: Principal__Output = { id: 'ed', roles: ['Editor'], groups: [], fullname: '' };
 const member: Principal__Output = { id: 'mo', roles: ['Member'], groups: [], fullname: '' };

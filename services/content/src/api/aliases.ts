@@ -18,8 +18,8 @@ import {
   urlOf,
 } from '@cms/shared';
 import { z } from 'zod';
-import { accessOf } from '../domain/access';
-import { aliasEntriesOf, aliasListItem, aliasMatches, MAX_ALIAS_PATH, type AliasEntry } from '../domain/aliases';
+import { accessOf } from '../domain/content';
+import { aliasEntriesOf, aliasListItem, aliasMatches, MAX_ALIAS_PATH, type AliasEntry } from '../domain/tree';
 import { SITE_ROOT_TYPE } from '../domain/types';
 import { callerOf } from './caller';
 import { endpoint, operation } from './declarations';

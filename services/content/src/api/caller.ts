@@ -1,5 +1,5 @@
 import type { EndpointCall } from '@cms/shared';
-import type { Caller } from '../domain/caller';
+import type { Caller } from '../domain/content';
 
 export function callerOf(call: EndpointCall<unknown, unknown, unknown, unknown>): Caller {
   return {

@@ -14,10 +14,10 @@ import {
   validationError,
 } from '@cms/shared';
 import { z } from 'zod';
-import { orderingSchema, sortSchema } from '../domain/folder-order';
+import { orderingSchema, sortSchema } from '../domain/tree';
 import { callerOf } from './caller';
 import { endpoint, operation, type ContentDeps } from './declarations';
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import { renderContent, renderContentAnswer } from './render';
 
 /** `expand` and its `expand.<component>.<option>` settings are read by the expansion (expansion.ts). */

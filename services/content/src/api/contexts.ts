@@ -12,8 +12,8 @@ import {
   type ContextServiceHandlers,
   type Logger,
 } from '@cms/shared';
-import { accessOf } from '../domain/access';
-import { parentPathOf, type ContentDoc } from '../domain/model';
+import { accessOf } from '../domain/content';
+import { parentPathOf, type ContentDoc } from '../domain/content';
 import type { TypeRegistry } from '../domain/types';
 
 export interface PathLookup {

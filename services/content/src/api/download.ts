@@ -1,5 +1,5 @@
 /** `GET <context>/@@download/<field>[/<filename>]`: the bytes of a file field, as an attachment. */
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import { endpoint, operation, type ContentDeps } from './declarations';
 import { fileField, selectionResponse, type FileSelection } from './file-response';
 

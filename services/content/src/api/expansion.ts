@@ -28,11 +28,11 @@ import { navroot } from '../domain/components/navroot';
 import { ComponentScope } from '../domain/components/scope';
 import { MAX_TREE_LEVELS } from '../domain/components/tree';
 import { typeList } from '../domain/components/type-list';
-import type { ContentDoc } from '../domain/model';
-import type { ContentRepository } from '../domain/repository';
-import type { SiteSettingsSource } from '../domain/site-settings';
+import type { ContentDoc } from '../domain/content';
+import type { ContentRepository } from '../domain/content';
+import type { SiteSettingsSource } from '../domain/site';
 import { SITE_ROOT_TYPE, type TypeRegistry } from '../domain/types';
-import type { WorkflowCommands } from '../domain/workflow-commands';
+import type { WorkflowCommands } from '../domain/workflow';
 
 /** Components every content response names in `@components`; `?expand=` embeds them. */
 export const COMPONENT_NAMES = [
@@ -86,7 +86,7 @@ export interface ComponentDeps {
   translations?: TranslationsComponent;
 }
 
-/** What the `translations` component needs of the translations (domain/translations.ts). */
+/** What the `translations` component needs of the translations (domain/translations/translations.ts). */
 export interface TranslationsComponent {
   multilingual(): Promise<boolean>;
   links(doc: ContentDoc, principal: Principal__Output | null, publicUrl: string): Promise<unknown>;

@@ -30,10 +30,10 @@ import {
   type FileHopRequest,
   type Logger,
 } from '@cms/shared';
-import { outputOf } from '../domain/image-scales';
+import { outputOf } from '../domain/files';
 import { answerSiteZip, type SiteZipOptions } from '../exchange/site-zip';
-import type { ContentDoc } from '../domain/model';
-import { TUS_VERSION } from '../domain/tus-uploads';
+import type { ContentDoc } from '../domain/content';
+import { TUS_VERSION } from '../domain/files';
 import type { ContentDeps } from './declarations';
 import { downloadSelection } from './download';
 import { ENDPOINTS } from './endpoints';

@@ -5,8 +5,8 @@
  */
 import { encodeComponent, notFound, type EndpointCall, type HttpResult } from '@cms/shared';
 import { asFileValue, PRIMARY_FILE_FIELD, type FileKind, type FileValue } from '../domain/files';
-import { outputOf } from '../domain/image-scales';
-import type { ContentDoc } from '../domain/model';
+import { outputOf } from '../domain/files';
+import type { ContentDoc } from '../domain/content';
 import type { ContentDeps } from './declarations';
 
 /**

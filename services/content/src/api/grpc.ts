@@ -1,7 +1,7 @@
 import { hasPermission, notFound, serverStream, unary, type Logger, type Principal__Output } from '@cms/shared';
 import type { ContentServiceHandlers } from '@cms/shared';
-import { accessOf } from '../domain/access';
-import { snapshot } from '../domain/content-commands';
+import { accessOf } from '../domain/content';
+import { snapshot } from '../domain/content';
 import type { StoreContentRepository } from '../store/content-repository';
 import type { ContentDeps } from './declarations';
 import { plainGet, renderContent } from './render';

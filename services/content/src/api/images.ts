@@ -4,8 +4,8 @@
  * URL (the one serialized in `scales`), which never changes meaning and so may be cached for good.
  */
 import { notFound } from '@cms/shared';
-import { originalHash, parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/image-scales';
-import type { ContentDoc } from '../domain/model';
+import { originalHash, parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/files';
+import type { ContentDoc } from '../domain/content';
 import { endpoint, operation, type ContentDeps } from './declarations';
 import { fileField, selectionResponse, type FileSelection } from './file-response';
 

@@ -8,7 +8,7 @@
  */
 import { param, urlOf } from '@cms/shared';
 import { z } from 'zod';
-import { integrityChecks } from '../domain/references-breaches';
+import { integrityChecks } from '../domain/relations';
 import { endpoint, operation } from './declarations';
 
 /** More UIDs than a deletion of one selection would ever name is a mistake, not a request. */

@@ -16,10 +16,10 @@
  */
 import { badRequest, hasPermission, notFound, param, requirePermission, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
-import { accessOf } from '../domain/access';
-import { LINK_RELATION } from '../domain/links';
-import type { ContentDoc } from '../domain/model';
-import type { Relation } from '../domain/references-relations';
+import { accessOf } from '../domain/content';
+import { LINK_RELATION } from '../domain/relations';
+import type { ContentDoc } from '../domain/content';
+import type { Relation } from '../domain/relations';
 import { callerOf } from './caller';
 import { endpoint, operation, type ContentDeps } from './declarations';
 

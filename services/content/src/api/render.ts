@@ -11,11 +11,11 @@ import {
   type Principal__Output,
   type Translate,
 } from '@cms/shared';
-import { accessOf } from '../domain/access';
-import { linkTargetsOf } from '../domain/links';
+import { accessOf } from '../domain/content';
+import { linkTargetsOf } from '../domain/relations';
 import { lockJson } from '../domain/locks';
-import type { ContentDoc } from '../domain/model';
-import type { Listing } from '../domain/serialize';
+import type { ContentDoc } from '../domain/content';
+import type { Listing } from '../domain/content';
 import { callerOf } from './caller';
 import type { ContentDeps } from './declarations';
 

@@ -1,7 +1,7 @@
 import { badRequest, clip, notFound, unary, type Logger } from '@cms/shared';
 import type { ContentServiceHandlers } from '@cms/shared';
-import type { Caller } from '../domain/caller';
-import type { ContentDoc } from '../domain/model';
+import type { Caller } from '../domain/content';
+import type { ContentDoc } from '../domain/content';
 import type { ContentDeps } from './declarations';
 
 /**

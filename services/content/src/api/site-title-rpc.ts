@@ -1,5 +1,5 @@
 import { badRequest, unary, type ContentServiceHandlers, type Logger } from '@cms/shared';
-import { MAX_SITE_TITLE_LENGTH, type SiteTitle } from '../domain/site-title';
+import { MAX_SITE_TITLE_LENGTH, type SiteTitle } from '../domain/site';
 
 /** `SetSiteTitle`: the site panel's title changed (config); the site root has it when this answers. */
 export function siteTitleRpcs(siteTitle: SiteTitle, log: Logger): Pick<ContentServiceHandlers, 'SetSiteTitle'> {

@@ -1,10 +1,10 @@
 /**
  * `@transactions` (Volto's Undo panel): `GET` lists the recent transactions of the site, newest first, in the
- * original's item shape; `PATCH {"transaction_ids": [...]}` undoes them (domain/transactions.ts), or refuses with
+ * original's item shape; `PATCH {"transaction_ids": [...]}` undoes them (domain/history/transactions.ts), or refuses with
  * 409 what it cannot undo, writing nothing.
  */
 import { z } from 'zod';
-import { MAX_UNDO } from '../domain/transactions';
+import { MAX_UNDO } from '../domain/history';
 import { callerOf } from './caller';
 import { endpoint, operation } from './declarations';
 

@@ -1,5 +1,5 @@
 /**
- * `@tus-upload`: resumable uploads (TUS 1.0.0, as the original platform implements it; domain/tus-uploads.ts).
+ * `@tus-upload`: resumable uploads (TUS 1.0.0, as the original platform implements it; domain/files/tus-uploads.ts).
  * `POST <folder>/@tus-upload` announces an upload (`Upload-Length`, `Upload-Metadata`) and answers 201 with its
  * `Location`, `<folder>/@tus-upload/<id>`; `HEAD` of that tells the offset received; `PATCH` appends at
  * `Upload-Offset`, and the one bringing the last byte creates the File or Image (or, for an upload announced with
@@ -19,9 +19,9 @@ import {
   type HttpResult,
 } from '@cms/shared';
 import { z } from 'zod';
-import type { Caller } from '../domain/caller';
+import type { Caller } from '../domain/content';
 import { PRIMARY_FILE_FIELD, StoredFile, type FileKind, type FileValue } from '../domain/files';
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import {
   parseTusMetadata,
   TUS_EXTENSIONS,
@@ -30,7 +30,7 @@ import {
   type TusMetadata,
   type TusMode,
   type TusUploadRecord,
-} from '../domain/tus-uploads';
+} from '../domain/files';
 import { callerOf } from './caller';
 import { endpoint, operation, type ContentDeps } from './declarations';
 

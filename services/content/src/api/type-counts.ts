@@ -1,5 +1,5 @@
 import { unary, type ContentServiceHandlers, type Logger } from '@cms/shared';
-import type { ContentRepository } from '../domain/repository';
+import type { ContentRepository } from '../domain/content';
 
 /** At most this many types in one question: more than a site defines. */
 const MAX_TYPES = 1000;

@@ -7,9 +7,9 @@
  */
 import { BASIC_CHALLENGE, clip, notFound, unauthorized, urlOf, type EndpointCall, type HttpResult } from '@cms/shared';
 import { z } from 'zod';
-import { fieldProperty, fieldsetOf, SCHEMA_MEDIA_TYPE, typeSchema } from '../domain/type-schema';
+import { fieldProperty, fieldsetOf, SCHEMA_MEDIA_TYPE, typeSchema } from '../domain/content';
 import { SITE_ROOT_TYPE, type ContentType } from '../domain/types';
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import { endpoint, operation, type ContentDeps } from './declarations';
 
 /** The reference's name of the site root's type, accepted as an alias (addendum §8). */

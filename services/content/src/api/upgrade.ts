@@ -1,5 +1,5 @@
 /**
- * `@upgrade`: the content store's pending data migrations (domain/data-migrations.ts), listed (`GET`) and run
+ * `@upgrade`: the content store's pending data migrations (domain/site/data-migrations.ts), listed (`GET`) and run
  * (`POST`, `dry_run` reports without writing), in the original platform's shapes: steps keyed `<from>-<to>`,
  * versions as strings (`fs` what this release writes, `instance` what the data is at).
  */

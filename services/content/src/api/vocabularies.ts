@@ -4,7 +4,7 @@
  */
 import { batchingLinks, encodeComponent, param, urlOf, type EndpointCall } from '@cms/shared';
 import { z } from 'zod';
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import { filterTerms, type Term, type VocabularyRequest } from '../domain/vocabularies';
 import { endpoint, operation } from './declarations';
 

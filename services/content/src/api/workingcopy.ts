@@ -1,7 +1,7 @@
 /**
  * `@workingcopy`: `POST` checks the object out (a private copy beside it, owned by the caller; the original
  * locked), `GET` shows the check-out from either side, `PATCH` checks the copy in to the original, `DELETE`
- * cancels the check-out. The rules are in domain/working-copies.ts.
+ * cancels the check-out. The rules are in domain/working-copies/working-copies.ts.
  */
 import { urlOf } from '@cms/shared';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { callUnary, createClient, protos, type IdentityServiceClient } from '@cms/shared';
-import type { PrincipalDirectory, PrincipalSummary } from '../domain/sharing-commands';
+import type { PrincipalDirectory, PrincipalSummary } from '../domain/sharing';
 
 /** Users and groups as the identity service knows them. */
 export function identityDirectory(

@@ -1,6 +1,6 @@
 import { RegistrySettings, type Logger } from '@cms/shared';
-import { parseSizes } from '../domain/image-scales';
-import { DEFAULT_SITE_SETTINGS, type SiteSettings, type SiteSettingsSource } from '../domain/site-settings';
+import { parseSizes } from '../domain/files';
+import { DEFAULT_SITE_SETTINGS, type SiteSettings, type SiteSettingsSource } from '../domain/site';
 
 /** The registry records behind SiteSettings (the config service owns them). */
 export const SITE_SETTING_RECORDS = {

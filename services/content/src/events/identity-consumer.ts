@@ -8,7 +8,7 @@ import {
   type Logger,
   type Subscription,
 } from '@cms/shared';
-import type { PrincipalDirectory, SharingCommands } from '../domain/sharing-commands';
+import type { PrincipalDirectory, SharingCommands } from '../domain/sharing';
 
 /** Every queue content consumes, for the bus of a process that runs content to declare up front. */
 export const CONTENT_CONSUMER_GROUPS: ConsumerGroup[] = [

@@ -1,5 +1,5 @@
 import { REFERENCES_GROUP, type EventBus, type Logger, type Subscription } from '@cms/shared';
-import type { References } from '../domain/references';
+import type { References } from '../domain/relations';
 
 /**
  * Keeps the reference index in step with content: an added, changed (a revert too), or moved object has its

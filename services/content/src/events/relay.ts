@@ -1,5 +1,5 @@
 import { OutboxRelay, type EventBus, type Logger } from '@cms/shared';
-import type { EventRelay } from '../domain/repository';
+import type { EventRelay } from '../domain/content';
 import type { StoreContentRepository } from '../store/content-repository';
 
 /**

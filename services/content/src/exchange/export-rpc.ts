@@ -12,8 +12,8 @@ import {
 } from '@cms/shared';
 import type { ContentDeps } from '../api/declarations';
 import { asFileValue, type FileValue } from '../domain/files';
-import { jsonValue, CORE_FIELDS } from '../domain/field-values';
-import { parentPathOf, type ContentDoc } from '../domain/model';
+import { jsonValue, CORE_FIELDS } from '../domain/content';
+import { parentPathOf, type ContentDoc } from '../domain/content';
 import { SITE_ROOT_TYPE as STORED_SITE_ROOT_TYPE, type ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
 import { SITE_ROOT_FOLDER, SITE_ROOT_TYPE } from './plone-export';

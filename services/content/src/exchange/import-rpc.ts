@@ -17,8 +17,8 @@ import {
 } from '@cms/shared';
 import { z } from 'zod';
 import type { ContentDeps } from '../api/declarations';
-import type { ImportedEarlierVersion, ImportedState } from '../domain/content-commands';
-import { parentPathOf, type WorkflowEntry } from '../domain/model';
+import type { ImportedEarlierVersion, ImportedState } from '../domain/content';
+import { parentPathOf, type WorkflowEntry } from '../domain/content';
 import type { ContentType } from '../domain/types';
 import type { StoreContentRepository } from '../store/content-repository';
 import { itemSchema, localRolesEntrySchema, SITE_ROOT_TYPE, type ExportItem } from './plone-export';

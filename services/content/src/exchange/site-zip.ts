@@ -26,7 +26,7 @@ import type { ContentDeps } from '../api/declarations';
 import { siteExport } from '../api/export';
 import { siteImport } from '../api/import';
 import { dropUnreadBody } from '../api/unread-body';
-import type { ContentDoc } from '../domain/model';
+import type { ContentDoc } from '../domain/content';
 import type { StoreContentRepository } from '../store/content-repository';
 import { exportedDiscussions } from './discussions';
 import { exportedPrincipals } from './export-principals';

@@ -1,6 +1,6 @@
 import type { Collection } from '@cms/shared';
-import type { AliasIndex } from '../domain/aliases';
-import type { ContentDoc } from '../domain/model';
+import type { AliasIndex } from '../domain/tree';
+import type { ContentDoc } from '../domain/content';
 
 /** The aliases of the content collection, indexed (a path is looked up on every alias write). */
 export class StoreAliasIndex implements AliasIndex {

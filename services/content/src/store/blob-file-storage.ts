@@ -6,8 +6,8 @@ import { AppError, type Logger } from '@cms/shared';
 import type { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from './blobs/port';
 import type { FileBytes, FileKind, FileStorage, FileValue } from '../domain/files';
-import type { ImageScaler, ScaleStore } from '../domain/image-scales';
-import { decodeUpload } from '../domain/uploads';
+import type { ImageScaler, ScaleStore } from '../domain/files';
+import { decodeUpload } from '../domain/files';
 
 export class BlobFileStorage implements FileStorage, FileBytes {
   constructor(

@@ -6,8 +6,8 @@ import {
   type EventEnvelope,
   type Update,
 } from '@cms/shared';
-import type { ContentDoc, NavDoc } from '../domain/model';
-import type { ContentRepository, ContentWriteStore, StoredChange } from '../domain/repository';
+import type { ContentDoc, NavDoc } from '../domain/content';
+import type { ContentRepository, ContentWriteStore, StoredChange } from '../domain/content';
 
 /** Writes only apply to live objects. Reads need no such filter: tombstones have no path and no parent. */
 const LIVE = { _deleted: { $ne: true } };

@@ -1,5 +1,5 @@
 import type { Collection, DocumentStore } from '@cms/shared';
-import type { DataVersionStore } from '../domain/data-migrations';
+import type { DataVersionStore } from '../domain/site';
 
 interface DataVersionRecord {
   _id: string;

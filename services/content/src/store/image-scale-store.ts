@@ -1,5 +1,5 @@
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
-import type { ScaleStore } from '../domain/image-scales';
+import type { ScaleStore } from '../domain/files';
 
 interface ScaleRecord {
   /** `<source blob>:<width>x<height>`. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { FileValue } from '../domain/files';
-import { outputOf, type ImageScaler } from '../domain/image-scales';
-import { MAX_IMAGE_PIXELS } from '../domain/uploads';
+import { outputOf, type ImageScaler } from '../domain/files';
+import { MAX_IMAGE_PIXELS } from '../domain/files';
 
 /** Scales with sharp (libvips, prebuilt binaries from npm): oriented as the camera meant, metadata dropped. */
 export const sharpScaler: ImageScaler = {

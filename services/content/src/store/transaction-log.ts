@@ -1,10 +1,5 @@
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@cms/shared';
-import {
-  MAX_OBJECTS,
-  type TransactionObject,
-  type TransactionRecord,
-  type TransactionStore,
-} from '../domain/transactions';
+import { MAX_OBJECTS, type TransactionObject, type TransactionRecord, type TransactionStore } from '../domain/history';
 
 /** The transaction log (`@transactions`) in collection `transactions`, one document per request. */
 export class StoreTransactionLog implements TransactionStore {

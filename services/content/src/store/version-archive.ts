@@ -1,6 +1,6 @@
 import type { Collection, DocumentStore } from '@cms/shared';
-import type { ContentDoc, VersionRecord } from '../domain/model';
-import type { VersionArchive } from '../domain/versions';
+import type { ContentDoc, VersionRecord } from '../domain/content';
+import type { VersionArchive } from '../domain/history';
 
 /** Versions in their own collection, keyed by UID and number, so a long history never weighs on reading the object. */
 export class StoreVersionArchive implements VersionArchive {

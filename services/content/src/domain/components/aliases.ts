@@ -1,4 +1,4 @@
-import { aliasEntriesOf, aliasListItem } from '../aliases';
+import { aliasEntriesOf, aliasListItem } from '../tree/aliases';
 import type { ComponentScope } from './scope';
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentDoc, NavDoc } from '../model';
+import type { ContentDoc, NavDoc } from '../content/model';
 import { SITE_ROOT_TYPE } from '../types';
 import type { ComponentScope } from './scope';
 import { excludedFromNav, loadTree, MAX_TREE_LEVELS } from './tree';

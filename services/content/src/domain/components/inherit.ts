@@ -1,6 +1,6 @@
 import { neutralBehavior } from '@cms/shared';
-import type { ContentDoc } from '../model';
-import { LANGUAGE_ROOT_TYPE } from '../translations';
+import type { ContentDoc } from '../content/model';
+import { LANGUAGE_ROOT_TYPE } from '../translations/translations';
 import { BEHAVIORS, SITE_ROOT_TYPE } from '../types';
 import type { ComponentScope } from './scope';
 

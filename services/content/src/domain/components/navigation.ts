@@ -1,4 +1,4 @@
-import type { NavDoc } from '../model';
+import type { NavDoc } from '../content/model';
 import type { ComponentScope } from './scope';
 import { excludedFromNav, loadTree, MAX_TREE_LEVELS } from './tree';
 

@@ -1,4 +1,4 @@
-import type { ContentDoc } from '../model';
+import type { ContentDoc } from '../content/model';
 import type { ComponentScope } from './scope';
 
 /** Members of a full serialization that the embedded navigation root leaves out (as the reference does). */

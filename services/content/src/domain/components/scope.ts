@@ -8,10 +8,10 @@ import {
   type Principal__Output,
   type Translate,
 } from '@cms/shared';
-import { governingState } from '../access';
-import type { ContentDoc, NavDoc } from '../model';
-import type { ContentRepository } from '../repository';
-import { LANGUAGE_ROOT_TYPE } from '../translations';
+import { governingState } from '../content/access';
+import type { ContentDoc, NavDoc } from '../content/model';
+import type { ContentRepository } from '../content/repository';
+import { LANGUAGE_ROOT_TYPE } from '../translations/translations';
 import { SITE_ROOT_TYPE, type TypeRegistry } from '../types';
 
 /**

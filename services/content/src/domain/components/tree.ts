@@ -1,4 +1,4 @@
-import type { NavDoc } from '../model';
+import type { NavDoc } from '../content/model';
 import type { ComponentScope } from './scope';
 
 /** Levels walked when a tree is asked for without a limit; one query per level, so this bounds the cost. */

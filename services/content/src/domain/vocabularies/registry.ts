@@ -19,8 +19,8 @@ import {
   type Principal__Output,
   type Translate,
 } from '@cms/shared';
-import { accessOf } from '../access';
-import type { ContentDoc } from '../model';
+import { accessOf } from '../content/access';
+import type { ContentDoc } from '../content/model';
 import { BEHAVIORS, LANGUAGES, SITE_ROOT_TYPE, type ContentType, type TypeRegistry } from '../types';
 import * as fixed from './static';
 import { byTitle, type Term } from './terms';

@@ -3,7 +3,7 @@
  * vocabulary it names; relation fields search content through the catalog.
  */
 import { badRequest, clip, notFound, type Permission } from '@cms/shared';
-import type { ContentDoc } from '../model';
+import type { ContentDoc } from '../content/model';
 import type { TypeField, TypeRegistry } from '../types';
 import type { Vocabularies, VocabularyRequest } from './registry';
 import type { Term } from './terms';

@@ -1,0 +1,2 @@
+/** The workflow feature of content's domain: its modules, for the API and the wiring. */
+export * from './workflow-commands';

@@ -1,0 +1,2 @@
+/** The working-copies feature of content's domain: its modules, for the API and the wiring. */
+export * from './working-copies';
