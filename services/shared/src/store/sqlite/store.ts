@@ -37,6 +37,7 @@ import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../p
 import { adapterOf } from '../timed';
 import { createTableSql, indexPlans, quoteIdentifier } from './ddl';
 import { filterToSql, type Prefilter } from './filter-sql';
+import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 const STORE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/;
@@ -60,8 +61,14 @@ function valueAt(doc: Document, field: string): unknown {
   return value;
 }
 
+/**
+ * The SQLite error code of `err` (`SQLITE_CONSTRAINT_UNIQUE`...). Read from the object, not by instanceof: the
+ * native addon keeps the SqliteError class of the first module instance that loaded it, and a module registry
+ * loaded later (another jest test file in the same worker) has a class of its own.
+ */
 function sqliteCode(err: unknown): string | undefined {
-  return err instanceof Database.SqliteError ? err.code : undefined;
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
 }
 
 class SqliteCollection<T extends Document> implements Collection<T> {
@@ -74,9 +81,9 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     this.table = quoteIdentifier(name);
   }
 
-  private db(): Database.Database {
+  /** Creates the collection's table on first use. */
+  private ready(): void {
     this.store.ensureTable(this.name, this.table);
-    return this.store.db;
   }
 
   /** A unique violation as the port's DuplicateKeyError; other errors as they are. */
@@ -98,9 +105,9 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   // ---------------------------------------------------------------------------
 
   /** The rows SQL narrows the filter to, with mingo deciding when SQL does not. */
-  private *candidates(db: Database.Database, filter: Filter, prefilter: Prefilter): Generator<Stored> {
+  private *candidates(filter: Filter, prefilter: Prefilter, orderBy = ''): Generator<Stored> {
     const rows = this.store
-      .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}`)
+      .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy}`)
       .iterate(...prefilter.values);
     if (prefilter.exact) {
       for (const row of rows) yield parse(row);
@@ -113,17 +120,29 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     }
   }
 
+  /**
+   * ` ORDER BY ...` for the sort when SQLite orders every candidate like MongoDB (no array or document at a sort
+   * field), else undefined.
+   */
+  private sqlOrder(prefilter: Prefilter, sort: SortSpec): string | undefined {
+    const terms = sortToSql(sort);
+    if (terms === undefined) return undefined;
+    const unsortable = this.store
+      .statement<{ found: number }>(
+        `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE ${prefilter.sql} AND (${unsortableCondition(sort)})) AS found`,
+      )
+      .get(...prefilter.values);
+    return unsortable!.found ? undefined : ` ORDER BY ${terms}`;
+  }
+
   /** The matches in order, with skip and limit applied. */
-  private select(
-    db: Database.Database,
-    filter: Filter,
-    options: { sort?: SortSpec; skip?: number; limit?: number } = {},
-  ): Stored[] {
+  private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
     const { sort, skip = 0, limit } = options;
     const prefilter = filterToSql(filter);
-    if (hasKeys(sort)) {
+    const orderBy = hasKeys(sort) ? this.sqlOrder(prefilter, sort) : undefined;
+    if (hasKeys(sort) && orderBy === undefined) {
       // mingo orders arrays and mixed types like MongoDB.
-      let cursor = mingoFind<Stored>([...this.candidates(db, filter, prefilter)], {}).sort(sort);
+      let cursor = mingoFind<Stored>([...this.candidates(filter, prefilter)], {}).sort(sort);
       if (skip) cursor = cursor.skip(skip);
       if (limit) cursor = cursor.limit(limit);
       return cursor.all();
@@ -131,13 +150,13 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     if (prefilter.exact) {
       const page = limit || skip ? ` LIMIT ${limit || -1} OFFSET ${skip}` : '';
       return this.store
-        .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${page}`)
+        .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy ?? ''}${page}`)
         .all(...prefilter.values)
         .map(parse);
     }
     const docs: Stored[] = [];
     let skipped = 0;
-    for (const doc of this.candidates(db, filter, prefilter)) {
+    for (const doc of this.candidates(filter, prefilter, orderBy)) {
       if (skipped < skip) skipped += 1;
       else docs.push(doc);
       if (limit && docs.length >= limit) break;
@@ -149,7 +168,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     const { sort, skip, limit, projection } = options;
     assertCount('skip', skip);
     assertCount('limit', limit);
-    const docs = this.select(this.db(), filter, { sort, skip, limit });
+    this.ready();
+    const docs = this.select(filter, { sort, skip, limit });
     return (hasKeys(projection) ? docs.map((doc) => project(doc, projection)) : docs) as unknown as T[];
   }
 
@@ -159,7 +179,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    const db = this.db();
+    this.ready();
     const prefilter = filterToSql(filter);
     if (prefilter.exact) {
       const row = this.store
@@ -168,7 +188,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       return row!.n;
     }
     let count = 0;
-    for (const _doc of this.candidates(db, filter, prefilter)) count += 1;
+    for (const _doc of this.candidates(filter, prefilter)) count += 1;
     return count;
   }
 
@@ -176,7 +196,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   // Writing
   // ---------------------------------------------------------------------------
 
-  private insertInto(db: Database.Database, doc: Stored): void {
+  private insertInto(doc: Stored): void {
     try {
       this.store.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
     } catch (err) {
@@ -184,7 +204,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     }
   }
 
-  private write(db: Database.Database, doc: Stored): void {
+  private write(doc: Stored): void {
     try {
       this.store.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc._id);
     } catch (err) {
@@ -195,7 +215,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   async insertOne(doc: T): Promise<{ insertedId: string }> {
     const { _id, ...rest } = doc;
     const prepared = { _id: String(_id ?? newDocumentId()), ...rest };
-    this.insertInto(this.db(), prepared);
+    this.ready();
+    this.insertInto(prepared);
     return { insertedId: prepared._id };
   }
 
@@ -206,18 +227,18 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     options: { upsert?: boolean; sort?: SortSpec },
   ): { before?: Document; after?: Document; modified: boolean; upserted?: string } {
     assertSupportedUpdate(update);
-    const db = this.db();
+    this.ready();
     return this.store.writeTransaction(() => {
-      const [doc] = this.select(db, filter, { sort: options.sort, limit: 1 });
+      const [doc] = this.select(filter, { sort: options.sort, limit: 1 });
       if (!doc) {
         if (!options.upsert) return { modified: false };
         const inserted = buildUpsertDocument(filter, update) as Stored;
-        this.insertInto(db, inserted);
+        this.insertInto(inserted);
         return { after: inserted, modified: false, upserted: inserted._id };
       }
       const before = deepClone(doc);
       const modified = applyUpdate(doc, update);
-      if (modified) this.write(db, doc);
+      if (modified) this.write(doc);
       return { before, after: doc, modified };
     });
   }
@@ -236,13 +257,13 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     assertSupportedUpdate(update);
-    const db = this.db();
+    this.ready();
     return this.store.writeTransaction(() => {
-      const docs = this.select(db, filter);
+      const docs = this.select(filter);
       let modifiedCount = 0;
       for (const doc of docs) {
         if (!applyUpdate(doc, update)) continue;
-        this.write(db, doc);
+        this.write(doc);
         modifiedCount += 1;
       }
       return { matchedCount: docs.length, modifiedCount, upsertedId: null };
@@ -250,13 +271,13 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   private remove(filter: Filter, one: boolean): number {
-    const db = this.db();
+    this.ready();
     const prefilter = filterToSql(filter);
     if (!one && prefilter.exact) {
       return this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes;
     }
     return this.store.writeTransaction(() => {
-      const docs = this.select(db, filter, { limit: one ? 1 : undefined });
+      const docs = this.select(filter, { limit: one ? 1 : undefined });
       const byId = this.store.statement(`DELETE FROM ${this.table} WHERE id = ?`);
       let deleted = 0;
       for (const doc of docs) deleted += byId.run(doc._id).changes;
@@ -274,11 +295,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   async createIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
     assertSupportedIndex(keys, options);
-    const db = this.db();
+    this.ready();
     for (const plan of indexPlans(this.name, this.table, keys, options)) {
       this.store.indexFields.set(plan.name, plan.fields);
       try {
-        db.exec(plan.sql);
+        this.store.db.exec(plan.sql);
       } catch (err) {
         throw this.duplicateKey(err);
       }
