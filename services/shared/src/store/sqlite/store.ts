@@ -415,7 +415,9 @@ export function sqliteFileOf(url: string, name: string): string {
 /** Opens (creating it and its folder unless they exist) the SQLite database at `file`. */
 export function openSqliteStore(file: string): SqliteStore {
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  // The addon built for another Node than node_modules' (scripts/node-lts.mjs builds one for the LTS run).
+  const nativeBinding = process.env.BETTER_SQLITE3_BINDING || undefined;
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
