@@ -31,6 +31,8 @@
 //   store    bench/store.mjs: the embedded store at 100,000 objects through the store port: start-up,
 //            insert/update p50/p99 at 1 and BENCH_CONNECTIONS writers, longest event-loop stall under a
 //            sustained write load that includes a background compaction (issue 18, item 6).
+//   store-engines  bench/store-engines.mjs: the embedded and the SQLite engine side by side through the store port
+//            at 10,000 objects: insert, update, get, listing, count (mean µs per op), heap after GC.
 //   history  bench/history.mjs: GET of a Document with 200 versions against one with none; PATCH with
 //            versioning at one connection.
 //   searchable  bench/searchable.mjs: write -> searchable latency (a PATCH of a title to the search index having it) at a
@@ -56,6 +58,7 @@ import { runEngines } from './engines.mjs';
 import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
+import { runStoreEngines } from './store-engines.mjs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
@@ -469,6 +472,7 @@ const PARTS = {
   search: runSearch,
   searchable: runSearchable,
   store: runStore,
+  'store-engines': runStoreEngines,
   engines: runEngines,
   proof: runServiceProof,
 };

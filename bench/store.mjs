@@ -33,10 +33,10 @@ const STARTUP_TARGET_S = 5;
 const STALL_TARGET_MS = 100;
 const P50_TARGET_MS = 10;
 const COLLECTION = 'content';
-const FOLDERS = 100;
+export const FOLDERS = 100;
 
 /** The content service's indexes (services/content/src/store/content-repository.ts). */
-const INDEXES = [
+export const INDEXES = [
   [{ path: 1 }, { unique: true, sparse: true }],
   [{ parent_uid: 1, position: 1 }, {}],
   [{ ancestors: 1 }, {}],
@@ -53,10 +53,10 @@ function openStore(dataDir) {
   return openEmbeddedStore(dataDir);
 }
 
-const folderUid = (f) => `folder${String(f).padStart(26, '0')}`;
+export const folderUid = (f) => `folder${String(f).padStart(26, '0')}`;
 
 /** A content-like object: a Document in one of FOLDERS folders, about 1 KB as JSON. */
-function contentObject(n, tag = 'b') {
+export function contentObject(n, tag = 'b') {
   const folder = n % FOLDERS;
   const id = `${tag}${n.toString(16).padStart(31 - tag.length, '0')}x`;
   return {

@@ -3,7 +3,8 @@
 // ~/.cache/cms-node/<version>, then runs `<that node> <script> [args...]` here, with that node first on PATH, and
 // exits with its status. `npm run test:lts` runs the test suite so; CI runs it beside `npm test`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -27,9 +28,42 @@ if (!existsSync(binary)) {
 }
 const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 if (version !== `v${NODE_LTS_VERSION}`) throw new Error(`${binary} is ${version}, expected v${NODE_LTS_VERSION}`);
+
+/**
+ * better-sqlite3's addon compiled for this Node (the one in node_modules is built for the machine's Node, another
+ * ABI), once into the cache beside it: its source from node_modules, built by npm's node-gyp against the headers
+ * the `node` package ships. The SQLite store loads it when BETTER_SQLITE3_BINDING names it.
+ */
+function sqliteAddon() {
+  const requireShared = createRequire(join(new URL('..', import.meta.url).pathname, 'services/shared/package.json'));
+  const source = dirname(requireShared.resolve('better-sqlite3/package.json'));
+  const { version: addonVersion } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  const build = join(dir, `better-sqlite3-${addonVersion}`);
+  const addon = join(build, 'build', 'Release', 'better_sqlite3.node');
+  if (existsSync(addon)) return addon;
+  console.log(`node-lts: building better-sqlite3 ${addonVersion} for Node ${version} into ${build} (once)`);
+  rmSync(build, { recursive: true, force: true });
+  for (const part of ['binding.gyp', 'deps', 'src', 'package.json'])
+    cpSync(join(source, part), join(build, part), { recursive: true });
+  const nodeGyp = join(
+    execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(),
+    'npm/node_modules/node-gyp/bin/node-gyp.js',
+  );
+  const headers = join(dir, 'node_modules', 'node', 'node_modules', `node-${process.platform}-${process.arch}`);
+  execFileSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--nodedir=${headers}`], {
+    cwd: build,
+    stdio: 'inherit',
+  });
+  return addon;
+}
+
 console.log(`node-lts: ${args.join(' ')} on Node ${version}`);
 const result = spawnSync(binary, args, {
   stdio: 'inherit',
-  env: { ...process.env, PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}` },
+  env: {
+    ...process.env,
+    PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}`,
+    BETTER_SQLITE3_BINDING: sqliteAddon(),
+  },
 });
 process.exit(result.status ?? 1);

@@ -1,6 +1,6 @@
 // Runs the store contract (services/shared/test/store/contract.test.ts) against the engines given:
 //   npm run test:store -- [--mongo mongodb://host/…] [--postgres postgres://host/…]
-// The embedded engine always runs; PostgreSQL with --postgres, else PG_URL, else the local server's `test`
+// The embedded and SQLite engines always run; PostgreSQL with --postgres, else PG_URL, else the local server's `test`
 // database; MongoDB with --mongo, else MONGO_URL. Each server engine gets a throwaway database, dropped after.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -24,7 +24,12 @@ function driverVersion(name: string): string | null {
 }
 
 /** The driver package of each server engine. */
-const STORE_DRIVERS: Record<StoreKind, string | null> = { embedded: null, mongodb: 'mongodb', postgres: 'pg' };
+const STORE_DRIVERS: Record<StoreKind, string | null> = {
+  embedded: null,
+  mongodb: 'mongodb',
+  postgres: 'pg',
+  sqlite: 'better-sqlite3',
+};
 
 export function systemInfo(storeKind: StoreKind, busKind: 'in-process' | 'amqp'): SystemInfo {
   const storeDriver = STORE_DRIVERS[storeKind];

@@ -6,6 +6,7 @@ export * from './store/open';
 export * from './store/embedded';
 export * from './store/mongo';
 export * from './store/postgres';
+export * from './store/sqlite';
 export * from './events/in-process';
 export * from './events/amqp';
 export * from './runtime/infrastructure';

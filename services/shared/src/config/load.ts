@@ -29,26 +29,37 @@ const STORE_SCHEMES: Record<string, StoreEngine['engine']> = {
   'postgresql:': 'postgres',
   'mongodb:': 'mongodb',
   'mongodb+srv:': 'mongodb',
+  'sqlite:': 'sqlite',
 };
+
+const SCHEMES_EXPECTED = 'expected a postgres://, postgresql://, mongodb://, mongodb+srv:// or sqlite:/// URL';
+
+/** A `sqlite:` URL names a folder on this machine: `sqlite:///abs/path` (or `sqlite:relative/path`), no host. */
+function isSqliteFolderUrl(url: URL): boolean {
+  return url.protocol !== 'sqlite:' || (url.host === '' && url.pathname !== '' && url.pathname !== '/');
+}
 
 const storeUrl = z
   .string()
   .url()
-  .refine((url) => new URL(url).protocol in STORE_SCHEMES, {
-    message: 'expected a postgres://, postgresql://, mongodb:// or mongodb+srv:// URL',
+  .refine((url) => new URL(url).protocol in STORE_SCHEMES, { message: SCHEMES_EXPECTED })
+  .refine((url) => isSqliteFolderUrl(new URL(url)), {
+    message: 'a sqlite: URL names the folder of the database files, with no host: sqlite:///path/to/folder',
   });
 
 /** The engine of a service's store, chosen by its configuration. */
 export type StoreEngine =
-  { engine: 'embedded' } | { engine: 'postgres'; url: string } | { engine: 'mongodb'; url: string };
+  | { engine: 'embedded' }
+  | { engine: 'postgres'; url: string }
+  | { engine: 'mongodb'; url: string }
+  | { engine: 'sqlite'; url: string };
 
 /** Which engine the configuration names: STORE_URL, else MONGO_URL (its older name), else the embedded one. */
 export function storeEngineOf(config: { STORE_URL?: string; MONGO_URL?: string }): StoreEngine {
   const url = config.STORE_URL || config.MONGO_URL;
   if (!url) return { engine: 'embedded' };
   const engine = STORE_SCHEMES[new URL(url).protocol];
-  if (!engine)
-    throw new ConfigError([`STORE_URL: expected a postgres://, postgresql://, mongodb:// or mongodb+srv:// URL`]);
+  if (!engine) throw new ConfigError([`STORE_URL: ${SCHEMES_EXPECTED}`]);
   return { engine, url };
 }
 
@@ -58,7 +69,10 @@ export const commonEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Embedded store location; ignored when STORE_URL (or MONGO_URL) is set. */
   DATA_DIR: z.string().min(1).default('./data'),
-  /** The store's server: `postgres://…`, `postgresql://…`, `mongodb://…`, `mongodb+srv://…`; unset: embedded. */
+  /**
+   * The store's server: `postgres://…`, `postgresql://…`, `mongodb://…`, `mongodb+srv://…`, or `sqlite:///folder`
+   * (a database file per service in that folder); unset: embedded.
+   */
   STORE_URL: storeUrl.optional(),
   /** Older name of STORE_URL, still accepted (STORE_URL wins when both are set). */
   MONGO_URL: storeUrl.optional(),

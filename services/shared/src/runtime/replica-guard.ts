@@ -31,7 +31,8 @@ type Heartbeat = z.infer<typeof heartbeatSchema>;
 
 /** Whether several processes of a service may share `store`: the one test of it, so a new engine changes only this. */
 export function storeServesReplicas(store: DocumentStore): boolean {
-  return store.kind !== 'embedded';
+  // A SQLite file is local to one machine: replicas elsewhere would each open a file of their own.
+  return store.kind !== 'embedded' && store.kind !== 'sqlite';
 }
 
 /** The error a replica on an embedded store reports, as its log says it and its readiness fails with it. */

@@ -7,6 +7,7 @@ import type { ConsumerGroup } from '../events/topology';
 import { openBus, openServiceStore, serviceDataDir } from './infrastructure';
 import { exitOnStartupFailure, stopOnSignals } from './lifecycle';
 import { metricsPortSettings, startMetricsPort } from './metrics-port';
+import { sqliteStoreOf } from '../store/sqlite';
 import { guardEmbeddedReplicas, storeServesReplicas } from './replica-guard';
 import type { CommonConfig, RunningService, ServiceDeps } from './service';
 
@@ -47,7 +48,12 @@ export function runStandalone<C extends CommonConfig>(
     // Replicas on stores of their own would split the data: they find each other and step out (replica-guard.ts).
     const guard = storeServesReplicas(store)
       ? undefined
-      : await guardEmbeddedReplicas({ service, folder: serviceDataDir(service, config), bus, logger });
+      : await guardEmbeddedReplicas({
+          service,
+          folder: sqliteStoreOf(store)?.file ?? serviceDataDir(service, config),
+          bus,
+          logger,
+        });
     const running = await start({ config, logger, store, bus: guard?.bus ?? bus });
     stopOnSignals(
       logger,

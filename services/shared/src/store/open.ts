@@ -4,6 +4,7 @@ import { openEmbeddedStore } from './embedded';
 import { openMongoStore } from './mongo';
 import type { DocumentStore } from './port';
 import { openPostgresStore } from './postgres';
+import { openSqliteStore, sqliteFileOf } from './sqlite';
 import { timedStore } from './timed';
 
 export interface OpenStoreOptions {
@@ -12,7 +13,10 @@ export interface OpenStoreOptions {
   /** Without `engine`: when set, the store is MongoDB at this URL (the older form of `engine`). */
   mongoUrl?: string;
   dataDir: string;
-  /** MongoDB database, or PostgreSQL schema (in the database the URL names); MongoDB defaults to the URL's. */
+  /**
+   * MongoDB database, PostgreSQL schema (in the database the URL names), or SQLite file (`<name>.db` in the folder
+   * the URL names); MongoDB defaults to the URL's, the others to `cms`.
+   */
   dbName?: string;
   /** The `store` label of its operation latencies (the service that owns it). */
   metricsName?: string;
@@ -31,6 +35,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DocumentStor
   if (engine.engine === 'mongodb') store = await openMongoStore(engine.url, options.dbName);
   else if (engine.engine === 'postgres')
     store = await openPostgresStore(engine.url, { schema: options.dbName ?? 'cms' });
+  else if (engine.engine === 'sqlite') store = openSqliteStore(sqliteFileOf(engine.url, options.dbName ?? 'cms'));
   else store = await openEmbeddedStore(options.dataDir, options.logger);
   return timedStore(store, options.metricsName ?? 'default');
 }

@@ -1,8 +1,8 @@
 /**
  * The store port: the subset of the MongoDB driver's collection API that the
  * services use. Two adapters implement it with the same query semantics:
- * MongoDB (driver), PostgreSQL (documents as jsonb) and an embedded engine
- * persisted under DATA_DIR.
+ * MongoDB (driver), PostgreSQL (documents as jsonb), SQLite (documents as JSON
+ * text in one file) and an embedded engine persisted under DATA_DIR.
  *
  * Filters and updates use MongoDB's own language, so the code the tests run
  * against the embedded engine is the code that runs against MongoDB.
@@ -74,7 +74,7 @@ export interface Collection<T extends Document = Document> {
 }
 
 /** The engines behind the port. */
-export type StoreKind = 'embedded' | 'mongodb' | 'postgres';
+export type StoreKind = 'embedded' | 'mongodb' | 'postgres' | 'sqlite';
 
 /** One collection of a store, as `DocumentStore.stats` reports it. */
 export interface CollectionStats {

@@ -31,6 +31,17 @@ describe('loadConfig', () => {
       for (const url of ['mongodb://db/cms', 'mongodb+srv://cluster.example.org/cms']) {
         expect(engineOf({ STORE_URL: url })).toEqual({ engine: 'mongodb', url });
       }
+      for (const url of ['sqlite:///var/lib/cms', 'sqlite:data/store']) {
+        expect(engineOf({ STORE_URL: url })).toEqual({ engine: 'sqlite', url });
+      }
+    });
+
+    it('refuses a sqlite: URL with a host or without a folder', () => {
+      for (const url of ['sqlite://db-host/cms', 'sqlite:///']) {
+        expect(() => loadConfig(schema, { PORT: '1', STORE_URL: url })).toThrow(
+          /STORE_URL: a sqlite: URL names the folder of the database files, with no host/,
+        );
+      }
     });
 
     it('takes MONGO_URL as its older name, STORE_URL winning', () => {
@@ -43,7 +54,7 @@ describe('loadConfig', () => {
 
     it('refuses another scheme, naming the variable', () => {
       expect(() => loadConfig(schema, { PORT: '1', STORE_URL: 'mysql://db/cms' })).toThrow(
-        /STORE_URL: expected a postgres:\/\/, postgresql:\/\/, mongodb:\/\/ or mongodb\+srv:\/\/ URL/,
+        /STORE_URL: expected a postgres:\/\/, postgresql:\/\/, mongodb:\/\/, mongodb\+srv:\/\/ or sqlite:\/\/\/ URL/,
       );
       expect(() => loadConfig(schema, { PORT: '1', MONGO_URL: 'http://db' })).toThrow(/MONGO_URL/);
     });

@@ -1,7 +1,13 @@
 import pino from 'pino';
 import { createInProcessBus } from '../../src/events/in-process';
 import type { EventBus } from '../../src/events/port';
-import { guardEmbeddedReplicas, HEARTBEAT_TOPIC, type ReplicaGuard } from '../../src/runtime/replica-guard';
+import {
+  guardEmbeddedReplicas,
+  HEARTBEAT_TOPIC,
+  type ReplicaGuard,
+  storeServesReplicas,
+} from '../../src/runtime/replica-guard';
+import type { DocumentStore, StoreKind } from '../../src/store/port';
 import { pollUntil } from '../../../../test/support/poll';
 
 const logger = pino({ level: 'silent' });
@@ -59,5 +65,16 @@ describe('replica guard', () => {
     });
     await listening.stop();
     await expect(search.bus.ready()).resolves.toBeUndefined();
+  });
+});
+
+describe('storeServesReplicas', () => {
+  const storeOf = (kind: StoreKind) => ({ kind }) as DocumentStore;
+
+  it('lets replicas share a server engine, not a store on one machine (embedded folder or SQLite file)', () => {
+    expect(storeServesReplicas(storeOf('postgres'))).toBe(true);
+    expect(storeServesReplicas(storeOf('mongodb'))).toBe(true);
+    expect(storeServesReplicas(storeOf('embedded'))).toBe(false);
+    expect(storeServesReplicas(storeOf('sqlite'))).toBe(false);
   });
 });

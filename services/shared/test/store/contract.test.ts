@@ -1,6 +1,6 @@
 /**
- * One contract for every adapter of the store port. The embedded adapter and
- * PostgreSQL (PG_URL, default the local server's `test` database; a throwaway
+ * One contract for every adapter of the store port. The embedded adapter, SQLite (a
+ * file in a throwaway folder) and PostgreSQL (PG_URL, default the local server's `test` database; a throwaway
  * database per run) are always tested; MongoDB too when MONGO_URL is set (in a
  * throwaway database).
  */
@@ -15,6 +15,7 @@ import { openMongoStore } from '../../src/store/mongo';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
 import { openStore } from '../../src/store/open';
 import { openPostgresStore } from '../../src/store/postgres';
+import { openSqliteStore } from '../../src/store/sqlite';
 import {
   type Collection,
   type Document,
@@ -43,6 +44,22 @@ function embeddedAdapter(): Adapter {
       dir = await tempDir();
       return openEmbeddedStore(dir);
     },
+    async cleanup() {
+      if (dir) await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function sqliteAdapter(): Adapter {
+  let dir: string | undefined;
+  return {
+    name: 'sqlite',
+    async open() {
+      dir = await tempDir();
+      return openSqliteStore(path.join(dir, 'contract.db'));
+    },
+    // Another connection to the same file, as another process would open it.
+    openPeer: async () => openSqliteStore(path.join(dir!, 'contract.db')),
     async cleanup() {
       if (dir) await fs.rm(dir, { recursive: true, force: true });
     },
@@ -82,7 +99,7 @@ function postgresAdapter(): Adapter {
   };
 }
 
-const adapters: Adapter[] = [embeddedAdapter(), postgresAdapter()];
+const adapters: Adapter[] = [embeddedAdapter(), sqliteAdapter(), postgresAdapter()];
 if (process.env.MONGO_URL) adapters.push(mongoAdapter(process.env.MONGO_URL));
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();

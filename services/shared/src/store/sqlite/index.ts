@@ -1,0 +1,1 @@
+export { openSqliteStore, SqliteStore, sqliteFileOf, sqliteStoreOf } from './store';

@@ -1,0 +1,438 @@
+/**
+ * The SQLite adapter of the store port (better-sqlite3): one database file per store, a table per collection with
+ * columns `id TEXT PRIMARY KEY, doc TEXT` (`doc` holds the whole document as JSON, `_id` included). Documents stay
+ * on disk and in SQLite's page cache, not in the JS heap.
+ *
+ * Filters narrow in SQL (./filter-sql.ts); what SQL does not decide exactly is decided by mingo on the rows it
+ * returns, like the PostgreSQL adapter's residual. Updates are applied by mingo (MongoDB's semantics) inside an
+ * IMMEDIATE transaction: better-sqlite3 runs it synchronously, so nothing in this process comes between the match
+ * and the write, and the write lock keeps other processes out.
+ *
+ * The database runs in WAL mode (readers do not wait for the writer) with synchronous=FULL: each commit is
+ * fsynced before the write is acknowledged, so neither a killed process nor a power cut loses an acknowledged
+ * write (NORMAL would keep them across a killed process only).
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Query, find as mingoFind } from 'mingo';
+import { z } from 'zod';
+import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, project } from '../document-ops';
+import {
+  type Collection,
+  type CollectionStats,
+  type Document,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexOptions,
+  type SortSpec,
+  type StoreStats,
+  type Update,
+  type UpdateResult,
+} from '../port';
+import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../port-rules';
+import { adapterOf } from '../timed';
+import { createTableSql, indexPlans, quoteIdentifier } from './ddl';
+import { filterToSql, type Prefilter } from './filter-sql';
+import { sortToSql, unsortableCondition } from './sort-sql';
+
+const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+const STORE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/;
+/** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+const STATEMENT_CACHE_SIZE = 500;
+
+type Stored = Document & { _id: string };
+type Row = { doc: string };
+
+function parse(row: Row): Stored {
+  return JSON.parse(row.doc) as Stored;
+}
+
+/** The value at a dotted path of a document (undefined when missing), for error messages. */
+function valueAt(doc: Document, field: string): unknown {
+  let value: unknown = doc;
+  for (const segment of field.split('.')) {
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
+  }
+  return value;
+}
+
+/**
+ * The SQLite error code of `err` (`SQLITE_CONSTRAINT_UNIQUE`...). Read from the object, not by instanceof: the
+ * native addon keeps the SqliteError class of the first module instance that loaded it, and a module registry
+ * loaded later (another jest test file in the same worker) has a class of its own.
+ */
+function sqliteCode(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+class SqliteCollection<T extends Document> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(
+    private readonly store: SqliteStore,
+    readonly name: string,
+  ) {
+    this.table = quoteIdentifier(name);
+  }
+
+  /** Creates the collection's table on first use. */
+  private ready(): void {
+    this.store.ensureTable(this.name, this.table);
+  }
+
+  /** A unique violation as the port's DuplicateKeyError; other errors as they are. */
+  private duplicateKey(err: unknown, doc?: Document): unknown {
+    const code = sqliteCode(err);
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' && doc)
+      return new DuplicateKeyError(this.name, `_id: ${JSON.stringify(doc._id)}`);
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE') return err;
+    // "UNIQUE constraint failed: index 'name'"
+    const index = /index '([^']+)'/.exec((err as Error).message)?.[1];
+    const fields = (index ? this.store.indexFields.get(index) : undefined) ?? [];
+    // The document's own value, bounded, as the other engines report it.
+    const values = doc ? `: ${fields.map((field) => JSON.stringify(valueAt(doc, field)) ?? 'null').join(', ')}` : '';
+    return new DuplicateKeyError(this.name, `${fields.join(', ') || index || 'key'}${values.slice(0, 200)}`);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Reading
+  // ---------------------------------------------------------------------------
+
+  /** The rows SQL narrows the filter to, with mingo deciding when SQL does not. */
+  private *candidates(filter: Filter, prefilter: Prefilter, orderBy = ''): Generator<Stored> {
+    const rows = this.store
+      .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy}`)
+      .iterate(...prefilter.values);
+    if (prefilter.exact) {
+      for (const row of rows) yield parse(row);
+      return;
+    }
+    const matcher = new Query(filter);
+    for (const row of rows) {
+      const doc = parse(row);
+      if (matcher.test(doc)) yield doc;
+    }
+  }
+
+  /**
+   * ` ORDER BY ...` for the sort when SQLite orders every candidate like MongoDB (no array or document at a sort
+   * field), else undefined.
+   */
+  private sqlOrder(prefilter: Prefilter, sort: SortSpec): string | undefined {
+    const terms = sortToSql(sort);
+    if (terms === undefined) return undefined;
+    const unsortable = this.store
+      .statement<{ found: number }>(
+        `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE ${prefilter.sql} AND (${unsortableCondition(sort)})) AS found`,
+      )
+      .get(...prefilter.values);
+    return unsortable!.found ? undefined : ` ORDER BY ${terms}`;
+  }
+
+  /** The matches in order, with skip and limit applied. */
+  private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
+    const { sort, skip = 0, limit } = options;
+    const prefilter = filterToSql(filter);
+    const orderBy = hasKeys(sort) ? this.sqlOrder(prefilter, sort) : undefined;
+    if (hasKeys(sort) && orderBy === undefined) {
+      // mingo orders arrays and mixed types like MongoDB.
+      let cursor = mingoFind<Stored>([...this.candidates(filter, prefilter)], {}).sort(sort);
+      if (skip) cursor = cursor.skip(skip);
+      if (limit) cursor = cursor.limit(limit);
+      return cursor.all();
+    }
+    if (prefilter.exact) {
+      const page = limit || skip ? ` LIMIT ${limit || -1} OFFSET ${skip}` : '';
+      return this.store
+        .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy ?? ''}${page}`)
+        .all(...prefilter.values)
+        .map(parse);
+    }
+    const docs: Stored[] = [];
+    let skipped = 0;
+    for (const doc of this.candidates(filter, prefilter, orderBy)) {
+      if (skipped < skip) skipped += 1;
+      else docs.push(doc);
+      if (limit && docs.length >= limit) break;
+    }
+    return docs;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const { sort, skip, limit, projection } = options;
+    assertCount('skip', skip);
+    assertCount('limit', limit);
+    this.ready();
+    const docs = this.select(filter, { sort, skip, limit });
+    return (hasKeys(projection) ? docs.map((doc) => project(doc, projection)) : docs) as unknown as T[];
+  }
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 });
+    return doc ?? null;
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    this.ready();
+    const prefilter = filterToSql(filter);
+    if (prefilter.exact) {
+      const row = this.store
+        .statement<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${prefilter.sql}`)
+        .get(...prefilter.values);
+      return row!.n;
+    }
+    let count = 0;
+    for (const _doc of this.candidates(filter, prefilter)) count += 1;
+    return count;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Writing
+  // ---------------------------------------------------------------------------
+
+  private insertInto(doc: Stored): void {
+    try {
+      this.store.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
+    } catch (err) {
+      throw this.duplicateKey(err, doc);
+    }
+  }
+
+  private write(doc: Stored): void {
+    try {
+      this.store.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc._id);
+    } catch (err) {
+      throw this.duplicateKey(err, doc);
+    }
+  }
+
+  async insertOne(doc: T): Promise<{ insertedId: string }> {
+    const { _id, ...rest } = doc;
+    const prepared = { _id: String(_id ?? newDocumentId()), ...rest };
+    this.ready();
+    this.insertInto(prepared);
+    return { insertedId: prepared._id };
+  }
+
+  /** One document updated (or upserted) atomically; returns it before and after. */
+  private updateFirst(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean; sort?: SortSpec },
+  ): { before?: Document; after?: Document; modified: boolean; upserted?: string } {
+    assertSupportedUpdate(update);
+    this.ready();
+    return this.store.writeTransaction(() => {
+      const [doc] = this.select(filter, { sort: options.sort, limit: 1 });
+      if (!doc) {
+        if (!options.upsert) return { modified: false };
+        const inserted = buildUpsertDocument(filter, update) as Stored;
+        this.insertInto(inserted);
+        return { after: inserted, modified: false, upserted: inserted._id };
+      }
+      const before = deepClone(doc);
+      const modified = applyUpdate(doc, update);
+      if (modified) this.write(doc);
+      return { before, after: doc, modified };
+    });
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    const result = this.updateFirst(filter, update, { upsert: options.upsert });
+    if (result.upserted !== undefined) return { matchedCount: 0, modifiedCount: 0, upsertedId: result.upserted };
+    return { matchedCount: result.after ? 1 : 0, modifiedCount: result.modified ? 1 : 0, upsertedId: null };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    const result = this.updateFirst(filter, update, { upsert: options.upsert, sort: options.sort });
+    const doc = options.returnDocument === 'before' ? result.before : result.after;
+    return doc ? (project(doc, options.projection) as T) : null;
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertSupportedUpdate(update);
+    this.ready();
+    return this.store.writeTransaction(() => {
+      const docs = this.select(filter);
+      let modifiedCount = 0;
+      for (const doc of docs) {
+        if (!applyUpdate(doc, update)) continue;
+        this.write(doc);
+        modifiedCount += 1;
+      }
+      return { matchedCount: docs.length, modifiedCount, upsertedId: null };
+    });
+  }
+
+  private remove(filter: Filter, one: boolean): number {
+    this.ready();
+    const prefilter = filterToSql(filter);
+    if (!one && prefilter.exact) {
+      return this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes;
+    }
+    return this.store.writeTransaction(() => {
+      const docs = this.select(filter, { limit: one ? 1 : undefined });
+      const byId = this.store.statement(`DELETE FROM ${this.table} WHERE id = ?`);
+      let deleted = 0;
+      for (const doc of docs) deleted += byId.run(doc._id).changes;
+      return deleted;
+    });
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return { deletedCount: this.remove(filter, true) };
+  }
+
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+    return { deletedCount: this.remove(filter, false) };
+  }
+
+  async createIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
+    assertSupportedIndex(keys, options);
+    this.ready();
+    for (const plan of indexPlans(this.name, this.table, keys, options)) {
+      this.store.indexFields.set(plan.name, plan.fields);
+      try {
+        this.store.db.exec(plan.sql);
+      } catch (err) {
+        throw this.duplicateKey(err);
+      }
+    }
+  }
+}
+
+/** The store in one SQLite database file. */
+export class SqliteStore implements DocumentStore {
+  readonly kind = 'sqlite' as const;
+  /** Index names to their key fields, for DuplicateKeyError messages. */
+  readonly indexFields = new Map<string, string[]>();
+  private readonly tables = new Set<string>();
+  private readonly collections = new Map<string, SqliteCollection<Document>>();
+  private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+
+  constructor(
+    readonly db: Database.Database,
+    readonly file: string,
+  ) {}
+
+  /** Creates the collection's table unless this store has seen it. */
+  ensureTable(collection: string, table: string): void {
+    if (this.tables.has(collection)) return;
+    this.db.exec(createTableSql(table));
+    this.tables.add(collection);
+  }
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    let collection = this.collections.get(name);
+    if (!collection) {
+      if (!COLLECTION_NAME.test(name))
+        throw new Error(`invalid collection name: ${JSON.stringify(name.slice(0, 100))}`);
+      collection = new SqliteCollection<Document>(this, name);
+      this.collections.set(name, collection);
+    }
+    return collection as unknown as Collection<T>;
+  }
+
+  /** The prepared statement for `sql`, prepared once (parsing costs more than most of the queries). */
+  statement<R = unknown>(sql: string): Database.Statement<unknown[], R> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      // Filters with lists (`$in`) make new texts without end: the cache is bounded.
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as Database.Statement<unknown[], R>;
+  }
+
+  /** Runs `work` in an IMMEDIATE transaction (the write lock taken first): committed if it returns, else rolled back. */
+  writeTransaction<R>(work: () => R): R {
+    return this.db.transaction(work).immediate();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+    // A database whose file was removed still answers from its open descriptor; it would lose every write.
+    if (!existsSync(this.file)) throw new Error(`the SQLite database ${this.file} is gone`);
+  }
+
+  /** The collections' tables: documents counted exactly, size of the table and its indexes in pages. */
+  async stats(): Promise<StoreStats> {
+    const tables = this.db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+      .all()
+      .filter((table) => COLLECTION_NAME.test(table.name) && !table.name.startsWith('sqlite_'));
+    const collections: CollectionStats[] = tables.map(({ name }) => {
+      const indexes = this.db
+        .prepare<[string], { name: string }>(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+        )
+        .all(name);
+      const objects = [name, ...indexes.map((index) => index.name)];
+      const size = this.db
+        .prepare<string[], { bytes: number | null }>(
+          `SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (${objects.map(() => '?').join(', ')})`,
+        )
+        .get(...objects);
+      const count = this.db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${quoteIdentifier(name)}`).get();
+      return { name, documents: count!.n, indexes: indexes.length, sizeBytes: size?.bytes ?? 0 };
+    });
+    const onDisk = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+    return {
+      engine: 'sqlite',
+      name: this.file,
+      sizeBytes: onDisk(this.file) + onDisk(`${this.file}-wal`),
+      collections,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** `sqlite:///abs/folder` or `sqlite:relative/folder`: the folder holding one database file per store. */
+export const sqliteUrl = z
+  .string()
+  .url()
+  .refine((url) => new URL(url).protocol === 'sqlite:', { message: 'expected a sqlite: URL' })
+  .refine((url) => new URL(url).host === '', { message: 'a sqlite: URL names a folder, not a host: sqlite:///path' })
+  .refine((url) => decodeURIComponent(new URL(url).pathname).length > 0, { message: 'a sqlite: URL needs a path' });
+
+/** The database file of the store `name` under the folder a `sqlite:` URL names. */
+export function sqliteFileOf(url: string, name: string): string {
+  const folder = decodeURIComponent(new URL(sqliteUrl.parse(url)).pathname);
+  if (!STORE_NAME.test(name)) throw new Error(`invalid store name: ${JSON.stringify(name.slice(0, 100))}`);
+  return join(folder, `${name}.db`);
+}
+
+/** Opens (creating it and its folder unless they exist) the SQLite database at `file`. */
+export function openSqliteStore(file: string): SqliteStore {
+  mkdirSync(dirname(file), { recursive: true });
+  // The addon built for another Node than node_modules' (scripts/node-lts.mjs builds one for the LTS run).
+  const nativeBinding = process.env.BETTER_SQLITE3_BINDING || undefined;
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Larger page cache than the 2 MB default: the documents live here instead of the JS heap.
+    db.pragma('cache_size = -65536');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return new SqliteStore(db, file);
+}
+
+/** The SQLite adapter behind `store` (timed or not), or undefined when the store runs on another engine. */
+export function sqliteStoreOf(store: DocumentStore): SqliteStore | undefined {
+  const adapter = adapterOf(store);
+  return adapter instanceof SqliteStore ? adapter : undefined;
+}

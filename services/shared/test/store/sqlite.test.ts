@@ -1,0 +1,157 @@
+/**
+ * What the SQLite adapter promises beyond the store contract (contract.test.ts): which filters SQL decides alone,
+ * that its indexes serve them, the durability settings of the file, where `openStore` puts a service's file, and
+ * that a killed process loses no acknowledged write.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/open';
+import type { Filter } from '../../src/store/port';
+import { filterToSql } from '../../src/store/sqlite/filter-sql';
+import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/store/sqlite';
+
+let dir: string;
+let store: SqliteStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
+  store = openSqliteStore(join(dir, 'test.db'));
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('filterToSql', () => {
+  it.each<[string, Filter]>([
+    ['the empty filter', {}],
+    ['_id equality and $in', { _id: { $in: ['a', 'b'] } }],
+    ['equality on a top-level field, arrays included', { tags: 'admin' }],
+    ['$in of scalars', { state: { $in: ['private', 'published'] } }],
+    ['numeric ranges', { age: { $gt: 20, $lte: 30 } }],
+    ['booleans', { hidden: true }],
+    ['$and and $or of exact parts', { $or: [{ a: 1 }, { b: 'x' }], c: { $in: [1, 2] } }],
+  ])('decides %s in SQL', (_name, filter) => {
+    expect(filterToSql(filter).exact).toBe(true);
+  });
+
+  it.each<[string, Filter]>([
+    ['a dotted path (an array on the way may hold the match)', { 'address.city': 'Paris' }],
+    ['a regular expression', { name: /^a/ }],
+    ['$ne', { age: { $ne: 30 } }],
+    ['equality with null (a missing field matches too)', { nickname: null }],
+    ['a string range (SQLite and JavaScript order strings differently)', { name: { $gt: 'b' } }],
+    ['$or with an undecided part', { $or: [{ a: 1 }, { b: { $exists: true } }] }],
+  ])('leaves %s to mingo', (_name, filter) => {
+    expect(filterToSql(filter).exact).toBe(false);
+  });
+});
+
+describe('SQLite store', () => {
+  it('runs in WAL mode with synchronous=FULL and a busy timeout', () => {
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    // 2 is FULL: every commit is synced before the write is acknowledged.
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+  });
+
+  it('answers an equality and a numeric range on an indexed field from its index', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ state: 1 });
+    await items.createIndex({ size: 1 });
+    await items.insertOne({ _id: 'a', state: 'published', size: 3 });
+    await items.insertOne({ _id: 'b', state: ['private', 'published'], size: [1, 9] });
+    await items.insertOne({ _id: 'c', state: 'private', size: 5 });
+    const plan = (filter: Filter) => {
+      const { sql, values } = filterToSql(filter);
+      return store.db
+        .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "items" WHERE ${sql}`)
+        .all(...values)
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n');
+    };
+    expect(plan({ state: 'published' })).toMatch(/USING INDEX items_state_typed/);
+    expect(plan({ size: { $gt: 4 } })).toMatch(/USING INDEX items_size_typed/);
+    expect((await items.find({ state: 'published' })).map((doc) => doc._id).sort()).toEqual(['a', 'b']);
+    expect((await items.find({ size: { $gt: 4 } })).map((doc) => doc._id).sort()).toEqual(['b', 'c']);
+    expect(await items.countDocuments({ state: 'private' })).toBe(2);
+  });
+
+  it('keeps documents and indexes across a reopen', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ email: 1 }, { unique: true });
+    await items.insertOne({ _id: 'a', email: 'a@example.org', at: new Date('2026-01-02T03:04:05Z') });
+    await store.close();
+    store = openSqliteStore(join(dir, 'test.db'));
+    const reopened = store.collection('items');
+    // Like the PostgreSQL adapter, a Date is stored as its JSON text (the ISO string).
+    expect(await reopened.findOne({ _id: 'a' })).toEqual({
+      _id: 'a',
+      email: 'a@example.org',
+      at: '2026-01-02T03:04:05.000Z',
+    });
+    await expect(reopened.insertOne({ _id: 'b', email: 'a@example.org' })).rejects.toThrow(/duplicate key/);
+  });
+});
+
+describe('openStore with a sqlite: URL', () => {
+  it("opens the service's own file in the folder the URL names", async () => {
+    const folder = join(dir, 'stores');
+    const opened = await openStore({
+      engine: { engine: 'sqlite', url: `sqlite://${folder}` },
+      dataDir: '/nonexistent',
+      dbName: 'cms_content',
+    });
+    try {
+      expect(opened.kind).toBe('sqlite');
+      expect(sqliteStoreOf(opened)?.file).toBe(join(folder, 'cms_content.db'));
+      await opened.collection('items').insertOne({ _id: 'a' });
+      expect(existsSync(join(folder, 'cms_content.db'))).toBe(true);
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe('a killed SQLite writer', () => {
+  it('loses no acknowledged write', async () => {
+    const built = join(__dirname, '../../dist/store/sqlite/index.js');
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
+    const file = join(dir, 'killed.db');
+    const child = spawn(process.execPath, [join(__dirname, 'fixtures/sqlite-kill-writer.js'), file, '100000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.split('\n').length > 300) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => reject(new Error(`writer exited before it was killed: ${stderr}`)));
+    });
+    expect(await exited).toBe('SIGKILL');
+
+    // Only complete lines: each was printed after its insert resolved.
+    const acknowledged = stdout.split('\n').slice(0, -1);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+    const reopened = openSqliteStore(file);
+    try {
+      expect(await reopened.collection('items').countDocuments({ _id: { $in: acknowledged } })).toBe(
+        acknowledged.length,
+      );
+    } finally {
+      await reopened.close();
+    }
+  });
+});
