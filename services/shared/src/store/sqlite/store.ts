@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { Query, find as mingoFind } from 'mingo';
 import { z } from 'zod';
 import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, project } from '../document-ops';
@@ -412,12 +412,28 @@ export function sqliteFileOf(url: string, name: string): string {
   return join(folder, `${name}.db`);
 }
 
+/**
+ * better-sqlite3, loaded when a SQLite store is first opened: it is an optional dependency (a native addon that
+ * an image without a compiler or prebuilt binary cannot install), so the processes on other engines never need it.
+ */
+function sqliteDriver(): typeof Database {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new Error(
+      `STORE_URL=sqlite: needs the optional package better-sqlite3, which is not installed here (${String(error).slice(0, 200)})`,
+      { cause: error },
+    );
+  }
+}
+
 /** Opens (creating it and its folder unless they exist) the SQLite database at `file`. */
 export function openSqliteStore(file: string): SqliteStore {
   mkdirSync(dirname(file), { recursive: true });
   // The addon built for another Node than node_modules' (scripts/node-lts.mjs builds one for the LTS run).
   const nativeBinding = process.env.BETTER_SQLITE3_BINDING || undefined;
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
+  const db = new (sqliteDriver())(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
