@@ -18,7 +18,7 @@ module.exports = {
   // Tests import workspace packages from source, so they never run stale builds.
   moduleNameMapper: {
     '^@cms/gateway$': '<rootDir>/gateway/src',
-    '^@cms/shared/adapters$': '<rootDir>/services/shared/src/adapters',
+    '^@cms/shared/adapters$': '<rootDir>/services/shared/src/adapters/index',
     '^@cms/(shared|content|identity|search|discussion|config|embedded)$': '<rootDir>/services/$1/src',
   },
   testTimeout: 30000,

@@ -161,7 +161,13 @@ export function sourceFingerprint() {
       else if (entry.name.endsWith('.js')) hash.update(relative(ROOT, full)).update(readFileSync(full));
     }
   };
-  for (const dir of ['services/content/dist', 'services/shared/dist/store', 'services/shared/dist/events']) {
+  for (const dir of [
+    'services/content/dist',
+    'services/shared/dist/store',
+    'services/shared/dist/events',
+    'services/shared/dist/ports',
+    'services/shared/dist/adapters',
+  ]) {
     walk(join(ROOT, dir));
   }
   return hash.digest('hex').slice(0, 16);

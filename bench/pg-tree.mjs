@@ -83,8 +83,8 @@ function blobFiles(dir) {
 
 /** Copies every service's collections from the embedded data at `dataDir` into the database at `url`. */
 async function copyCollections(dataDir, url, log) {
-  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/store/embedded.js'));
-  const { openPostgresStore } = require(join(ROOT, 'services/shared/dist/store/postgres/index.js'));
+  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/adapters/store/embedded/embedded-store.js'));
+  const { openPostgresStore } = require(join(ROOT, 'services/shared/dist/adapters/store/postgres/index.js'));
   const counts = {};
   const services = readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
   // Services are copied at once, each by its own pool.

@@ -29,10 +29,10 @@ const COLLECTION = 'content';
 async function openEngine(engine, dir) {
   const require = createRequire(import.meta.url);
   if (engine === 'sqlite') {
-    const { openSqliteStore } = require(join(ROOT, 'services/shared/dist/store/sqlite/index.js'));
+    const { openSqliteStore } = require(join(ROOT, 'services/shared/dist/adapters/store/sqlite/index.js'));
     return openSqliteStore(join(dir, 'store.db'));
   }
-  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/store/embedded.js'));
+  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/adapters/store/embedded/embedded-store.js'));
   return openEmbeddedStore(dir);
 }
 

@@ -1,5 +1,5 @@
 // The store part of `npm run bench` (`node bench/run.mjs store` alone): the
-// embedded store (services/shared/dist/store/embedded.js) at 100,000 objects,
+// embedded store (services/shared/dist/adapters/store/embedded/embedded-store.js) at 100,000 objects,
 // in process against the store port (through HTTP, building such a tree takes
 // 18 minutes; the content part measures POST through the suite):
 //
@@ -49,7 +49,7 @@ export const INDEXES = [
 
 function openStore(dataDir) {
   const require = createRequire(import.meta.url);
-  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/store/embedded.js'));
+  const { openEmbeddedStore } = require(join(ROOT, 'services/shared/dist/adapters/store/embedded/embedded-store.js'));
   return openEmbeddedStore(dataDir);
 }
 

@@ -15,7 +15,7 @@ export const SERVICES = ['content', 'identity', 'search', 'discussion', 'config'
 /** The workspace packages by name, at their sources (jest.config.js maps them the same way). */
 const SOURCES = {
   '@cms/gateway': join(root, 'gateway/src/index.ts'),
-  '@cms/shared/adapters': join(root, 'services/shared/src/adapters.ts'),
+  '@cms/shared/adapters': join(root, 'services/shared/src/adapters/index.ts'),
   ...Object.fromEntries(
     ['shared', 'content', 'identity', 'search', 'discussion', 'config', 'embedded'].map((name) => [
       `@cms/${name}`,

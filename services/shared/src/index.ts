@@ -1,8 +1,8 @@
-export * from './store/port';
+export * from './ports/store';
 export * from './store/write-retry';
 export * from './store/private-files';
 export * from './store/rebuild-checkpoints';
-export * from './events/port';
+export * from './ports/bus';
 export { joinReplicas, type ReplicatedHub, type ReplicaMessages } from './events/broadcast';
 export * from './errors/app-error';
 export * from './logging/logger';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
-import type { BroadcastMessage, BroadcastSubscription, EventBus } from './port';
+import type { BroadcastMessage, BroadcastSubscription, EventBus } from '../ports/bus';
 
 /** One `subscribeBroadcast` as both bus adapters keep it: its handler and whether it may have missed anything. */
 export class BroadcastSubscriber implements BroadcastSubscription {

@@ -3,7 +3,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { Envelope, Envelope__Output } from '../generated/cms/events/v1/Envelope';
 import { LOADER_OPTIONS } from '../grpc/loader';
 import type { DomainEvent, EventType } from './event-types';
-import type { EventEnvelope } from './port';
+import type { EventEnvelope } from '../ports/bus';
 import { eventProblems, type UncheckedEvent } from './validation';
 
 /**

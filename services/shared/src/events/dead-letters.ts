@@ -7,7 +7,7 @@
  */
 import * as amqp from 'amqplib';
 import type { ChannelModel } from 'amqplib';
-import { deadLetterQueueName, moveMessages, originalRoutingKey, queueName } from './amqp-topology';
+import { deadLetterQueueName, moveMessages, originalRoutingKey, queueName } from '../adapters/bus/amqp/amqp-topology';
 
 export interface ReplayReport {
   group: string;

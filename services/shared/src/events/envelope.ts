@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayloads, EventType } from './event-types';
-import type { EventEnvelope } from './port';
+import type { EventEnvelope } from '../ports/bus';
 
 /** A new event as a producer records it in its outbox; the payload is checked against its type at compile time. */
 export function newEvent<T extends EventType>(

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger';
 import { outboxPending, outboxRelayLag } from '../metrics/metrics';
-import type { Collection, Document, Update } from '../store/port';
-import type { EventBus, EventEnvelope } from './port';
+import type { Collection, Document, Update } from '../ports/store';
+import type { EventBus, EventEnvelope } from '../ports/bus';
 
 /**
  * The transactional outbox, kept inside the changed document itself so that a

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { storeEngineOf } from '../config/load';
-import { createAmqpBus } from '../events/amqp';
+import { createAmqpBus } from '../adapters/bus/amqp/amqp-bus';
 import { SUITE_CONSUMER_GROUPS } from '../events/consumer-groups';
-import { createInProcessBus } from '../events/in-process';
-import type { EventBus } from '../events/port';
+import { createInProcessBus } from '../adapters/bus/in-process-bus';
+import type { EventBus } from '../ports/bus';
 import type { ConsumerGroup } from '../events/topology';
 import type { Logger } from '../logging/logger';
-import { openStore } from '../store/open';
-import type { DocumentStore } from '../store/port';
+import { openStore } from '../adapters/store/open';
+import type { DocumentStore } from '../ports/store';
 import type { ServiceName } from '../http/endpoint';
 
 /** A service's own folder of the embedded store (its blobs included). */

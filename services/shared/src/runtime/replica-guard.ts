@@ -14,10 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { BroadcastSubscription, EventBus, Subscription } from '../events/port';
+import type { BroadcastSubscription, EventBus, Subscription } from '../ports/bus';
 import type { ServiceName } from '../http/endpoint';
 import type { Logger } from '../logging/logger';
-import type { DocumentStore } from '../store/port';
+import type { DocumentStore } from '../ports/store';
 
 export const HEARTBEAT_TOPIC = 'replica.heartbeat';
 const HEARTBEAT_INTERVAL_MS = 2_000;

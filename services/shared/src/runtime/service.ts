@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { commonEnv } from '../config/load';
-import type { EventBus } from '../events/port';
+import type { EventBus } from '../ports/bus';
 import type { Logger } from '../logging/logger';
-import type { DocumentStore } from '../store/port';
+import type { DocumentStore } from '../ports/store';
 import { connectionAgeOf, startGrpcServer, type GrpcServerOptions, type RunningGrpcServer } from '../grpc/server';
 
 export type CommonConfig = z.infer<z.ZodObject<typeof commonEnv>>;

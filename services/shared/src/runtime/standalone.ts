@@ -7,7 +7,7 @@ import type { ConsumerGroup } from '../events/topology';
 import { openBus, openServiceStore, serviceDataDir } from './infrastructure';
 import { exitOnStartupFailure, stopOnSignals } from './lifecycle';
 import { metricsPortSettings, startMetricsPort } from './metrics-port';
-import { sqliteStoreOf } from '../store/sqlite';
+import { sqliteStoreOf } from '../adapters/store/sqlite';
 import { guardEmbeddedReplicas, storeServesReplicas } from './replica-guard';
 import type { CommonConfig, RunningService, ServiceDeps } from './service';
 

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from './port';
+import type { Collection, DocumentStore } from '../ports/store';
 
 /**
  * Where a rebuild over the content objects (search's `Reindex`, content's `RebuildTranslations`) stands. Kept in

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as amqp from 'amqplib';
 import pino from 'pino';
-import { createAmqpBus, type AmqpBusOptions } from '../../src/events/amqp';
+import { createAmqpBus, type AmqpBusOptions } from '../../src/adapters/bus/amqp/amqp-bus';
 import {
   deadLetterQueueName,
   FAILURES_HEADER,
@@ -21,15 +21,15 @@ import {
   queueName,
   retryQueueName,
   ROUTING_KEY_HEADER,
-} from '../../src/events/amqp-topology';
+} from '../../src/adapters/bus/amqp/amqp-topology';
 import { encodeEvent } from '../../src/events/codec';
 import { countDeadLetters, replayDeadLetters } from '../../src/events/dead-letters';
 import type { DomainEvent } from '../../src/events/event-types';
 import { OutboxRelay, outboxFieldsFor, type OutboxFields } from '../../src/events/outbox';
-import type { Delivery, EventBus } from '../../src/events/port';
+import type { Delivery, EventBus } from '../../src/ports/bus';
 import { storeAndBusReady } from '../../src/runtime/service';
-import { openEmbeddedStore } from '../../src/store/embedded';
-import type { Document } from '../../src/store/port';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
+import type { Document } from '../../src/ports/store';
 import { isolatedVhost } from '../../../../test/support/broker';
 import { describeWithBroker } from '../../../../test/support/broker-tests';
 import { pollUntil } from '../../../../test/support/poll';

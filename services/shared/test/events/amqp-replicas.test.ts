@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { createAmqpBus } from '../../src/events/amqp';
-import type { BroadcastMessage, EventBus } from '../../src/events/port';
+import { createAmqpBus } from '../../src/adapters/bus/amqp/amqp-bus';
+import type { BroadcastMessage, EventBus } from '../../src/ports/bus';
 import { isolatedVhost } from '../../../../test/support/broker';
 import { describeWithBroker } from '../../../../test/support/broker-tests';
 import { pollUntil } from '../../../../test/support/poll';

@@ -1,6 +1,6 @@
 import { decodeEvent, encodeEvent, EVENT_TYPES, isEventType } from '../../src/events/codec';
 import type { EventType } from '../../src/events/event-types';
-import type { EventEnvelope } from '../../src/events/port';
+import type { EventEnvelope } from '../../src/ports/bus';
 import { forgedMessages, forgeEnvelope, payloadOf, snapshotOf, uid, validEvent } from './fixtures';
 
 /** Encodes `event` and decodes it as a consumer would; the reason when it is refused. */

@@ -5,7 +5,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { ContentSnapshot } from '../../src/events/content-events';
 import { newEvent } from '../../src/events/envelope';
 import type { EventPayloads, EventType } from '../../src/events/event-types';
-import type { EventEnvelope } from '../../src/events/port';
+import type { EventEnvelope } from '../../src/ports/bus';
 import type { Envelope, Envelope__Output } from '../../src/generated/cms/events/v1/Envelope';
 import { LOADER_OPTIONS } from '../../src/grpc/loader';
 

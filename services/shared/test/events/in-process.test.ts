@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { newEvent } from '../../src/events/envelope';
 import type { DomainEvent, EventType } from '../../src/events/event-types';
-import { createInProcessBus } from '../../src/events/in-process';
+import { createInProcessBus } from '../../src/adapters/bus/in-process-bus';
 import { metricsRegistry } from '../../src/metrics/metrics';
-import type { Delivery, EventEnvelope } from '../../src/events/port';
+import type { Delivery, EventEnvelope } from '../../src/ports/bus';
 import { matchesTopic, type ConsumerGroup } from '../../src/events/topology';
 import { forgedMessages, validEvent } from './fixtures';
 

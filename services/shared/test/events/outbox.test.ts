@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { DomainEvent } from '../../src/events/event-types';
-import { createInProcessBus } from '../../src/events/in-process';
+import { createInProcessBus } from '../../src/adapters/bus/in-process-bus';
 import { OutboxRelay, withEvents, type OutboxFields } from '../../src/events/outbox';
-import type { EventBus } from '../../src/events/port';
-import { openEmbeddedStore } from '../../src/store/embedded';
-import type { Collection, Document, DocumentStore } from '../../src/store/port';
+import type { EventBus } from '../../src/ports/bus';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
+import type { Collection, Document, DocumentStore } from '../../src/ports/store';
 import { validEvent } from './fixtures';
 
 const silent = pino({ level: 'silent' });

@@ -200,14 +200,14 @@ describe('serveEndpoints', () => {
       context: 'content',
       operations: {
         GET: operation({
-          permission: null,
+          permission: { public: 'a test of the order, not of access' },
           handle: async (_call, deps) => {
             deps.seen.push('GET');
             return { status: 200, body: {} };
           },
         }),
         PATCH: operation({
-          permission: null,
+          permission: { public: 'a test of the order, not of access' },
           body: z.record(z.unknown()),
           handle: async (_call, deps) => {
             deps.seen.push('PATCH');

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { openEmbeddedStore } from '../../src/store/embedded';
-import { timedStore } from '../../src/store/timed';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
+import { timedStore } from '../../src/adapters/store/timed';
 import { metricsPortSettings, startMetricsPort } from '../../src/runtime/metrics-port';
 import { eventTypeLabel, grpcMethodLabels, methodLabel, metricsRegistry, statusLabel } from '../../src/metrics/metrics';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -7,11 +7,11 @@ import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { createInProcessBus } from '../../src/events/in-process';
+import { createInProcessBus } from '../../src/adapters/bus/in-process-bus';
 import { LIVENESS_SERVICE, startGrpcServer, type RunningGrpcServer } from '../../src/grpc/server';
 import { storeAndBusReady } from '../../src/runtime/service';
-import { openEmbeddedStore } from '../../src/store/embedded';
-import type { DocumentStore } from '../../src/store/port';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
+import type { DocumentStore } from '../../src/ports/store';
 
 const probeScript = join(__dirname, '../../dist/runtime/health-probe.js');
 

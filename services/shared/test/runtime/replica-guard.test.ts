@@ -1,13 +1,13 @@
 import pino from 'pino';
-import { createInProcessBus } from '../../src/events/in-process';
-import type { EventBus } from '../../src/events/port';
+import { createInProcessBus } from '../../src/adapters/bus/in-process-bus';
+import type { EventBus } from '../../src/ports/bus';
 import {
   guardEmbeddedReplicas,
   HEARTBEAT_TOPIC,
   type ReplicaGuard,
   storeServesReplicas,
 } from '../../src/runtime/replica-guard';
-import type { DocumentStore, StoreKind } from '../../src/store/port';
+import type { DocumentStore, StoreKind } from '../../src/ports/store';
 import { pollUntil } from '../../../../test/support/poll';
 
 const logger = pino({ level: 'silent' });

@@ -9,20 +9,20 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { openEmbeddedStore } from '../../src/store/embedded';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
 import { markHolderCrashed } from './crashed-holder';
-import { openMongoStore } from '../../src/store/mongo';
+import { openMongoStore } from '../../src/adapters/store/mongo/mongo-store';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
-import { openStore } from '../../src/store/open';
-import { openPostgresStore } from '../../src/store/postgres';
-import { openSqliteStore } from '../../src/store/sqlite';
+import { openStore } from '../../src/adapters/store/open';
+import { openPostgresStore } from '../../src/adapters/store/postgres';
+import { openSqliteStore } from '../../src/adapters/store/sqlite';
 import {
   type Collection,
   type Document,
   type DocumentStore,
   DuplicateKeyError,
   type Filter,
-} from '../../src/store/port';
+} from '../../src/ports/store';
 
 interface Adapter {
   name: string;
@@ -1035,7 +1035,7 @@ describe('embedded store on disk', () => {
   });
 
   it('loses no acknowledged write when the process is killed', async () => {
-    const built = path.join(__dirname, '../../dist/store/embedded.js');
+    const built = path.join(__dirname, '../../dist/adapters/store/embedded/embedded-store.js');
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
 
     const child = spawn(process.execPath, [path.join(__dirname, 'fixtures/kill-writer.js'), dir, '100000'], {

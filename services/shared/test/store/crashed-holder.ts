@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { LOCK_FILE } from '../../src/store/folder-lock';
+import { LOCK_FILE } from '../../src/adapters/store/embedded/folder-lock';
 
 /**
  * Makes the store open on `dir` look like one whose process was killed, so that a test can "restart" in the same

@@ -9,11 +9,11 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Datastore from '@seald-io/nedb';
-import { openEmbeddedStore } from '../../src/store/embedded';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
 import { markHolderCrashed } from './crashed-holder';
-import type { Document } from '../../src/store/port';
+import type { Document } from '../../src/ports/store';
 
-const BUILT = path.join(__dirname, '../../dist/store/embedded.js');
+const BUILT = path.join(__dirname, '../../dist/adapters/store/embedded/embedded-store.js');
 const WRITER = path.join(__dirname, 'fixtures/concurrent-writer.js');
 
 let dir: string;

@@ -1,5 +1,5 @@
 /**
- * The embedded engine's fast paths (src/store/embedded-query.ts) against mingo, which the general path uses for
+ * The embedded engine's fast paths (src/adapters/store/embedded/embedded-query.ts) against mingo, which the general path uses for
  * MongoDB's semantics: random documents and random filters and sorts of the forms the fast paths take, compared
  * document by document, and through a real embedded store (counts and sorted pages, with and without indexes,
  * with the index walk), including values the fast paths refuse (they must then give the general path's answer).
@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Query, find as mingoFind } from 'mingo';
-import { compileFilter, fastPathAnswers, sortable } from '../../src/store/embedded-query';
-import { openEmbeddedStore } from '../../src/store/embedded';
-import type { Document, DocumentStore, Filter, SortSpec } from '../../src/store/port';
+import { compileFilter, fastPathAnswers, sortable } from '../../src/adapters/store/embedded/embedded-query';
+import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
+import type { Document, DocumentStore, Filter, SortSpec } from '../../src/ports/store';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number): () => number {

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FolderInUseError, LOCK_FILE, lockFolder } from '../../src/store/folder-lock';
+import { FolderInUseError, LOCK_FILE, lockFolder } from '../../src/adapters/store/embedded/folder-lock';
 
 /** A lock file as another process wrote it, aged `ageMs`. */
 async function foreignLock(dir: string, holder: Record<string, unknown>, ageMs = 0): Promise<void> {

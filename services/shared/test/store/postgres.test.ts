@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
-import { DuplicateKeyError, type Filter } from '../../src/store/port';
-import { openStore } from '../../src/store/open';
-import { filterToSql, openPostgresStore, PostgresStore, postgresStoreOf } from '../../src/store/postgres';
+import { DuplicateKeyError, type Filter } from '../../src/ports/store';
+import { openStore } from '../../src/adapters/store/open';
+import { filterToSql, openPostgresStore, PostgresStore, postgresStoreOf } from '../../src/adapters/store/postgres';
 
 let database: TestDatabase;
 let url: string;

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../src/store/open';
-import type { Filter } from '../../src/store/port';
-import { filterToSql } from '../../src/store/sqlite/filter-sql';
-import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/store/sqlite';
+import { openStore } from '../../src/adapters/store/open';
+import type { Filter } from '../../src/ports/store';
+import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
+import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
 
 let dir: string;
 let store: SqliteStore;
@@ -118,7 +118,7 @@ describe('openStore with a sqlite: URL', () => {
 
 describe('a killed SQLite writer', () => {
   it('loses no acknowledged write', async () => {
-    const built = join(__dirname, '../../dist/store/sqlite/index.js');
+    const built = join(__dirname, '../../dist/adapters/store/sqlite/index.js');
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
     const file = join(dir, 'killed.db');
     const child = spawn(process.execPath, [join(__dirname, 'fixtures/sqlite-kill-writer.js'), file, '100000'], {

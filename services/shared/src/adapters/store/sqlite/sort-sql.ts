@@ -4,7 +4,7 @@
  * scalar values at paths that cross no array; `unsortableCondition` finds the rows for which it would not, and the
  * caller then sorts with mingo (arrays sort by their smallest or largest element in MongoDB).
  */
-import type { SortSpec } from '../port';
+import type { SortSpec } from '../../../ports/store';
 import { jsonPath } from './filter-sql';
 
 /** ORDER BY terms for the sort; undefined when a field has no JSON path. */

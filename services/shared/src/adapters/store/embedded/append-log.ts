@@ -20,8 +20,8 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import type { Document } from './port';
-import { PRIVATE_FILE_MODE } from './private-files';
+import type { Document } from '../../../ports/store';
+import { PRIVATE_FILE_MODE } from '../../../store/private-files';
 
 /** An index as NeDB records it in the file (`$$indexCreated`). */
 export interface IndexDefinition {

@@ -9,8 +9,8 @@
  */
 import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
-import type { Filter } from '../port';
-import { isPlainObject } from '../port-rules';
+import type { Filter } from '../../../ports/store';
+import { isPlainObject } from '../../../ports/store-rules';
 
 export interface SqlCondition {
   sql: string;

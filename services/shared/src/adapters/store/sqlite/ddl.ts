@@ -3,7 +3,7 @@
  * statement is idempotent.
  */
 import { createHash } from 'node:crypto';
-import type { IndexOptions } from '../port';
+import type { IndexOptions } from '../../../ports/store';
 import { jsonPath } from './filter-sql';
 
 /** A double-quoted SQL identifier. */

@@ -7,7 +7,7 @@
  * events as proto binary (codec.ts) and hand a handler only events that
  * decoded and validated; anything else is dead-lettered at once.
  */
-import type { DomainEvent } from './event-types';
+import type { DomainEvent } from '../events/event-types';
 
 /** An event as a producer builds it and its outbox keeps it: a plain object, encoded when published. */
 export interface EventEnvelope<P = unknown> {

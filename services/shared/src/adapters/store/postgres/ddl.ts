@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { IndexOptions } from '../port';
+import type { IndexOptions } from '../../../ports/store';
 import { fieldValue } from './filter-sql';
 
 /** A double-quoted SQL identifier. */

@@ -12,7 +12,7 @@
  * array when one of its elements matches, as in MongoDB; a subdocument, a date or a nested array equals none of
  * those operands and is in no range of a string or number). Sorting takes only missing, null, numbers and strings.
  */
-import type { Document, Filter, SortSpec } from './port';
+import type { Document, Filter, SortSpec } from '../../../ports/store';
 
 export type Predicate = (doc: Document) => boolean;
 

@@ -25,8 +25,8 @@ import {
   type StoreStats,
   type Update,
   type UpdateResult,
-} from '../port';
-import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../port-rules';
+} from '../../../ports/store';
+import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../../../ports/store-rules';
 import { adapterOf } from '../timed';
 import { createSchemaSql, createTableSql, indexPlans, quoteIdentifier, runDdl } from './ddl';
 import { splitFilter } from './filter-sql';

@@ -1,7 +1,7 @@
 /** The `MailSender` adapter over SMTP (nodemailer), configured from the mail control panel at each send. */
 import { createTransport, type Transporter } from 'nodemailer';
-import { MailNotConfigured, type MailMessage, type MailSender } from './mail-sender';
-import { readMailSettings, type MailSettings, type RegistryReader } from './mail-settings';
+import { MailNotConfigured, type MailMessage, type MailSender } from '../../mail/mail-sender';
+import { readMailSettings, type MailSettings, type RegistryReader } from '../../mail/mail-settings';
 
 export interface SmtpMailSenderOptions {
   /** Bound on connecting and on each SMTP exchange, so that a dead server fails a send instead of hanging it. */

@@ -1,6 +1,6 @@
-import { secondsSince, storeOperationDuration } from '../metrics/metrics';
-import { inSpan } from '../tracing/spans';
-import type { Collection, Document, DocumentStore } from './port';
+import { secondsSince, storeOperationDuration } from '../../metrics/metrics';
+import { inSpan } from '../../tracing/spans';
+import type { Collection, Document, DocumentStore } from '../../ports/store';
 
 /** Where a timed store keeps the adapter it wraps. */
 const ADAPTER = Symbol('store adapter');

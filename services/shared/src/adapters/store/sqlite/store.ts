@@ -32,8 +32,8 @@ import {
   type StoreStats,
   type Update,
   type UpdateResult,
-} from '../port';
-import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../port-rules';
+} from '../../../ports/store';
+import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../../../ports/store-rules';
 import { adapterOf } from '../timed';
 import { createTableSql, indexPlans, quoteIdentifier } from './ddl';
 import { filterToSql, type Prefilter } from './filter-sql';

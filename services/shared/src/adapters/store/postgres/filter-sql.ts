@@ -11,8 +11,8 @@
  */
 import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
-import { isPlainObject } from '../port-rules';
-import type { Filter } from '../port';
+import { isPlainObject } from '../../../ports/store-rules';
+import type { Filter } from '../../../ports/store';
 import { escapeJson, escapeText } from './nul-escape';
 
 export interface FilterSqlOptions {

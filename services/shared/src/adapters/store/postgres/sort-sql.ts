@@ -4,7 +4,7 @@
  * paths that cross no array; `sortNeedsMingo` finds the matches for which it would not, and the caller then sorts
  * with mingo (arrays sort by their smallest or largest element in MongoDB).
  */
-import type { SortSpec } from '../port';
+import type { SortSpec } from '../../../ports/store';
 
 export interface SortSql {
   orderBy: string;

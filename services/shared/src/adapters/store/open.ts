@@ -1,8 +1,8 @@
-import type { StoreEngine } from '../config/load';
-import type { Logger } from '../logging/logger';
-import { openEmbeddedStore } from './embedded';
-import { openMongoStore } from './mongo';
-import type { DocumentStore } from './port';
+import type { StoreEngine } from '../../config/load';
+import type { Logger } from '../../logging/logger';
+import { openEmbeddedStore } from './embedded/embedded-store';
+import { openMongoStore } from './mongo/mongo-store';
+import type { DocumentStore } from '../../ports/store';
 import { openPostgresStore } from './postgres';
 import { openSqliteStore, sqliteFileOf } from './sqlite';
 import { timedStore } from './timed';

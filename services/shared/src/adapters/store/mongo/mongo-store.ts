@@ -11,7 +11,7 @@ import {
   MongoClient,
   type UpdateFilter,
 } from 'mongodb';
-import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from './port-rules';
+import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from '../../../ports/store-rules';
 import {
   type Collection,
   type CollectionStats,
@@ -25,7 +25,7 @@ import {
   type StoreStats,
   type Update,
   type UpdateResult,
-} from './port';
+} from '../../../ports/store';
 
 /** Documents as stored: string ids (the adapter generates them when absent). */
 type Stored = { _id: string; [key: string]: unknown };

@@ -1,7 +1,7 @@
-import type { Logger } from '../logging/logger';
-import { decodeEvent, encodeEvent } from './codec';
-import type { DomainEvent } from './event-types';
-import { BroadcastSubscriber } from './broadcast';
+import type { Logger } from '../../logging/logger';
+import { decodeEvent, encodeEvent } from '../../events/codec';
+import type { DomainEvent } from '../../events/event-types';
+import { BroadcastSubscriber } from '../../events/broadcast';
 import type {
   BroadcastMessage,
   BroadcastSubscription,
@@ -10,7 +10,7 @@ import type {
   EventHandler,
   SubscribeOptions,
   Subscription,
-} from './port';
+} from '../../ports/bus';
 import {
   type BusOptions,
   describeError,
@@ -20,9 +20,9 @@ import {
   resolvePrefetch,
   resolveRetryDelays,
   retryDelayAfter,
-} from './topology';
+} from '../../events/topology';
 import type { Context } from '@opentelemetry/api';
-import { activeTraceContext, inSpan } from '../tracing/spans';
+import { activeTraceContext, inSpan } from '../../tracing/spans';
 import {
   eventsConsumed,
   eventsDeadLettered,
@@ -30,7 +30,7 @@ import {
   eventsRetried,
   eventTypeLabel,
   observeApplyLag,
-} from '../metrics/metrics';
+} from '../../metrics/metrics';
 
 /** A message a group gave up on, as its dead-letter queue would keep it. */
 export interface DeadLetter {

@@ -4,8 +4,8 @@
  */
 import { types } from 'node:util';
 import { find as mingoFind, update as mingoUpdate } from 'mingo';
-import type { Document, Filter, Projection, Update } from './port';
-import { isPlainObject, newDocumentId } from './port-rules';
+import type { Document, Filter, Projection, Update } from '../../ports/store';
+import { isPlainObject, newDocumentId } from '../../ports/store-rules';
 
 export function deepClone<V>(value: V): V {
   if (Array.isArray(value)) return value.map(deepClone) as V;

@@ -3,13 +3,13 @@
  * that run a service (`@cms/shared/adapters`), never by the gateway, which needs neither a store nor a bus.
  */
 export * from './store/open';
-export * from './store/embedded';
-export * from './store/mongo';
+export * from './store/embedded/embedded-store';
+export * from './store/mongo/mongo-store';
 export * from './store/postgres';
 export * from './store/sqlite';
-export * from './events/in-process';
-export * from './events/amqp';
-export * from './runtime/infrastructure';
-export * from './runtime/standalone';
+export * from './bus/in-process-bus';
+export * from './bus/amqp/amqp-bus';
+export * from '../runtime/infrastructure';
+export * from '../runtime/standalone';
 export * from './mail/smtp-sender';
-export * from './runtime/metrics-port';
+export * from '../runtime/metrics-port';

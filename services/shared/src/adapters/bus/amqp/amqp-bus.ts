@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
-import { redactUrl } from '../logging/redact';
-import type { Logger } from '../logging/logger';
+import { redactUrl } from '../../../logging/redact';
+import type { Logger } from '../../../logging/logger';
 import {
   broadcastExchangeName,
   controlExchangeName,
@@ -21,9 +21,9 @@ import {
   retryQueueArguments,
   retryQueueName,
 } from './amqp-topology';
-import { decodeEvent, encodeEvent, EVENT_CONTENT_TYPE } from './codec';
-import type { DomainEvent } from './event-types';
-import { BroadcastSubscriber } from './broadcast';
+import { decodeEvent, encodeEvent, EVENT_CONTENT_TYPE } from '../../../events/codec';
+import type { DomainEvent } from '../../../events/event-types';
+import { BroadcastSubscriber } from '../../../events/broadcast';
 import type {
   BroadcastMessage,
   BroadcastSubscription,
@@ -32,7 +32,7 @@ import type {
   EventHandler,
   SubscribeOptions,
   Subscription,
-} from './port';
+} from '../../../ports/bus';
 import {
   type BusOptions,
   describeError,
@@ -42,7 +42,7 @@ import {
   resolveRetryDelays,
   retryDelayAfter,
   retryDelaysInUse,
-} from './topology';
+} from '../../../events/topology';
 import {
   eventsConsumed,
   eventsDeadLettered,
@@ -50,7 +50,7 @@ import {
   eventsRetried,
   eventTypeLabel,
   observeApplyLag,
-} from '../metrics/metrics';
+} from '../../../metrics/metrics';
 
 export interface AmqpBusOptions extends BusOptions {
   /** Topic exchange events are published to. Default `cms.events`. */

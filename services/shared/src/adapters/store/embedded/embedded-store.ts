@@ -28,10 +28,10 @@ import {
   indexRemovedRecord,
   readLog,
 } from './append-log';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '../../../logging/logger';
 import { fastCount, fastPage, type NedbView } from './embedded-query';
 import { lockFolder, type FolderLock } from './folder-lock';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../../store/private-files';
 import {
   type Collection,
   type CollectionStats,
@@ -47,7 +47,7 @@ import {
   type StoreStats,
   type Update,
   type UpdateResult,
-} from './port';
+} from '../../../ports/store';
 import {
   applyUpdate,
   assertCount,
@@ -57,8 +57,8 @@ import {
   idFirst,
   isOperatorObject,
   project,
-} from './document-ops';
-import { assertSupportedIndex, assertSupportedUpdate, isPlainObject, newDocumentId } from './port-rules';
+} from '../document-ops';
+import { assertSupportedIndex, assertSupportedUpdate, isPlainObject, newDocumentId } from '../../../ports/store-rules';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 

@@ -19,7 +19,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { PRIVATE_FILE_MODE } from './private-files';
+import { PRIVATE_FILE_MODE } from '../../../store/private-files';
 
 export const LOCK_FILE = 'LOCK';
 const REFRESH_INTERVAL_MS = 5_000;

@@ -3,7 +3,7 @@
  * which updates and indexes the port allows.
  */
 import { randomUUID } from 'node:crypto';
-import type { Filter, IndexOptions, Update } from './port';
+import type { Filter, IndexOptions, Update } from './store';
 
 const SUPPORTED_UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull'];
 
