@@ -22,6 +22,9 @@ function roomOf(file) {
   if (rest.length === 1) return `${owner}/${rest[0].replace(/\.ts$/, '')}`;
   // content's domain is grouped by feature: the feature is the room.
   if (owner === 'content' && rest[0] === 'domain' && rest.length > 2) return `${owner}/domain/${rest[1]}`;
+  // shared's adapters: each engine's folder is a room (`shared/adapters/store/postgres`).
+  if (owner === 'shared' && rest[0] === 'adapters' && rest.length > 3) return `${owner}/adapters/${rest[1]}/${rest[2]}`;
+  if (owner === 'shared' && rest[0] === 'adapters' && rest.length > 2) return `${owner}/adapters/${rest[1]}`;
   return `${owner}/${rest[0]}`;
 }
 
