@@ -4,13 +4,13 @@
  * database per run) are always tested; MongoDB too when MONGO_URL is set (in a
  * throwaway database).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
 import { markHolderCrashed } from './crashed-holder';
+import { killWriterMidway } from './killed-writer';
 import { openMongoStore } from '../../src/adapters/store/mongo/mongo-store';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/postgres';
 import { openStore } from '../../src/adapters/store/open';
@@ -1035,32 +1035,11 @@ describe('embedded store on disk', () => {
   });
 
   it('loses no acknowledged write when the process is killed', async () => {
-    const built = path.join(__dirname, '../../dist/adapters/store/embedded/embedded-store.js');
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
-
-    const child = spawn(process.execPath, [path.join(__dirname, 'fixtures/kill-writer.js'), dir, '100000'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
+    const acknowledged = await killWriterMidway(
+      'kill-writer.js',
+      [dir, '100000'],
+      path.join(__dirname, '../../dist/adapters/store/embedded/embedded-store.js'),
     );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.split('\n').length > 300) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-      child.on('exit', () => reject(new Error(`writer exited before it was killed: ${stderr}`)));
-    });
-    expect(await exited).toBe('SIGKILL');
-
-    // Only complete lines: each was printed after its insert resolved.
-    const acknowledged = stdout.split('\n').slice(0, -1);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const store = await openEmbeddedStore(dir);
     const items = store.collection('items');

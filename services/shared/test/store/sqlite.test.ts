@@ -3,7 +3,6 @@
  * that its indexes serve them, the durability settings of the file, where `openStore` puts a service's file, and
  * that a killed process loses no acknowledged write.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { openStore } from '../../src/adapters/store/open';
 import type { Filter } from '../../src/ports/store';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
+import { killWriterMidway } from './killed-writer';
 
 let dir: string;
 let store: SqliteStore;
@@ -118,32 +118,12 @@ describe('openStore with a sqlite: URL', () => {
 
 describe('a killed SQLite writer', () => {
   it('loses no acknowledged write', async () => {
-    const built = join(__dirname, '../../dist/adapters/store/sqlite/index.js');
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npx tsc -b services/shared\` before the tests`);
     const file = join(dir, 'killed.db');
-    const child = spawn(process.execPath, [join(__dirname, 'fixtures/sqlite-kill-writer.js'), file, '100000'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
+    const acknowledged = await killWriterMidway(
+      'sqlite-kill-writer.js',
+      [file, '100000'],
+      join(__dirname, '../../dist/adapters/store/sqlite/index.js'),
     );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.split('\n').length > 300) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-      child.on('exit', () => reject(new Error(`writer exited before it was killed: ${stderr}`)));
-    });
-    expect(await exited).toBe('SIGKILL');
-
-    // Only complete lines: each was printed after its insert resolved.
-    const acknowledged = stdout.split('\n').slice(0, -1);
     expect(acknowledged.length).toBeGreaterThanOrEqual(300);
     const reopened = openSqliteStore(file);
     try {
