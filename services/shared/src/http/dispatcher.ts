@@ -76,7 +76,8 @@ export function serveEndpoints<Context, Deps>(
   options: DispatcherOptions<Context, Deps>,
 ): grpc.handleUnaryCall<HttpRequest__Output, HttpResponse> {
   const endpoints = compile(options.service, options.endpoints as readonly EndpointDeclaration<unknown, unknown>[]);
-  const { deps, contexts, logger } = options;
+  const { contexts, logger } = options;
+  const deps = depsOfOperations(options.endpoints, options.deps);
   const original = options.identifiers === 'original';
   return unary(logger, async (sent: HttpRequest__Output, rpc) => {
     const identifiers = endpoints.get(sent.endpoint)?.declaration.identifiers ?? {};
@@ -123,12 +124,34 @@ function neutralBody(identifiers: IdentifierRules, body: unknown): unknown {
   return typeof type === 'string' ? { ...body, '@type': neutralName(type) } : body;
 }
 
-async function dispatch<Context, Deps>(
+/**
+ * What each operation is handed: the collaborators its declaration `uses`, picked once, or all of them. Throws at
+ * start-up when a declaration names one the service does not have.
+ */
+function depsOfOperations<Context, Deps>(
+  declarations: readonly EndpointDeclaration<Context, Deps>[],
+  deps: Deps,
+): Map<AnyOperation, unknown> {
+  const depsOf = new Map<AnyOperation, unknown>();
+  for (const declaration of declarations) {
+    const { uses } = declaration;
+    const missing = uses?.find((name) => !(name in (deps as object)));
+    if (missing)
+      throw new Error(`@${declaration.name} uses "${missing}", which the ${declaration.service} service lacks`);
+    const handed = uses
+      ? Object.fromEntries(uses.map((name) => [name, (deps as Record<string, unknown>)[name]]))
+      : deps;
+    for (const operation of Object.values(declaration.operations)) if (operation) depsOf.set(operation, handed);
+  }
+  return depsOf;
+}
+
+async function dispatch<Context>(
   endpoints: Map<string, CompiledEndpoint>,
   request: HttpRequest__Output,
   requestId: string,
   contexts: ContextResolver<Context>,
-  deps: Deps,
+  depsOf: Map<AnyOperation, unknown>,
   logger: Logger,
 ): Promise<HttpResult> {
   const endpoint = endpoints.get(request.endpoint);
@@ -148,6 +171,7 @@ async function dispatch<Context, Deps>(
     throw error;
   }
   const { operation, context, captured } = checked;
+  const deps = depsOf.get(operation);
   const granted = [...checked.granted];
   let proof = checked.proof;
 

@@ -220,6 +220,11 @@ export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
   /** Its bytes stream over the file hop (content's endpoints only). */
   fileHop?: FileHop;
   identifiers?: IdentifierRules;
+  /**
+   * The collaborators of the service's dependencies its operations use (`using(...)`): the dispatcher hands them
+   * only these. Unset, they get all of them (services whose dependencies are few).
+   */
+  uses?: readonly string[];
   operations: Partial<Record<HttpMethod, AnyOperation<Context, Deps>>>;
 }
 
@@ -228,16 +233,26 @@ export interface EndpointDeclaration<Context = unknown, Deps = unknown> {
  * parameter, query and body types are inferred from its schemas:
  *   export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();
  *   GET: operation({ permission: 'View', query: z.object({...}), handle: async (call, deps) => ... })
+ * `using('repo', 'serializer')` answers the same functions for an endpoint that uses only those collaborators: its
+ * operations see only them (the compiler refuses any other), and the dispatcher hands them only them.
  */
 export function declarations<Context, Deps>() {
-  return {
+  const declaring = <Used>(uses?: readonly string[]) => ({
     operation<Params = Record<string, string>, Query = undefined, Body = undefined>(
-      op: Operation<Context, Deps, Params, Query, Body>,
-    ): Operation<Context, Deps, Params, Query, Body> {
+      op: Operation<Context, Used, Params, Query, Body>,
+    ): Operation<Context, Used, Params, Query, Body> {
       return op;
     },
-    endpoint(declaration: EndpointDeclaration<Context, Deps>): EndpointDeclaration<Context, Deps> {
-      return declaration;
+    // Its operations take fewer collaborators than the service has, so it serves where all are given: the
+    // dispatcher hands them `uses` alone.
+    endpoint(declaration: EndpointDeclaration<Context, Used>): EndpointDeclaration<Context, Used> {
+      return uses ? { ...declaration, uses } : declaration;
+    },
+  });
+  return {
+    ...declaring<Deps>(),
+    using<Name extends keyof Deps & string>(...uses: Name[]) {
+      return declaring<Pick<Deps, Name>>([...new Set(uses)].sort());
     },
   };
 }

@@ -475,6 +475,80 @@ describe('serveEndpoints', () => {
     expect(deleted.type).toBe('MethodNotAllowed');
   });
 
+  it('hands each operation only the collaborators its declaration uses, the parts of one endpoint each their own', async () => {
+    interface Wide {
+      seen: string[];
+      store: { name: string };
+      mailer: { name: string };
+    }
+    const wide = declarations<Doc, Wide>();
+    const keysOf = (deps: object) => Object.keys(deps).sort();
+    const answering = (uses: readonly ('seen' | 'store' | 'mailer')[], paths: string[]) => {
+      const { endpoint: declare, operation: declareOperation } = wide.using(...uses);
+      return declare({
+        name: 'narrow',
+        service: 'content',
+        context: 'content',
+        operations: {
+          GET: declareOperation({
+            paths,
+            permission: 'View',
+            handle: async (_, deps) => ({ status: 200, body: keysOf(deps) }),
+          }),
+        },
+      });
+    };
+    const deps: Wide = { seen: [], store: { name: 'store' }, mailer: { name: 'mailer' } };
+    const handler = serveEndpoints({
+      service: 'content',
+      endpoints: [
+        answering(['store'], ['']),
+        answering(['mailer', 'seen', 'mailer'], ['mail']),
+        wide.endpoint({
+          name: 'everything',
+          service: 'content',
+          context: 'content',
+          operations: {
+            GET: wide.operation({ permission: 'View', handle: async (_, all) => ({ status: 200, body: keysOf(all) }) }),
+          },
+        }),
+      ],
+      deps,
+      contexts,
+      logger: silent,
+    });
+    expect(await call(handler, request({ endpoint: 'narrow' }))).toMatchObject({ body: ['store'] });
+    expect(await call(handler, request({ endpoint: 'narrow', sub_path: ['mail'] }))).toMatchObject({
+      body: ['mailer', 'seen'],
+    });
+    // A declaration made without `using` gets them all.
+    expect(await call(handler, request({ endpoint: 'everything' }))).toMatchObject({
+      body: ['mailer', 'seen', 'store'],
+    });
+  });
+
+  it('refuses, at start, a declaration that uses a collaborator the service does not have', () => {
+    const { endpoint: declare, operation: declareOperation } = declarations<
+      Doc,
+      { seen: string[]; store: object }
+    >().using('store');
+    const narrow = declare({
+      name: 'narrow',
+      service: 'content',
+      context: 'content',
+      operations: { GET: declareOperation({ permission: 'View', handle: async () => ({ status: 200 }) }) },
+    });
+    expect(() =>
+      serveEndpoints({
+        service: 'content',
+        endpoints: [narrow],
+        deps: { seen: [] } as never,
+        contexts,
+        logger: silent,
+      }),
+    ).toThrow(/@narrow uses "store", which the content service lacks/);
+  });
+
   it('refuses, at start, parts of one endpoint that disagree on a fact besides their operations', () => {
     const other = { ...widget, context: 'site-root' as const, operations: { DELETE: widget.operations.POST } };
     expect(() =>
