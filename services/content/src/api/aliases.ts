@@ -22,7 +22,9 @@ import { accessOf } from '../domain/content';
 import { aliasEntriesOf, aliasListItem, aliasMatches, MAX_ALIAS_PATH, type AliasEntry } from '../domain/tree';
 import { SITE_ROOT_TYPE } from '../domain/types';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('aliases');
 
 const MAX_ITEMS = 1000;
 

@@ -1,6 +1,8 @@
 import type { EndpointDeclaration } from '@cms/shared';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import type { ComponentName } from './expansion';
+
+const { endpoint, operation } = using('expansion');
 
 /**
  * `GET <context>/@<component>`: one component of `@components`, as `?expand=<component>` embeds it; its

@@ -16,9 +16,11 @@ import {
 import { z } from 'zod';
 import { orderingSchema, sortSchema } from '../domain/tree';
 import { callerOf } from './caller';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
 import type { ContentDoc } from '../domain/content';
-import { renderContent, renderContentAnswer } from './render';
+import { RENDERING, renderContent, renderContentAnswer } from './render';
+
+const { endpoint, operation } = using(...RENDERING, 'translations');
 
 /** `expand` and its `expand.<component>.<option>` settings are read by the expansion (expansion.ts). */
 const readQuery = z.object({
@@ -35,7 +37,7 @@ const readQuery = z.object({
 async function translationOriginal(
   reference: unknown,
   call: { requestId: string; publicUrl: string },
-  deps: ContentDeps,
+  deps: Pick<ContentDeps, 'translations'>,
 ): Promise<ContentDoc | null> {
   if (reference === undefined || reference === null || reference === '') return null;
   if (typeof reference !== 'string' || reference.length > 2000) {

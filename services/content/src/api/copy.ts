@@ -1,7 +1,9 @@
 /** `@copy`: POST to the target folder; copies each source with everything inside it; 200 with `[{source, target}]`. */
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { relocationBody, sourcesOf } from './relocation';
+
+const { endpoint, operation } = using('tree');
 
 export const copy = endpoint({
   name: 'copy',

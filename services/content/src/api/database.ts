@@ -11,7 +11,9 @@
  * and, beyond the original: `engine` and `collections` (per collection: documents, declared indexes, bytes).
  */
 import { AppError } from '@cms/shared';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('storeStats');
 
 export const database = endpoint({
   name: 'database',

@@ -65,7 +65,11 @@ export interface ContentDeps {
   tus: TusUploads;
 }
 
-export const { endpoint, operation } = declarations<ContentDoc, ContentDeps>();
+/**
+ * The declaring functions of content's endpoints, for the collaborators an endpoint uses:
+ *   const { endpoint, operation } = using('repo', 'serializer');
+ */
+export const { using } = declarations<ContentDoc, ContentDeps>();
 
 /** What the endpoints reading the reference index are given (`@linkintegrity`, `@relations`). */
 export interface ReferenceReaders {

@@ -1,10 +1,16 @@
 /** `GET <context>/@@download/<field>[/<filename>]`: the bytes of a file field, as an attachment. */
 import type { ContentDoc } from '../domain/content';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
 import { fileField, selectionResponse, type FileSelection } from './file-response';
 
+const { endpoint, operation } = using('files', 'types');
+
 /** What `@@download[/<field>]` names (the type's primary file field without a name). */
-export function downloadSelection(doc: ContentDoc, field: string | undefined, deps: ContentDeps): FileSelection {
+export function downloadSelection(
+  doc: ContentDoc,
+  field: string | undefined,
+  deps: Pick<ContentDeps, 'types'>,
+): FileSelection {
   const { value } = fileField(doc, '@@download', field, deps);
   return { kind: 'file', value, disposition: 'attachment' };
 }

@@ -6,7 +6,9 @@
  * below, reached over gRPC only by a caller that bypasses the gateway, refuse rather than build it in memory.
  */
 import { AppError } from '@cms/shared';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using();
 
 const overHop = async (): Promise<never> => {
   throw new AppError('BadRequest', '@export streams its ZIP through the gateway only');

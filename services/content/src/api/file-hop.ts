@@ -273,7 +273,7 @@ async function serveSelection(
   res: ServerResponse,
   selection: FileSelection,
   doc: ContentDoc,
-  { files }: ContentDeps,
+  { files }: Pick<ContentDeps, 'files'>,
   log: Logger,
 ): Promise<void> {
   const { value } = selection;

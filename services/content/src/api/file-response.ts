@@ -35,7 +35,7 @@ export type FileSelection =
 export function selectionResponse(
   call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
   selection: FileSelection,
-  deps: ContentDeps,
+  deps: Pick<ContentDeps, 'files'>,
 ): Promise<HttpResult> {
   return selection.kind === 'file'
     ? fileResponse(call, selection.value, selection.disposition, deps)
@@ -43,7 +43,12 @@ export function selectionResponse(
 }
 
 /** The file field the URL names (or the type's primary field) and its value; 404 when it holds no file. */
-export function fileField(doc: ContentDoc, view: string, named: string | undefined, { types }: ContentDeps) {
+export function fileField(
+  doc: ContentDoc,
+  view: string,
+  named: string | undefined,
+  { types }: Pick<ContentDeps, 'types'>,
+) {
   const field = named ?? PRIMARY_FILE_FIELD[doc.portal_type];
   if (!field) throw notFound(`Name a field: ${view}/<field> (a ${doc.portal_type} has no primary file field)`);
   const kind = types.find(doc.portal_type)?.field(field)?.kind;
@@ -57,7 +62,7 @@ export async function fileResponse(
   call: EndpointCall<ContentDoc, unknown, unknown, unknown>,
   value: FileValue,
   disposition: 'attachment' | 'inline',
-  { files }: ContentDeps,
+  { files }: Pick<ContentDeps, 'files'>,
 ): Promise<HttpResult> {
   const bytes = await files.read(value);
   if (!bytes) {
@@ -84,7 +89,7 @@ export async function scaleResponse(
   width: number,
   height: number,
   cacheControl: string,
-  { files }: ContentDeps,
+  { files }: Pick<ContentDeps, 'files'>,
 ): Promise<HttpResult> {
   const bytes = await files.readScale(value, width, height);
   if (!bytes) {

@@ -4,8 +4,10 @@
  */
 import { z } from 'zod';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
-import { renderContent } from './render';
+import { using } from './declarations';
+import { RENDERING, renderContent } from './render';
+
+const { endpoint, operation } = using(...RENDERING, 'history');
 
 const versionParam = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 

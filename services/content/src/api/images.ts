@@ -6,8 +6,10 @@
 import { notFound } from '@cms/shared';
 import { originalHash, parseScaleFile, scaledSize, scaleHash, scalable } from '../domain/files';
 import type { ContentDoc } from '../domain/content';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
 import { fileField, selectionResponse, type FileSelection } from './file-response';
+
+const { endpoint, operation } = using('files', 'settings', 'types');
 
 /** A unique scale URL names one image's one size for good. */
 const FOREVER = 'public, max-age=31536000, immutable';
@@ -17,7 +19,7 @@ export async function imageSelection(
   doc: ContentDoc,
   params: { field?: string; scale?: string },
   requestId: string,
-  deps: ContentDeps,
+  deps: Pick<ContentDeps, 'settings' | 'types'>,
 ): Promise<FileSelection> {
   const { scaleSizes } = await deps.settings.current(requestId);
   const unique = params.field !== undefined ? parseScaleFile(params.field) : null;

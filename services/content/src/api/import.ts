@@ -7,7 +7,9 @@
  * refuses.
  */
 import { AppError } from '@cms/shared';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using();
 
 export const siteImport = endpoint({
   name: 'import',

@@ -9,7 +9,9 @@
 import { param, urlOf } from '@cms/shared';
 import { z } from 'zod';
 import { integrityChecks } from '../domain/relations';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('references', 'repo', 'serializer');
 
 /** More UIDs than a deletion of one selection would ever name is a mistake, not a request. */
 const MAX_UIDS = 1000;

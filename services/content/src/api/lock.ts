@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import { DEFAULT_LOCK_TIMEOUT_S, MAX_LOCK_TIMEOUT_S } from '../domain/locks';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { renderLock } from './render';
+
+const { endpoint, operation } = using('directory', 'locks', 'settings');
 
 const lockBody = z
   .object({

@@ -1,7 +1,9 @@
 /** `@move`: POST to the target folder; moves each source into it; 200 with `[{source, target}]`. */
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { relocationBody, sourcesOf } from './relocation';
+
+const { endpoint, operation } = using('tree');
 
 export const move = endpoint({
   name: 'move',

@@ -1,8 +1,10 @@
 /** `@querysources/<field>?query=`: searches a field's source (no enumeration); relation fields search content. */
 import { encodeComponent, param, urlOf } from '@cms/shared';
 import { z } from 'zod';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { termsQuery, termsResponse, vocabularyRequest } from './vocabularies';
+
+const { endpoint, operation } = using('sources');
 
 export const querysources = endpoint({
   name: 'querysources',

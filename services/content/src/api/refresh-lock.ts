@@ -1,7 +1,9 @@
 /** `@refresh-lock` (deprecated: specification, Versioning 1): `POST` is `PATCH @lock`. */
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { renderLock } from './render';
+
+const { endpoint, operation } = using('directory', 'locks');
 
 export const refreshLock = endpoint({
   name: 'refresh-lock',

@@ -21,7 +21,9 @@ import { LINK_RELATION } from '../domain/relations';
 import type { ContentDoc } from '../domain/content';
 import type { Relation } from '../domain/relations';
 import { callerOf } from './caller';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
+
+const { endpoint, operation } = using('references', 'serializer');
 
 const ref = z.string().min(1).max(2000);
 const relationName = z.string().min(1).max(200);
@@ -161,13 +163,18 @@ export const relations = endpoint({
 type AnyCall = EndpointCall<ContentDoc, unknown, unknown, unknown>;
 
 /** The object a reference names when the caller may view it; 404 otherwise (hidden is as good as missing). */
-async function visibleEnd(ref: string, call: AnyCall, deps: ContentDeps, what: string): Promise<ContentDoc> {
+async function visibleEnd(
+  ref: string,
+  call: AnyCall,
+  deps: Pick<ContentDeps, 'references'>,
+  what: string,
+): Promise<ContentDoc> {
   const doc = await deps.references.relations.find(ref, call.publicUrl);
   if (!doc || !hasPermission(call.principal, 'View', accessOf(doc))) throw notFound(`${what} not found`);
   return doc;
 }
 
-function relationJson(relation: Relation, publicUrl: string, { serializer }: ContentDeps) {
+function relationJson(relation: Relation, publicUrl: string, { serializer }: Pick<ContentDeps, 'serializer'>) {
   const end = (doc: ContentDoc) => ({ ...serializer.summary(doc, publicUrl), UID: doc._id });
   return { source: end(relation.source), target: end(relation.target) };
 }

@@ -30,10 +30,25 @@ export interface RenderQuery {
 
 type RenderCall = EndpointCall<unknown, unknown, RenderQuery | undefined, unknown>;
 
+/** The collaborators rendering a content object uses: an endpoint that renders one uses them (`using(...RENDERING)`). */
+export const RENDERING = [
+  'collections',
+  'commands',
+  'directory',
+  'expansion',
+  'locks',
+  'repo',
+  'serializer',
+  'settings',
+  'types',
+  'workingCopies',
+] as const;
+export type RenderDeps = Pick<ContentDeps, (typeof RENDERING)[number]>;
+
 export async function renderContent(
   call: RenderCall,
   doc: ContentDoc,
-  deps: ContentDeps,
+  deps: RenderDeps,
   knownParent?: ContentDoc | null,
 ): Promise<Record<string, unknown>> {
   return (await renderContentAnswer(call, doc, deps, knownParent)).body;
@@ -48,7 +63,7 @@ export async function renderContent(
 export async function renderContentAnswer(
   call: RenderCall,
   doc: ContentDoc,
-  deps: ContentDeps,
+  deps: RenderDeps,
   knownParent?: ContentDoc | null,
   items: 'as-asked' | 'summaries' = 'as-asked',
 ): Promise<{ body: Record<string, unknown>; neighbours: boolean; shows: string[] }> {
@@ -123,7 +138,7 @@ function withTranslatedTypeTitles(body: Record<string, unknown>, translate: Tran
 }
 
 /** A Collection's `items`: its query's results as the caller may see them, asked of search, batched. */
-async function collectionResults(call: RenderCall, doc: ContentDoc, deps: ContentDeps) {
+async function collectionResults(call: RenderCall, doc: ContentDoc, deps: RenderDeps) {
   const { collections } = deps;
   const batch = { start: call.query?.b_start ?? 0, size: call.query?.b_size ?? DEFAULT_BATCH_SIZE };
   const fields = doc.fields ?? {};
@@ -165,7 +180,7 @@ async function collectionResults(call: RenderCall, doc: ContentDoc, deps: Conten
  * The objects at `paths` as a plain GET of each by the caller answers it (a Collection's `fullobjects`); what is
  * gone or hidden from the caller since the catalog listed it is left out.
  */
-async function fullObjects(call: RenderCall, paths: string[], deps: ContentDeps) {
+async function fullObjects(call: RenderCall, paths: string[], deps: RenderDeps) {
   const docs = await Promise.all(paths.map((path) => deps.repo.byPath(path)));
   const rendered = await Promise.all(
     docs.map((doc) =>
@@ -201,7 +216,7 @@ export function plainGet(
 export async function renderLock(
   call: EndpointCall<unknown, unknown, unknown, unknown>,
   doc: ContentDoc,
-  { locks, directory }: ContentDeps,
+  { locks, directory }: Pick<ContentDeps, 'locks' | 'directory'>,
 ): Promise<Record<string, unknown>> {
   const lock = locks.current(doc);
   const caller = {
@@ -214,7 +229,7 @@ export async function renderLock(
   return lockJson(lock, { ...caller, creatorName: holder?.title || lock.creator });
 }
 
-async function listChildren(call: RenderCall, doc: ContentDoc, { repo }: ContentDeps): Promise<Listing> {
+async function listChildren(call: RenderCall, doc: ContentDoc, { repo }: Pick<ContentDeps, 'repo'>): Promise<Listing> {
   const batch = { start: call.query?.b_start ?? 0, size: call.query?.b_size ?? DEFAULT_BATCH_SIZE };
   const viewer = callerTokens(call.principal);
   const [items, total] = await Promise.all([
@@ -234,7 +249,7 @@ async function neighboursOf(
   call: RenderCall,
   doc: ContentDoc,
   parent: ContentDoc | null,
-  { repo, types }: ContentDeps,
+  { repo, types }: Pick<ContentDeps, 'repo' | 'types'>,
 ) {
   const enabled =
     parent !== null &&
@@ -254,7 +269,7 @@ async function neighboursOf(
 async function relatedOf(
   call: RenderCall,
   doc: ContentDoc,
-  { types, commands }: ContentDeps,
+  { types, commands }: Pick<ContentDeps, 'types' | 'commands'>,
 ): Promise<{ visible: Record<string, ContentDoc[]>; paths: string[] }> {
   const relationFields = types.get(doc.portal_type).fields.filter((f) => f.kind === 'relationlist');
   const paths: string[] = [];

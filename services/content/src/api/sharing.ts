@@ -2,7 +2,9 @@
 import { param } from '@cms/shared';
 import { z } from 'zod';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('sharing');
 
 const sharingBody = z
   .object({

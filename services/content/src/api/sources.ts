@@ -1,8 +1,10 @@
 /** `@sources/<field>`: the terms of a field's source on this context, filtered and batched as vocabularies are. */
 import { encodeComponent, urlOf } from '@cms/shared';
 import { z } from 'zod';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { termsQuery, termsResponse, vocabularyRequest } from './vocabularies';
+
+const { endpoint, operation } = using('sources');
 
 export const sources = endpoint({
   name: 'sources',

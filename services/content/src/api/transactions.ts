@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { MAX_UNDO } from '../domain/history';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('transactions');
 
 /** An id as listed: the opaque id, then the time and what it did (only the first word is read). */
 const MAX_ID_LENGTH = 1000;

@@ -1,7 +1,9 @@
 /** `@translation-locator?target_language=<code>`: where a new translation of the object is to be placed. */
 import { param } from '@cms/shared';
 import { z } from 'zod';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('translations');
 
 const locatorQuery = z.object({ target_language: param.string().pipe(z.string().trim().min(2).max(20)) });
 

@@ -6,7 +6,9 @@
 import { urlOf } from '@cms/shared';
 import { z } from 'zod';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('translations');
 
 const linkBody = z.object({ id: z.string().trim().min(1).max(2000) }).strict();
 const unlinkBody = z.object({ language: z.string().trim().min(2).max(20) }).strict();

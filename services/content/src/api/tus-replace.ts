@@ -4,8 +4,10 @@
  * `<object>/@tus-upload/<id>` as every upload does (tus-upload.ts), and its last `PATCH` replaces the file.
  */
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
-import { announceUpload } from './tus-upload';
+import { using } from './declarations';
+import { UPLOADING, announceUpload } from './tus-upload';
+
+const { endpoint, operation } = using(...UPLOADING);
 
 export const tusReplace = endpoint({
   name: 'tus-replace',

@@ -32,7 +32,13 @@ import {
   type TusUploadRecord,
 } from '../domain/files';
 import { callerOf } from './caller';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
+
+/** The collaborators a resumable upload uses, whichever way it comes (`@tus-upload`, `@tus-replace`, the file hop). */
+export const UPLOADING = ['commands', 'translations', 'tus', 'types'] as const;
+type UploadDeps = Pick<ContentDeps, (typeof UPLOADING)[number]>;
+
+const { endpoint, operation } = using(...UPLOADING);
 
 /** The media type of a `PATCH` body (TUS). */
 const OFFSET_STREAM = 'application/offset+octet-stream';
@@ -67,7 +73,7 @@ function integerHeader(request: TusRequest, name: string, label: string): number
 }
 
 /** The field an upload fills: the one named in its metadata, else the type's primary file field. */
-function fileFieldOf(typeName: string, named: string | undefined, deps: ContentDeps): { name: string; kind: FileKind } {
+function fileFieldOf(typeName: string, named: string | undefined, deps: UploadDeps): { name: string; kind: FileKind } {
   const type = deps.types.get(typeName);
   const field =
     type.field(named ?? PRIMARY_FILE_FIELD[type.name] ?? '') ??
@@ -82,7 +88,7 @@ function fileFieldOf(typeName: string, named: string | undefined, deps: ContentD
 }
 
 /** The type a new upload creates: `@type` of its metadata, else Image for an image's media type, else File. */
-function typeToCreate(metadata: TusMetadata, folder: ContentDoc, deps: ContentDeps): string {
+function typeToCreate(metadata: TusMetadata, folder: ContentDoc, deps: UploadDeps): string {
   const name = metadata.type
     ? neutralName(metadata.type)
     : metadata.contentType?.toLowerCase().startsWith('image/')
@@ -95,7 +101,7 @@ function typeToCreate(metadata: TusMetadata, folder: ContentDoc, deps: ContentDe
 }
 
 /** `OPTIONS`: the protocol version, its extensions and the largest upload (TUS discovery). */
-export function tusOptions(deps: ContentDeps): Record<string, string> {
+export function tusOptions(deps: UploadDeps): Record<string, string> {
   return {
     'Tus-Resumable': TUS_VERSION,
     'Tus-Version': TUS_VERSION,
@@ -105,7 +111,7 @@ export function tusOptions(deps: ContentDeps): Record<string, string> {
 }
 
 /** `POST` of `@tus-upload` or `@tus-replace`: announces an upload on the context. */
-export async function announceUpload(request: TusRequest, mode: TusMode, deps: ContentDeps): Promise<HttpResult> {
+export async function announceUpload(request: TusRequest, mode: TusMode, deps: UploadDeps): Promise<HttpResult> {
   checkVersion(request);
   const length = integerHeader(request, 'upload-length', 'Upload-Length');
   const metadata = parseTusMetadata(request.header('upload-metadata'));
@@ -126,7 +132,7 @@ export async function announceUpload(request: TusRequest, mode: TusMode, deps: C
 }
 
 /** `HEAD` of an upload: how many of its bytes have arrived. */
-export async function uploadStatus(request: TusRequest, id: string, deps: ContentDeps): Promise<HttpResult> {
+export async function uploadStatus(request: TusRequest, id: string, deps: UploadDeps): Promise<HttpResult> {
   checkVersion(request);
   const record = await findUpload(request, id, deps);
   return {
@@ -147,7 +153,7 @@ export async function appendUpload(
   id: string,
   body: AsyncIterable<Uint8Array>,
   declaredLength: number | undefined,
-  deps: ContentDeps,
+  deps: UploadDeps,
 ): Promise<HttpResult> {
   checkVersion(request);
   const record = await findUpload(request, id, deps);
@@ -168,7 +174,7 @@ export async function appendUpload(
  * A finished upload becomes content through the content's one write path: a new object in the folder, or the
  * object's file replaced. Whatever the outcome, the upload is used up (a refused one must be sent again).
  */
-async function complete(request: TusRequest, record: TusUploadRecord, deps: ContentDeps): Promise<ContentDoc> {
+async function complete(request: TusRequest, record: TusUploadRecord, deps: UploadDeps): Promise<ContentDoc> {
   const { context, caller } = request;
   const typeName = record.mode === 'create' ? typeToCreate(record.metadata, context, deps) : context.portal_type;
   const field = fileFieldOf(typeName, record.metadata.field, deps);
@@ -205,7 +211,7 @@ async function complete(request: TusRequest, record: TusUploadRecord, deps: Cont
   }
 }
 
-function findUpload(request: TusRequest, id: string, deps: ContentDeps): Promise<TusUploadRecord> {
+function findUpload(request: TusRequest, id: string, deps: UploadDeps): Promise<TusUploadRecord> {
   return deps.tus.find(id, request.context._id, request.caller.principal?.id ?? '');
 }
 

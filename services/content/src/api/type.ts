@@ -2,8 +2,11 @@
  * `@type/<type>/<field_or_fieldset>`: the spelling the specification's listing uses for one field or fieldset of
  * a type; the same operations as `@types/<type>/<name>` (api/types.ts).
  */
-import { endpoint, operation } from './declarations';
-import { types } from './types';
+import { using } from './declarations';
+import { TYPE_SCHEMAS, types } from './types';
+
+// Its operations are `@types`' own: they use what those use.
+const { endpoint, operation } = using(...TYPE_SCHEMAS);
 
 const ONE = [':type/:name'];
 const { GET, PATCH, DELETE } = types.operations;

@@ -10,7 +10,12 @@ import { z } from 'zod';
 import { fieldProperty, fieldsetOf, SCHEMA_MEDIA_TYPE, typeSchema } from '../domain/content';
 import { SITE_ROOT_TYPE, type ContentType } from '../domain/types';
 import type { ContentDoc } from '../domain/content';
-import { endpoint, operation, type ContentDeps } from './declarations';
+import { using, type ContentDeps } from './declarations';
+
+/** The collaborators of `@types`' operations, which `@type` (api/type.ts) takes too. */
+export const TYPE_SCHEMAS = ['expansion', 'settings', 'typeSource', 'types'] as const;
+
+const { endpoint, operation } = using(...TYPE_SCHEMAS);
 
 /** The reference's name of the site root's type, accepted as an alias (addendum §8). */
 const TYPE_ALIASES: Readonly<Record<string, string>> = { 'Plone Site': SITE_ROOT_TYPE };
@@ -40,7 +45,7 @@ function member(type: ContentType, name: string, call: EndpointCall<ContentDoc>)
  */
 async function editSchema(
   call: EndpointCall<ContentDoc, { type: string; name?: string }, undefined, unknown>,
-  deps: ContentDeps,
+  deps: Pick<ContentDeps, 'types' | 'typeSource'>,
   change: 'SCHEMA_CHANGE_ADD' | 'SCHEMA_CHANGE_UPDATE' | 'SCHEMA_CHANGE_REPLACE' | 'SCHEMA_CHANGE_REMOVE',
 ): Promise<{ type: ContentType; created: string }> {
   // Types belong to the site: their schemas are edited at its root.

@@ -1,8 +1,10 @@
 /** `@unlock` (deprecated: specification, Versioning 1): `POST` is `DELETE @lock`. */
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
 import { unlockBody } from './lock';
 import { renderLock } from './render';
+
+const { endpoint, operation } = using('directory', 'locks');
 
 export const unlock = endpoint({
   name: 'unlock',

@@ -4,7 +4,9 @@
  * versions as strings (`fs` what this release writes, `instance` what the data is at).
  */
 import { z } from 'zod';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('migrations');
 
 const upgradeBody = z.object({ dry_run: z.boolean().optional() }).strict();
 

@@ -6,7 +6,9 @@ import { batchingLinks, encodeComponent, param, urlOf, type EndpointCall } from 
 import { z } from 'zod';
 import type { ContentDoc } from '../domain/content';
 import { filterTerms, type Term, type VocabularyRequest } from '../domain/vocabularies';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('vocabularies');
 
 const DEFAULT_BATCH = 25;
 

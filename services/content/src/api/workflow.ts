@@ -2,7 +2,9 @@
 import { badRequest } from '@cms/shared';
 import { z } from 'zod';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('workflow');
 
 const dateTime = z
   .string()

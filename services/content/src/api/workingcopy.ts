@@ -6,7 +6,9 @@
 import { urlOf } from '@cms/shared';
 import { z } from 'zod';
 import { callerOf } from './caller';
-import { endpoint, operation } from './declarations';
+import { using } from './declarations';
+
+const { endpoint, operation } = using('workingCopies');
 
 /** The check-in message: the comment of the version the check-in makes (none: an empty comment). */
 const checkInBody = z.object({ message: z.string().max(10_000).optional() }).strict();
