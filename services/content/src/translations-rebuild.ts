@@ -5,35 +5,9 @@
  * address it wrote to DATA_DIR/embedded-addresses.json (services/embedded/src/addresses.ts); else at
  * 127.0.0.1:50051.
  */
-import {
-  address,
-  ConfigError,
-  createClient,
-  exitOnHelp,
-  followProgress,
-  loadConfig,
-  protos,
-  requestMetadata,
-  serviceAuthEnv,
-  toolTarget,
-  useServiceKeys,
-  type ProgressMessage,
-} from '@cms/shared';
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { createClient, protos, runRebuildTool, type ProgressMessage } from '@cms/shared';
 
 const DEFAULT_CONTENT_ADDRESS = '127.0.0.1:50051';
-
-const schema = z.object({
-  ...serviceAuthEnv,
-  CONTENT_ADDRESS: address.optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  REBUILD_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(30 * 60_000),
-});
 
 const USAGE = `usage: npm run translations:rebuild -- [--from-scratch]
   Recomputes every translation group from the content store, through the running content service. Shows the
@@ -53,45 +27,16 @@ const USAGE = `usage: npm run translations:rebuild -- [--from-scratch]
     REBUILD_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
-/** The options the tool takes; null for a usage error. */
-function optionsOf(args: readonly string[]): { fromScratch: boolean } | null {
-  if (args.some((arg) => arg !== '--from-scratch')) return null;
-  return { fromScratch: args.includes('--from-scratch') };
-}
-
-async function rebuild(fromScratch: boolean): Promise<void> {
-  const config = loadConfig(schema);
-  const content = toolTarget(
-    'content',
-    { variable: 'CONTENT_ADDRESS', address: config.CONTENT_ADDRESS },
-    config.DATA_DIR,
-    DEFAULT_CONTENT_ADDRESS,
-  );
-  // The key the services verify: SERVICE_AUTH_KEY, else the embedded mode's own from its addresses file.
-  useServiceKeys({ ...config, SERVICE_AUTH_KEY: config.SERVICE_AUTH_KEY ?? content.serviceKey });
-  const client = createClient(protos().content.ContentService, content.address, 4 * 1024 * 1024);
-  try {
-    const requestId = randomUUID();
-    const call = client.RebuildTranslations({ from_scratch: fromScratch }, requestMetadata(requestId), {
-      deadline: Date.now() + config.REBUILD_TIMEOUT_MS,
-    });
-    const messages = call as AsyncIterable<ProgressMessage<{ linked: number }>>;
-    const result = await followProgress('translations', messages, requestId).catch((error: Error) => {
-      throw new Error(`${error.message} (content service at ${content.address}, from ${content.from})`);
-    });
-    console.log(`rebuilt the translation groups: ${result.linked} objects linked`);
-  } finally {
-    client.close();
-  }
-}
-
-exitOnHelp(USAGE);
-const options = optionsOf(process.argv.slice(2));
-if (!options) {
-  process.stderr.write(USAGE);
-  process.exit(2);
-}
-rebuild(options.fromScratch).catch((error: Error) => {
-  console.error(error instanceof ConfigError ? error.message : `translations rebuild failed: ${error.message}`);
-  process.exit(1);
+runRebuildTool({
+  label: 'translations',
+  failing: 'translations rebuild',
+  usage: USAGE,
+  service: 'content',
+  addressVariable: 'CONTENT_ADDRESS',
+  defaultAddress: DEFAULT_CONTENT_ADDRESS,
+  timeoutVariable: 'REBUILD_TIMEOUT_MS',
+  connect: (address) => createClient(protos().content.ContentService, address, 4 * 1024 * 1024),
+  start: (client, request, metadata, options) =>
+    client.RebuildTranslations(request, metadata, options) as AsyncIterable<ProgressMessage<{ linked: number }>>,
+  done: (result) => `rebuilt the translation groups: ${result.linked} objects linked`,
 });

@@ -5,35 +5,9 @@
  * address it wrote to DATA_DIR/embedded-addresses.json
  * (services/embedded/src/addresses.ts); else at 127.0.0.1:50053.
  */
-import {
-  address,
-  ConfigError,
-  createClient,
-  exitOnHelp,
-  followProgress,
-  loadConfig,
-  protos,
-  requestMetadata,
-  serviceAuthEnv,
-  toolTarget,
-  useServiceKeys,
-  type ProgressMessage,
-} from '@cms/shared';
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { createClient, protos, runRebuildTool, type ProgressMessage } from '@cms/shared';
 
 const DEFAULT_SEARCH_ADDRESS = '127.0.0.1:50053';
-
-const schema = z.object({
-  ...serviceAuthEnv,
-  SEARCH_ADDRESS: address.optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  REINDEX_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(30 * 60_000),
-});
 
 const USAGE = `usage: npm run reindex -- [--from-scratch]
   Rebuilds the search catalog from the content and discussion stores, through the running search service. Shows
@@ -55,45 +29,16 @@ const USAGE = `usage: npm run reindex -- [--from-scratch]
     REINDEX_TIMEOUT_MS    how long the whole rebuild may last (default 30 minutes)
 `;
 
-/** The options the tool takes; null for a usage error. */
-function optionsOf(args: readonly string[]): { fromScratch: boolean } | null {
-  if (args.some((arg) => arg !== '--from-scratch')) return null;
-  return { fromScratch: args.includes('--from-scratch') };
-}
-
-async function reindex(fromScratch: boolean): Promise<void> {
-  const config = loadConfig(schema);
-  const search = toolTarget(
-    'search',
-    { variable: 'SEARCH_ADDRESS', address: config.SEARCH_ADDRESS },
-    config.DATA_DIR,
-    DEFAULT_SEARCH_ADDRESS,
-  );
-  // The key the services verify: SERVICE_AUTH_KEY, else the embedded mode's own from its addresses file.
-  useServiceKeys({ ...config, SERVICE_AUTH_KEY: config.SERVICE_AUTH_KEY ?? search.serviceKey });
-  const client = createClient(protos().search.SearchService, search.address, 4 * 1024 * 1024);
-  try {
-    const requestId = randomUUID();
-    const call = client.Reindex({ from_scratch: fromScratch }, requestMetadata(requestId), {
-      deadline: Date.now() + config.REINDEX_TIMEOUT_MS,
-    });
-    const messages = call as AsyncIterable<ProgressMessage<{ indexed: number; removed: number }>>;
-    const result = await followProgress('reindex', messages, requestId).catch((error: Error) => {
-      throw new Error(`${error.message} (search service at ${search.address}, from ${search.from})`);
-    });
-    console.log(`reindexed ${result.indexed} objects, removed ${result.removed} stale entries`);
-  } finally {
-    client.close();
-  }
-}
-
-exitOnHelp(USAGE);
-const options = optionsOf(process.argv.slice(2));
-if (!options) {
-  process.stderr.write(USAGE);
-  process.exit(2);
-}
-reindex(options.fromScratch).catch((error: Error) => {
-  console.error(error instanceof ConfigError ? error.message : `reindex failed: ${error.message}`);
-  process.exit(1);
+runRebuildTool({
+  label: 'reindex',
+  failing: 'reindex',
+  usage: USAGE,
+  service: 'search',
+  addressVariable: 'SEARCH_ADDRESS',
+  defaultAddress: DEFAULT_SEARCH_ADDRESS,
+  timeoutVariable: 'REINDEX_TIMEOUT_MS',
+  connect: (address) => createClient(protos().search.SearchService, address, 4 * 1024 * 1024),
+  start: (client, request, metadata, options) =>
+    client.Reindex(request, metadata, options) as AsyncIterable<ProgressMessage<{ indexed: number; removed: number }>>,
+  done: (result) => `reindexed ${result.indexed} objects, removed ${result.removed} stale entries`,
 });

@@ -61,3 +61,4 @@ export * from './i18n/messages';
 export * from './types';
 export * from './imaging';
 export * from './runtime/tool-support';
+export * from './runtime/rebuild-tool';
