@@ -1108,6 +1108,15 @@ const MATRIX: Row[] = [
     body: { text: 'Hello' },
     expected: (c, s) => whenViewing(s, () => 404)(c),
   },
+  // Moderation too: its permission is evaluated after the 404, so a caller who is no moderator learns no more.
+  {
+    endpoint: 'comments',
+    method: 'POST',
+    name: 'moderate a comment',
+    onContent: true,
+    path: (d) => `${d}/@comments/1400000000000000/@workflow/publish`,
+    expected: (c, s) => whenViewing(s, () => 404)(c),
+  },
   {
     endpoint: 'comments',
     method: 'PATCH',

@@ -2,84 +2,31 @@
  * `@comments`: the conversation on a content object (specification: Comments; addendum §3, §8). `GET` lists it in
  * thread order, batched; `POST` adds a comment (or, with a comment id, a direct reply); `PATCH` edits one (its
  * author); `DELETE` removes one and its replies (its author or a moderator). Moderators approve or reject a
- * pending comment with `POST @comments/<id>/@workflow/publish` (or `reject`). Where the object does not allow
- * discussion, every method answers 404.
+ * pending comment with `POST @comments/<id>/@workflow/publish` (or `reject`), the part of `@comments` in
+ * comment-workflow.ts. Where the object does not allow discussion, every method answers 404.
  */
-import { AppError, badRequest, proofOf, readBatch, type Permission } from '@cms/shared';
+import { badRequest, readBatch, type Permission } from '@cms/shared';
 import { z } from 'zod';
 import type { DiscussionContext } from '../clients/contexts';
-import {
-  bodyLimit,
-  capabilitiesOf,
-  discussionAllowed,
-  requireDiscussion,
-  threadOrder,
-  type Capabilities,
-} from '../domain/comment';
-import type { DiscussionSettings } from '../domain/settings';
+import { threadOrder } from '../domain/comment';
+import { boundBody, conversation, postBody } from './conversation';
 import { endpoint, operation, settingsOf, type DiscussionDeps } from './declarations';
 import { commentsUrl, renderComment, renderList } from './render';
-
-/** Generous bounds against hostile input; the registry's length limit is checked on the text itself. */
-const addBody = z
-  .object({
-    text: z.string().max(1_000_000).optional(),
-    author_name: z.string().max(200).optional(),
-    author_email: z.string().email().max(254).optional(),
-    user_notification: z.boolean().optional(),
-    // A workflow transition's note (the `@workflow` sub-path), not kept.
-    comment: z.string().max(10_000).optional(),
-  })
-  .strict();
 
 const editBody = z.object({ text: z.string().max(1_000_000) }).strict();
 
 const commentParams = z.object({ comment_id: z.string().max(40) });
-const postParams = z.object({ comment_id: z.string().max(40).optional(), transition: z.string().max(100).optional() });
-
-interface Conversation {
-  settings: DiscussionSettings;
-  caller: Capabilities;
-}
-
-/** The settings and what the caller may do here; 404 where the object does not allow discussion. */
-async function conversation(
-  call: { request: Parameters<typeof settingsOf>[0]['request']; requestId: string; context: DiscussionContext },
-  deps: DiscussionDeps,
-): Promise<Conversation> {
-  const settings = await settingsOf(call, deps);
-  const allowed = discussionAllowed(settings, call.context);
-  requireDiscussion(allowed);
-  return { settings, caller: capabilitiesOf(call.request.principal, call.context.scope, settings, allowed) };
-}
-
-/** A body longer than any allowed comment is refused before it is parsed. */
-async function boundBody(
-  call: { request: Parameters<typeof settingsOf>[0]['request']; requestId: string; context: DiscussionContext },
-  deps: DiscussionDeps,
-): Promise<void> {
-  const { settings } = await conversation(call, deps);
-  const limit = bodyLimit(settings);
-  if (call.request.body.length > limit) {
-    throw new AppError('PayloadTooLarge', `A comment body may not exceed ${limit} bytes`);
-  }
-}
+const postParams = z.object({ comment_id: z.string().max(40).optional() });
 
 const POST_ACCESS =
-  'a moderator’s transition (`<comment_id>/@workflow/<transition>`) needs "Moderate Discussion"; a comment or ' +
-  'reply "Reply to item", or anonymous comments switched on for an anonymous caller; after the 404 of the guard';
+  'a comment or reply needs "Reply to item", or anonymous comments switched on for an anonymous caller; after ' +
+  'the 404 of the guard';
 
-/** The permission a `POST` needs, by what it does (evaluated after the guard, so a closed discussion is 404). */
+/** The permission a `POST` needs, by who sends it (evaluated after the guard, so a closed discussion is 404). */
 async function postPermission(
-  call: {
-    params: { transition?: string };
-    principal: unknown;
-    request: Parameters<typeof settingsOf>[0]['request'];
-    requestId: string;
-  },
+  call: { principal: unknown; request: Parameters<typeof settingsOf>[0]['request']; requestId: string },
   deps: DiscussionDeps,
 ): Promise<Permission> {
-  if (call.params.transition !== undefined) return 'Moderate Discussion';
   if (!call.principal && (await settingsOf(call, deps)).anonymousComments) return 'View';
   return 'Reply to item';
 }
@@ -113,30 +60,16 @@ export const comments = endpoint({
       },
     }),
     POST: operation({
-      summary:
-        'Adds a comment (`text`; anonymous: also `author_name`, `author_email`), or a reply to `<comment_id>`; ' +
-        'a moderator approves or rejects a pending one at `<comment_id>/@workflow/publish` or `reject`',
-      paths: ['', ':comment_id', ':comment_id/@workflow/:transition'],
+      summary: 'Adds a comment (`text`; anonymous: also `author_name`, `author_email`), or a reply to `<comment_id>`',
+      paths: ['', ':comment_id'],
       permission: { permissionOf: postPermission, why: POST_ACCESS },
       params: postParams,
       guard: boundBody,
-      body: addBody,
+      body: postBody,
       handle: async (call, deps) => {
         const { settings, caller } = await conversation(call, deps);
         const uid = call.context.uid as string;
-        const { comment_id: target, transition } = call.params;
-        if (target !== undefined && transition !== undefined) {
-          const moderating = proofOf(call.proof, 'Moderate Discussion');
-          const state = await deps.commands.transition(uid, target, transition, caller, call.requestId, moderating);
-          return {
-            status: 200,
-            body: {
-              '@id': `${commentsUrl(call.publicUrl, call.context.path)}/${target}`,
-              action: transition,
-              review_state: state,
-            },
-          };
-        }
+        const target = call.params.comment_id;
         if (call.body.text === undefined)
           throw badRequest('text is required', [{ field: 'text', message: 'required' }]);
         const id = await deps.commands.add(

@@ -11,8 +11,9 @@ import {
   type LocalRoles,
 } from '@cms/shared';
 import { accessFields, accessOf } from './access';
+import { removeTree } from './remove-tree';
 import type { Caller } from './caller';
-import { addedEvent, modifiedEvent, movedEvent, removedEvent } from './content-events';
+import { addedEvent, modifiedEvent, movedEvent } from './content-events';
 import {
   changesSchemaFields,
   checkInvariants,
@@ -24,7 +25,7 @@ import {
   storedNames,
   type FieldValues,
 } from './field-changes';
-import { fileValuesOf, storedValue, valuesAfter } from './field-values';
+import { storedValue, valuesAfter } from './field-values';
 import { StoredFile, type FileStorage, type FileValue } from '../files/files';
 import type { FolderOrdering, OrderInput } from '../tree/folder-order';
 import { childPath, parentPathOf, type ContentDoc, type VersionRecord, type WorkflowEntry } from './model';
@@ -423,33 +424,8 @@ export class ContentCommands {
 
   async remove(doc: ContentDoc, caller: Caller): Promise<void> {
     if (doc.portal_type === SITE_ROOT_TYPE) throw badRequest('The site root cannot be deleted');
-    let below: ContentDoc[] = [];
-    // The events go out once what was inside is gone too (as the relay would finish it).
-    const flushes = this.writer.deferFlushes();
-    const written = await this.writer.write(
-      doc,
-      {
-        kind: 'delete',
-        permission: 'Delete objects',
-        plan: async (current) => {
-          below = await this.repo.descendants(current._id);
-          const removed = [current._id, ...below.map((d) => d._id)];
-          return {
-            // The commit point: a tombstone, whose path is free at once; the relay removes it once published.
-            set: { _deleted: true },
-            unset: ['path', 'parent_uid'],
-            events: (next) => [removedEvent(current, next.version, removed, caller.requestId)],
-          };
-        },
-      },
-      caller,
-      flushes,
-    );
-    await this.repo.deleteDescendants(doc._id);
-    await flushes.flush();
-    const removed = [written.before, ...below];
-    const versioned = await this.writer.forgetVersions(removed);
-    await this.files.release([...removed.flatMap((d) => fileValuesOf(d, this.types)), ...versioned]);
+    const removal = { author: caller, requestId: caller.requestId, permission: 'Delete objects' as const };
+    await removeTree(doc, removal, { repo: this.repo, writer: this.writer, files: this.files, types: this.types });
   }
 
   /** The objects a relation list refers to, in its order, skipping those gone since. */

@@ -1,5 +1,6 @@
 /** The content feature of content's domain: its modules, for the API and the wiring. */
 export * from './content-commands';
+export * from './remove-tree';
 export * from './content-events';
 export * from './model';
 export * from './repository';

@@ -25,9 +25,10 @@ import {
 } from '@cms/shared';
 import { accessFields, accessOf } from '../content/access';
 import type { Caller } from '../content/caller';
-import { addedEvent, modifiedEvent, removedEvent } from '../content/content-events';
+import { addedEvent, modifiedEvent } from '../content/content-events';
 import { contentDate } from '../content/dates';
 import { CORE_FIELDS, fileValuesOf } from '../content/field-values';
+import { removeTree } from '../content/remove-tree';
 import { asFileValue, type FileStorage, type FileValue } from '../files/files';
 import { CHECKOUT_LOCK, holds, liveLock, lockedError, newLock, NEVER_EXPIRES_S } from '../locks/locks';
 import { childPath, type ContentDoc, type PendingIteration } from '../content/model';
@@ -426,31 +427,8 @@ export class WorkingCopies implements FollowUp {
   private async removeCopy(uid: string, requestId: string): Promise<void> {
     const copy = await this.repo.byUid(uid);
     if (!copy) return;
-    let below: ContentDoc[] = [];
-    const flushes = this.writer.deferFlushes();
-    const written = await this.writer.write(
-      copy,
-      {
-        kind: 'delete',
-        plan: async (current) => {
-          below = await this.repo.descendants(current._id);
-          const removed = [current._id, ...below.map((d) => d._id)];
-          return {
-            set: { _deleted: true },
-            unset: ['path', 'parent_uid'],
-            events: (next) => [removedEvent(current, next.version, removed, requestId)],
-          };
-        },
-      },
-      SYSTEM_WRITE,
-      flushes,
-    );
-    if (!written) return;
-    await this.repo.deleteDescendants(uid);
-    await flushes.flush();
-    const removed = [written.before, ...below];
-    const versioned = await this.writer.forgetVersions(removed);
-    await this.files.release([...removed.flatMap((d) => this.filesOf(d)), ...versioned]);
+    const using = { repo: this.repo, writer: this.writer, files: this.files, types: this.types };
+    await removeTree(copy, { author: SYSTEM_WRITE, requestId }, using);
   }
 
   /** The object's schema fields, each file and image with a blob of its own (a copy owns its blobs). */
