@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import * as shared from '@cms/shared';
 import { SITE_PERMISSIONS, type AnyOperation, type EndpointDeclaration, type Permission } from '@cms/shared';
 import { ENDPOINTS as CONFIG } from '../../services/config/src/api/endpoints';
 import { ENDPOINTS as CONTENT } from '../../services/content/src/api/endpoints';
@@ -91,6 +92,11 @@ function domainChecks(service: string, pattern: RegExp): { file: string; permiss
 }
 
 describe('declared permissions', () => {
+  it('only the dispatcher makes proofs: the shared package does not export `grant`', () => {
+    expect(Object.keys(shared)).toEqual(expect.arrayContaining(['covers', 'proofOf']));
+    expect(Object.keys(shared)).not.toContain('grant');
+  });
+
   it('every operation declares a permission, or the reason it needs none beyond View', () => {
     const undeclared: string[] = [];
     for (const [service, declarations] of Object.entries(SERVICES)) {

@@ -47,7 +47,8 @@ export * from './events/consumer-groups';
 export * from './http/urls';
 export * from './permissions/workflow';
 export * from './permissions/local-roles';
-export * from './permissions/granted';
+// `grant` stays inside: only the dispatcher makes proofs.
+export { covers, proofOf, requireCallerPermission, type Granted } from './permissions/granted';
 export * from './encoding/base64';
 export * from './encoding/csv';
 export * from './mail/mail-sender';
