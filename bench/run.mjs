@@ -40,6 +40,8 @@
 //            of BENCH_ENGINES (embedded,postgres; two search replicas on PostgreSQL), side by side.
 //   engines  bench/engines.mjs: GET of a Document (uncached, anonymous and Basic; ratio to the echo floor) and
 //            POST p50 at BENCH_CONNECTIONS, on the embedded engine and on PostgreSQL in one run (issue 24).
+//   pageview bench/pageview.mjs: the API calls of a logged-in editor's page view in Volto (recorded by the browser
+//            test: bench/volto-pageview.json) as a unit, against the echo floor (issue 27, target 2).
 //   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
 //            it, and its share of the real path's CPU per request (issue 25).
 //
@@ -55,6 +57,7 @@ import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
+import { runPageView } from './pageview.mjs';
 import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
@@ -475,6 +478,7 @@ const PARTS = {
   'store-engines': runStoreEngines,
   engines: runEngines,
   proof: runServiceProof,
+  pageview: runPageView,
 };
 
 async function main() {

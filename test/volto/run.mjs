@@ -17,7 +17,7 @@
 // hard-coded original names still show). `VOLTO_PASSES=original` or `neutral` runs one; `VOLTO_STEPS=2-5,17` runs only
 // those steps. CHROMIUM_PATH (default /usr/bin/chromium), VOLTO_CACHE_DIR (setup.mjs).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -387,6 +387,21 @@ function stepsFor(page, site, apiLog, watchErrors, shots) {
           option?.click();
         });
         if ((await published).status() !== 200) throw new Error('publishing failed');
+      },
+      NEUTRAL,
+    ],
+    // Neutral: the page as Volto draws it for an editor; no identifier is compared. Its API calls (Volto's server's
+    // and the browser's) are the unit of `node bench/run.mjs pageview` (issue 27): with VOLTO_PAGEVIEW_LOG set, they
+    // are written to that file (the document's path as `{document}`).
+    [
+      'a logged-in editor loads the published page',
+      async () => {
+        const from = apiLog.length;
+        await visit(docPath);
+        await page.waitForSelector('#toolbar .toolbar-actions');
+        await waitForText('#page-document .documentFirstHeading', DOC_TITLE);
+        if (process.env.VOLTO_PAGEVIEW_LOG)
+          writePageViewLog(process.env.VOLTO_PAGEVIEW_LOG, apiLog.slice(from), docPath);
       },
       NEUTRAL,
     ],
@@ -808,3 +823,14 @@ main().catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+/**
+ * The API calls of one page view (`bench/pageview.mjs` replays them): method and URL path with its query, the
+ * page's path as `{document}`; the walk's own readiness polls left out.
+ */
+function writePageViewLog(file, entries, docPath) {
+  const calls = entries
+    .filter((e) => e.path !== '/readyz')
+    .map((e) => ({ method: e.method, path: e.path.split(docPath).join('/{document}'), status: e.status }));
+  writeFileSync(file, JSON.stringify({ recorded: new Date().toISOString(), calls }, null, 2) + '\n');
+}
