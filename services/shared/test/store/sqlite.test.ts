@@ -80,6 +80,40 @@ describe('SQLite store', () => {
     expect(await items.countDocuments({ state: 'private' })).toBe(2);
   });
 
+  it('commits the writes of one turn together, a failing one undoing only itself', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ code: 1 }, { unique: true });
+    await items.insertOne({ _id: 'taken', code: 'x', n: 0 });
+    const commits = jest.spyOn(store.db, 'transaction');
+    const outcomes = await Promise.allSettled([
+      items.insertOne({ _id: 'a', code: 'a' }),
+      items.insertOne({ _id: 'b', code: 'x' }), // the unique code is taken
+      items.updateOne({ _id: 'taken' }, { $inc: { n: 1 } }),
+      items.insertOne({ _id: 'a', code: 'again' }), // the first insert of this group holds the _id
+      items.deleteMany({ code: 'nothing' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.name).toBe('DuplicateKeyError');
+    expect((outcomes[3] as PromiseRejectedResult).reason.name).toBe('DuplicateKeyError');
+    // One transaction for the group, and one savepoint for each of its five writes.
+    expect(commits).toHaveBeenCalledTimes(6);
+    commits.mockRestore();
+    const docs = await items.find({}, { sort: { _id: 1 } });
+    expect(docs).toEqual([
+      { _id: 'a', code: 'a' },
+      { _id: 'taken', code: 'x', n: 1 },
+    ]);
+  });
+
+  it('commits the writes still queued when it is closed', async () => {
+    const items = store.collection('items');
+    const written = items.insertOne({ _id: 'late' });
+    await store.close();
+    await expect(written).resolves.toEqual({ insertedId: 'late' });
+    store = openSqliteStore(join(dir, 'test.db'));
+    expect(await store.collection('items').findOne({ _id: 'late' })).toEqual({ _id: 'late' });
+  });
+
   it('keeps documents and indexes across a reopen', async () => {
     const items = store.collection('items');
     await items.createIndex({ email: 1 }, { unique: true });

@@ -10,7 +10,9 @@
  *
  * The database runs in WAL mode (readers do not wait for the writer) with synchronous=FULL: each commit is
  * fsynced before the write is acknowledged, so neither a killed process nor a power cut loses an acknowledged
- * write (NORMAL would keep them across a killed process only).
+ * write (NORMAL would keep them across a killed process only). Writes commit in groups: those that come in one turn
+ * of the event loop run one after the other in one transaction, each in a savepoint of its own (one failing undoes
+ * itself alone), and share its commit and fsync; each is acknowledged once that commit is done.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -216,8 +218,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     const { _id, ...rest } = doc;
     const prepared = { _id: String(_id ?? newDocumentId()), ...rest };
     this.ready();
-    this.insertInto(prepared);
-    return { insertedId: prepared._id };
+    return this.store.commitWrite(() => {
+      this.insertInto(prepared);
+      return { insertedId: prepared._id };
+    });
   }
 
   /** One document updated (or upserted) atomically; returns it before and after. */
@@ -225,10 +229,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     filter: Filter,
     update: Update,
     options: { upsert?: boolean; sort?: SortSpec },
-  ): { before?: Document; after?: Document; modified: boolean; upserted?: string } {
+  ): Promise<{ before?: Document; after?: Document; modified: boolean; upserted?: string }> {
     assertSupportedUpdate(update);
     this.ready();
-    return this.store.writeTransaction(() => {
+    return this.store.commitWrite(() => {
       const [doc] = this.select(filter, { sort: options.sort, limit: 1 });
       if (!doc) {
         if (!options.upsert) return { modified: false };
@@ -244,13 +248,13 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
-    const result = this.updateFirst(filter, update, { upsert: options.upsert });
+    const result = await this.updateFirst(filter, update, { upsert: options.upsert });
     if (result.upserted !== undefined) return { matchedCount: 0, modifiedCount: 0, upsertedId: result.upserted };
     return { matchedCount: result.after ? 1 : 0, modifiedCount: result.modified ? 1 : 0, upsertedId: null };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
-    const result = this.updateFirst(filter, update, { upsert: options.upsert, sort: options.sort });
+    const result = await this.updateFirst(filter, update, { upsert: options.upsert, sort: options.sort });
     const doc = options.returnDocument === 'before' ? result.before : result.after;
     return doc ? (project(doc, options.projection) as T) : null;
   }
@@ -258,7 +262,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     assertSupportedUpdate(update);
     this.ready();
-    return this.store.writeTransaction(() => {
+    return this.store.commitWrite(() => {
       const docs = this.select(filter);
       let modifiedCount = 0;
       for (const doc of docs) {
@@ -270,13 +274,15 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     });
   }
 
-  private remove(filter: Filter, one: boolean): number {
+  private remove(filter: Filter, one: boolean): Promise<number> {
     this.ready();
     const prefilter = filterToSql(filter);
     if (!one && prefilter.exact) {
-      return this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes;
+      return this.store.commitWrite(
+        () => this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes,
+      );
     }
-    return this.store.writeTransaction(() => {
+    return this.store.commitWrite(() => {
       const docs = this.select(filter, { limit: one ? 1 : undefined });
       const byId = this.store.statement(`DELETE FROM ${this.table} WHERE id = ?`);
       let deleted = 0;
@@ -286,11 +292,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    return { deletedCount: this.remove(filter, true) };
+    return { deletedCount: await this.remove(filter, true) };
   }
 
   async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
-    return { deletedCount: this.remove(filter, false) };
+    return { deletedCount: await this.remove(filter, false) };
   }
 
   async createIndex(keys: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
@@ -315,6 +321,8 @@ export class SqliteStore implements DocumentStore {
   private readonly tables = new Set<string>();
   private readonly collections = new Map<string, SqliteCollection<Document>>();
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+  /** The writes waiting for the next group commit, in the order they came. */
+  private queued: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
   constructor(
     readonly db: Database.Database,
@@ -351,9 +359,45 @@ export class SqliteStore implements DocumentStore {
     return statement as Database.Statement<unknown[], R>;
   }
 
-  /** Runs `work` in an IMMEDIATE transaction (the write lock taken first): committed if it returns, else rolled back. */
-  writeTransaction<R>(work: () => R): R {
-    return this.db.transaction(work).immediate();
+  /**
+   * Runs `work` (reads and writes of one operation, synchronous) in the next group commit: after the writes queued
+   * before it, in a savepoint of its own, in one IMMEDIATE transaction (the write lock taken first) with every write
+   * queued in this turn of the event loop. Resolves with what it returned once the transaction is committed; rejects
+   * with what it threw (its savepoint undone, the others kept), or with the commit's error.
+   */
+  commitWrite<R>(work: () => R): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queued.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.queued.length === 1) setImmediate(() => this.commitQueued());
+    });
+  }
+
+  private commitQueued(): void {
+    const group = this.queued;
+    this.queued = [];
+    const outcomes: { value?: unknown; error?: unknown; failed: boolean }[] = [];
+    try {
+      this.db
+        .transaction(() => {
+          for (const { work } of group) {
+            try {
+              // A transaction inside a transaction is a savepoint (better-sqlite3): undone alone when it throws.
+              outcomes.push({ value: this.db.transaction(work)(), failed: false });
+            } catch (error) {
+              outcomes.push({ error, failed: true });
+            }
+          }
+        })
+        .immediate();
+    } catch (error) {
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    group.forEach(({ resolve, reject }, i) => {
+      const outcome = outcomes[i];
+      if (outcome.failed) reject(outcome.error);
+      else resolve(outcome.value);
+    });
   }
 
   async ping(): Promise<void> {
@@ -393,6 +437,8 @@ export class SqliteStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
+    // The writes queued in this turn are committed first (their callers are waiting for it).
+    if (this.db.open && this.queued.length > 0) this.commitQueued();
     if (this.db.open) this.db.close();
   }
 }
