@@ -42,6 +42,9 @@
 //            POST p50 at BENCH_CONNECTIONS, on the embedded engine and on PostgreSQL in one run (issue 24).
 //   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
 //            it, and its share of the real path's CPU per request (issue 25).
+//   post-cpu bench/post-cpu.mjs: CPU per POST of a Document in the embedded suite (the whole process, background
+//            work included) at 1 and BENCH_CONNECTIONS connections, POST p50 against an uncached GET's p50 in the
+//            same run (issue 27, target 3); BENCH_POST_BASELINE runs another build beside it.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -55,6 +58,7 @@ import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
+import { runPostCpu } from './post-cpu.mjs';
 import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
@@ -475,6 +479,7 @@ const PARTS = {
   'store-engines': runStoreEngines,
   engines: runEngines,
   proof: runServiceProof,
+  'post-cpu': runPostCpu,
 };
 
 async function main() {
