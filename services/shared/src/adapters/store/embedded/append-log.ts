@@ -7,9 +7,9 @@
  * Writes are group-committed: the records queued while one batch is written
  * and fsynced go out together in the next batch, so concurrent writers share
  * one fsync instead of queueing for their own. A record is acknowledged only
- * once its batch is on disk. The file is opened by path for each batch, so a
- * file that was moved away or replaced fails the writes rather than taking
- * them somewhere no restart reads.
+ * once its batch is on disk. The file stays open between batches, but its path
+ * is checked before each one: a file that was moved away or replaced is opened
+ * anew by its path rather than taking the writes somewhere no restart reads.
  *
  * Compaction never blocks the event loop for long: a snapshot of the live
  * documents (the owner's immutable objects) is written to `<file>~` a slice at a
@@ -190,6 +190,8 @@ export class AppendLog {
   private appendedSinceRewrite: number;
   private recordsAtRewrite: number;
   private closing = false;
+  /** The file batches are appended to, kept open between them, and which file (device, inode) that is. */
+  private live: { handle: fs.FileHandle; ino: number; dev: number } | undefined;
 
   constructor(
     readonly filename: string,
@@ -268,13 +270,45 @@ export class AppendLog {
   }
 
   private async appendBytes(bytes: Buffer): Promise<void> {
-    const handle = await fs.open(this.filename, 'a', PRIVATE_FILE_MODE);
+    const handle = await this.liveFile();
     try {
       await handle.write(bytes);
       await handle.datasync();
-    } finally {
-      await handle.close();
+    } catch (err) {
+      await this.closeLiveFile();
+      throw err;
     }
+  }
+
+  /**
+   * The file open for appending, as long as its path still names it: checked before every batch (one stat where
+   * opening and closing it were two calls), so that a file moved away or replaced is opened anew by its path, as
+   * opening it for each batch did, and a batch never goes where no restart reads it.
+   */
+  private async liveFile(): Promise<fs.FileHandle> {
+    if (this.live) {
+      const named = await fs.stat(this.filename).catch((err: unknown) => {
+        if (isMissing(err)) return undefined;
+        throw err;
+      });
+      if (named && named.ino === this.live.ino && named.dev === this.live.dev) return this.live.handle;
+      await this.closeLiveFile();
+    }
+    const handle = await fs.open(this.filename, 'a', PRIVATE_FILE_MODE);
+    try {
+      const { ino, dev } = await handle.stat();
+      this.live = { handle, ino, dev };
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
+    return handle;
+  }
+
+  private async closeLiveFile(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    await live?.handle.close().catch(() => undefined);
   }
 
   private maybeCompact(): void {
@@ -362,6 +396,7 @@ export class AppendLog {
       await this.flushing;
       await this.compaction?.done.catch(() => undefined);
     }
+    await this.closeLiveFile();
     if (this.failure) return;
     await this.rewrite();
   }
