@@ -61,7 +61,25 @@ const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
 
 /** One line of the file for a stored document (Dates as `{$$date}`, as NeDB writes them). */
 export function documentRecord(doc: Document): string {
-  return nedbModel.serialize(doc);
+  // NeDB's serialisation runs a replacer on every key, which keeps V8 off its fast JSON path; it only changes
+  // Dates (its key checks were made when the document was stored), so a document without one is plain JSON.
+  return holdsDate(doc) ? nedbModel.serialize(doc) : JSON.stringify(doc);
+}
+
+/** Whether a value holds anything NeDB serialises as a date (what has a `getTime` method), at any depth. */
+function holdsDate(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (typeof (value as { getTime?: unknown }).getTime === 'function') return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsDate(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && holdsDate((value as Record<string, unknown>)[key])) {
+      return true;
+    }
+  }
+  return false;
 }
 
 export function deletionRecord(id: unknown): string {
