@@ -3,7 +3,10 @@
  * applying an update, building an upserted document from a filter, projecting, copying.
  */
 import { types } from 'node:util';
-import { find as mingoFind, update as mingoUpdate } from 'mingo';
+import { Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import { Context } from 'mingo/core';
+import * as queryOperators from 'mingo/operators/query';
+import { Query as BareQuery } from 'mingo/query';
 import { cloneDeep as mingoCloneDeep, isEqual as mingoIsEqual } from 'mingo/util';
 import type { Document, Filter, Projection, Update } from '../../ports/store';
 import { isPlainObject, newDocumentId } from '../../ports/store-rules';
@@ -239,5 +242,59 @@ export function idFirst<T extends Document>(doc: T): T {
 }
 
 export function project<T extends Document>(doc: T, projection: Projection | undefined): T {
-  return hasKeys(projection) ? idFirst(mingoFind<T>([doc], {}, projection as MingoProjection).all()[0]) : doc;
+  if (!hasKeys(projection)) return doc;
+  const fields = includedFields(projection);
+  if (fields) return pickFields(doc, fields);
+  return idFirst(mingoFind<T>([doc], {}, projection as MingoProjection).all()[0]);
+}
+
+/** The fields a projection includes, in mingo's order (sorted), and whether `_id` is one. */
+export type IncludedFields = { id: boolean; names: string[] };
+
+/**
+ * The fields of a plain inclusion projection (`{ a: 1, b: 1 }`, `_id` included unless 0, top-level names only),
+ * else undefined (mingo projects it). mingo builds a query and copies its operator tables for each projection;
+ * these are the projections the services ask for (an `_id`, a few fields).
+ */
+export function includedFields(projection: Projection): IncludedFields | undefined {
+  const names: string[] = [];
+  let id = true;
+  for (const [name, value] of Object.entries(projection)) {
+    if (name === '_id') {
+      if (value === 0) id = false;
+      else if (value !== 1) return undefined;
+    } else if (value === 1 && !name.includes('.') && !name.startsWith('$')) {
+      names.push(name);
+    } else {
+      return undefined;
+    }
+  }
+  if (names.length === 0 && !id) return undefined;
+  return { id, names: names.sort() };
+}
+
+/** What mingo's projection gives for a plain inclusion (after `idFirst`): `_id`, then the fields that are defined. */
+export function pickFields<T extends Document>(doc: T, fields: IncludedFields): T {
+  const picked: Record<string, unknown> = {};
+  if (fields.id && doc._id !== undefined) picked._id = doc._id;
+  for (const name of fields.names) if (doc[name] !== undefined) picked[name] = doc[name];
+  return picked as T;
+}
+
+/**
+ * Query operators alone, for filters that use no aggregation expression: mingo's Query copies every operator
+ * table of its context when it is made (hundreds of entries with the default context, for every query).
+ */
+const QUERY_CONTEXT = Context.init({ query: queryOperators });
+
+/** A mingo matcher for `filter`, on the query operators alone unless it has an aggregation expression (`$expr`). */
+export function matcher(filter: Filter): { test(doc: unknown): boolean } {
+  return usesExpression(filter) ? new Query(filter) : new BareQuery(filter, { context: QUERY_CONTEXT });
+}
+
+function usesExpression(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(usesExpression);
+  if (!isPlainObject(value)) return false;
+  for (const [key, item] of Object.entries(value)) if (key === '$expr' || usesExpression(item)) return true;
+  return false;
 }
