@@ -17,7 +17,7 @@
  * snapshot's tail; between two batches, the tail is appended to the new file,
  * which is fsynced and renamed over the live one.
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Document } from '../../../ports/store';
@@ -53,6 +53,9 @@ const SLICE_MS = 8;
 const READ_CHUNK_BYTES = 1 << 20;
 /** The buffer a compaction encodes its records into, a slice at a time. */
 const SNAPSHOT_BUFFER_BYTES = 1 << 20;
+
+/** Appending, each write durable (data and the size that reaches it) before it returns: one call where two were. */
+const APPEND_DSYNC = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_DSYNC;
 
 const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
   serialize(doc: unknown): string;
@@ -290,8 +293,8 @@ export class AppendLog {
   private async appendBytes(bytes: Buffer): Promise<void> {
     const handle = await this.liveFile();
     try {
+      // Opened with O_DSYNC: the write returns once the bytes are on disk, as a write and an fdatasync did.
       await handle.write(bytes);
-      await handle.datasync();
     } catch (err) {
       await this.closeLiveFile();
       throw err;
@@ -312,7 +315,7 @@ export class AppendLog {
       if (named && named.ino === this.live.ino && named.dev === this.live.dev) return this.live.handle;
       await this.closeLiveFile();
     }
-    const handle = await fs.open(this.filename, 'a', PRIVATE_FILE_MODE);
+    const handle = await fs.open(this.filename, APPEND_DSYNC, PRIVATE_FILE_MODE);
     try {
       const { ino, dev } = await handle.stat();
       this.live = { handle, ino, dev };
