@@ -17,7 +17,8 @@
 // POSTs at BENCH_CONNECTIONS connections, and "POST p50 <= 3 x GET p50" at BENCH_CONNECTIONS connections.
 //
 // BENCH_POST_BASELINE=<path of another checkout's services/embedded/dist/main.js> runs that build beside this one,
-// in its own child and DATA_DIR, interleaved step by step (before/after figures from one run).
+// in its own child and DATA_DIR, interleaved step by step (before/after figures from one run; every other round in
+// the reverse order); several as `label=path,label=path`.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s, GET, default 10), BENCH_CONNECTIONS (10), BENCH_POST_COUNT (1000),
 // BENCH_POST_WARMUP (200 POSTs and 2 s of GETs per suite before the rounds, discarded).
 import { readFileSync } from 'node:fs';
@@ -158,7 +159,16 @@ export async function runPostCpu(settings) {
       `${count} POSTs at 1 conn, ${count} POSTs at ${connections} conn; clock tick ${fmt(TICK_MS, 1)} ms`,
   );
   const mains = [['this build', EMBEDDED_MAIN]];
-  if (process.env.BENCH_POST_BASELINE) mains.unshift(['baseline', resolve(process.env.BENCH_POST_BASELINE)]);
+  // `path` or `label=path,label=path`: earlier builds, run first in each round.
+  const baselines = (process.env.BENCH_POST_BASELINE ?? '').split(',').filter(Boolean);
+  mains.unshift(
+    ...baselines.map((entry, i) => {
+      const at = entry.indexOf('=');
+      return at === -1
+        ? [`baseline${baselines.length > 1 ? ` ${i + 1}` : ''}`, resolve(entry)]
+        : [entry.slice(0, at), resolve(entry.slice(at + 1))];
+    }),
+  );
   try {
     const suites = [];
     for (const [label, main] of mains) suites.push(await startSuite(label, main));
@@ -170,7 +180,8 @@ export async function runPostCpu(settings) {
     }
     for (let round = 1; round <= rounds; round++) {
       const parts = [];
-      for (const suite of suites) {
+      // Every other round in the reverse order, so that a load that rises or falls during a round favours no build.
+      for (const suite of round % 2 === 0 ? [...suites].reverse() : suites) {
         if (suite.handle.exited()) throw new Error(`${suite.handle.name} died\n${suite.handle.describe()}`);
         const get = await gets(suite, connections, duration);
         const one = await posts(suite, 1, count);
