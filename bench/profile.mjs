@@ -8,11 +8,15 @@
 // `node bench/profile.mjs summarise <file.cpuprofile>` only summarises.
 // `node bench/profile.mjs content <get|listing|expand|post|post1> [N]` profiles one
 // scenario of bench/content.mjs on a copy of the generated N-object tree (default 100000).
+// `node bench/profile.mjs post`: POSTs of Documents with distinct ids into the seeded Folder as admin (Basic), 10
+// connections, on a fresh embedded suite (issue 27, target 3: what a write costs).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HEADERS, scenarioList, startTree } from './content.mjs';
 import {
+  ADMIN_AUTH,
   DOCUMENT_PATH,
+  FOLDER_ID,
   PUBLIC_URL,
   ROOT,
   copyDir,
@@ -244,8 +248,52 @@ async function profileContent(key, n) {
   return { file: newestProfile(profDir), requests: warm.requests.total + result.requests.total };
 }
 
+/** POSTs of Documents (distinct ids) into the seeded Folder at 10 connections, on a fresh suite under --cpu-prof. */
+async function profilePost() {
+  const profDir = tempDir('cms-profile-post-');
+  const real = await startEmbedded('real', {
+    dataDir: tempDir('cms-profile-post-data-'),
+    workers: 0,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
+  });
+  await seedDocument(real.baseUrl);
+  await sleep(1500);
+  let next = 0;
+  const options = {
+    connections: 10,
+    requests: [
+      {
+        method: 'POST',
+        headers: { Authorization: ADMIN_AUTH, Accept: 'application/json', 'Content-Type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ '@type': 'Document', id: `profiled-${++next}`, title: `Profiled page ${next}` }),
+        }),
+      },
+    ],
+  };
+  const url = `${real.baseUrl}/${FOLDER_ID}`;
+  const warm = await loadWithLatencies(url, { ...options, duration: 2 });
+  const result = await loadWithLatencies(url, { ...options, duration: DURATION });
+  process.stdout.write(
+    `POST Document under --cpu-prof: ${result.requests.average.toFixed(0)} req/s, ` +
+      `p50 ${quantile(result.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(result.latencies, 0.99).toFixed(2)} ms, ` +
+      `${result.non2xx + result.errors + result.timeouts} bad\n`,
+  );
+  await real.stop(60_000);
+  return { file: newestProfile(profDir), requests: warm['2xx'] + result['2xx'] };
+}
+
 async function main() {
   const [mode = 'both', file] = process.argv.slice(2);
+  if (mode === 'post') {
+    const { file: profile, requests } = await profilePost();
+    const out = process.env.BENCH_PROFILE_OUT;
+    const kept = out ? join(out, 'post.cpuprofile') : profile;
+    if (out) writeFileSync(kept, readFileSync(profile));
+    process.stdout.write(`\n${summarise(kept, requests).text}\n`);
+    return;
+  }
   if (mode === 'summarise') {
     process.stdout.write(`${summarise(file).text}\n`);
     return;
@@ -260,7 +308,7 @@ async function main() {
     return;
   }
   if (!['real', 'echo', 'both'].includes(mode))
-    throw new Error(`usage: profile.mjs [real|echo|both] | summarise <file> | content <scenario> [N]`);
+    throw new Error(`usage: profile.mjs [real|echo|both] | post | summarise <file> | content <scenario> [N]`);
   const out = process.env.BENCH_PROFILE_OUT;
   const keep = (name, from) => {
     if (!out) return from;

@@ -44,6 +44,9 @@
 //            test: bench/volto-pageview.json) as a unit, against the echo floor (issue 27, target 2).
 //   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
 //            it, and its share of the real path's CPU per request (issue 25).
+//   post-cpu bench/post-cpu.mjs: CPU per POST of a Document in the embedded suite (the whole process, background
+//            work included) at 1 and BENCH_CONNECTIONS connections, POST p50 against an uncached GET's p50 in the
+//            same run (issue 27, target 3); BENCH_POST_BASELINE runs another build beside it.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -58,6 +61,7 @@ import { runHistory } from './history.mjs';
 import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
 import { runPageView } from './pageview.mjs';
+import { runPostCpu } from './post-cpu.mjs';
 import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
@@ -479,6 +483,7 @@ const PARTS = {
   engines: runEngines,
   proof: runServiceProof,
   pageview: runPageView,
+  'post-cpu': runPostCpu,
 };
 
 async function main() {

@@ -9,8 +9,9 @@ import type { EventBus, EventEnvelope } from '../ports/bus';
  * write and its events are one atomic single-document operation on every store
  * (no multi-document transactions needed): the write pushes its events onto
  * `_outbox` and sets `_pending`; the relay publishes them with confirms and
- * pulls each one after its confirm. A crash between the two repeats the
- * publish (at-least-once), never loses it.
+ * pulls each one after its confirm (the last one in the same write that
+ * releases the document). A crash between the two repeats the publish
+ * (at-least-once), never loses it.
  *
  * A document is deleted the same way: the write marks it `_deleted` with its
  * event (a tombstone), and the relay removes it once the event is out.
@@ -258,17 +259,30 @@ export class OutboxRelay {
     if (!doc) return;
     let released = false;
     try {
-      for (const event of doc._outbox ?? []) {
+      const events = doc._outbox ?? [];
+      for (const [i, event] of events.entries()) {
         await this.bus.publish(event);
         this.recordLag(event);
+        // The last event's pull and the release in one write, when the outbox holds only that event (no write
+        // pushed one meanwhile): a write of the document fewer for every write that has events.
+        if (i === events.length - 1) {
+          const settled = await this.collection.updateOne(
+            { _id: docId, _outbox: { $size: 1 }, '_outbox.id': event.id },
+            { $set: { _outbox: [] }, $unset: { _pending: '', _relay: '' } },
+          );
+          released = settled.matchedCount > 0;
+          if (released) break;
+        }
         await this.collection.updateOne({ _id: docId }, { $pull: { _outbox: { id: event.id } } });
       }
-      // Only when no write pushed new events meanwhile; the claim goes with it.
-      const settled = await this.collection.updateOne(
-        { _id: docId, _outbox: { $size: 0 } },
-        { $unset: { _pending: '', _relay: '' } },
-      );
-      released = settled.matchedCount > 0;
+      if (!released) {
+        // Only when no write pushed new events meanwhile; the claim goes with it.
+        const settled = await this.collection.updateOne(
+          { _id: docId, _outbox: { $size: 0 } },
+          { $unset: { _pending: '', _relay: '' } },
+        );
+        released = settled.matchedCount > 0;
+      }
       if (doc._deleted) {
         await this.options.beforeTombstoneRemoval?.(doc);
         await this.collection.deleteOne({ _id: docId, _deleted: true, _outbox: { $size: 0 } });

@@ -56,6 +56,32 @@ describe('OutboxRelay', () => {
     expect(doc?._pending).toBeUndefined();
   });
 
+  it('keeps an event a write pushes while the last one is being published, pending for the next flush', async () => {
+    const first = validEvent('content.added');
+    const pushed = validEvent('content.modified');
+    let pushedOnce = false;
+    const pushing: EventBus = {
+      ...bus,
+      publish: async (event) => {
+        await bus.publish(event);
+        if (pushedOnce) return;
+        pushedOnce = true;
+        await docs.updateOne({ _id: 'p' }, withEvents({ $set: { title: 't' } }, [pushed]));
+      },
+    };
+    await docs.insertOne({ _id: 'p', _outbox: [first], _pending: true });
+    const relay = new OutboxRelay(docs, pushing, silent);
+    await relay.flush('p');
+    expect(await docs.findOne({ _id: 'p' })).toMatchObject({ _outbox: [pushed], _pending: true });
+    await relay.flush('p');
+    await drained();
+    expect(received.map((e) => e.id)).toEqual([first.id, pushed.id]);
+    const doc = await docs.findOne({ _id: 'p' });
+    expect(doc).toMatchObject({ _outbox: [], title: 't' });
+    expect(doc?._pending).toBeUndefined();
+    expect(doc?._relay).toBeUndefined();
+  });
+
   it('a sweep after a crash publishes what a write committed but nobody relayed', async () => {
     const orphan = validEvent('content.added');
     await docs.insertOne({ _id: 'b', _outbox: [orphan], _pending: true });

@@ -198,18 +198,19 @@ describe('embedded store durability', () => {
     const items = store.collection('items');
     await items.insertOne({ _id: 'first' });
     const file = path.join(dir, 'items.db');
-    const open = fs.open.bind(fs);
+    const stat = fs.stat.bind(fs);
     const appends: unknown[] = [];
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    jest.spyOn(fs, 'open').mockImplementation(async (target, flags, mode) => {
-      if (target === file && flags === 'a') {
+    // Each batch first checks that the path still names the open file.
+    jest.spyOn(fs, 'stat').mockImplementation((async (target: string) => {
+      if (target === file) {
         appends.push(target);
         // The first batch waits until every other write has been applied in memory and queued behind it.
         if (appends.length === 1) await gate;
       }
-      return open(target, flags, mode);
-    });
+      return stat(target);
+    }) as typeof fs.stat);
     const writes = Array.from({ length: 20 }, (_, i) => items.insertOne({ _id: `w${i}` }));
     while ((await items.countDocuments({})) < 21) await new Promise((resolve) => setImmediate(resolve));
     release();
@@ -219,6 +220,24 @@ describe('embedded store durability', () => {
     const reopened = await openEmbeddedStore(dir);
     expect(await reopened.collection('items').countDocuments({})).toBe(21);
     await reopened.close();
+  });
+
+  it('appends to a new file at its path when the file was moved away, as a restart reads it', async () => {
+    const store = await openEmbeddedStore(dir);
+    const items = store.collection('items');
+    await items.insertOne({ _id: 'before' });
+    const file = path.join(dir, 'items.db');
+    await fs.rename(file, `${file}.moved`);
+    await items.insertOne({ _id: 'after' });
+    const moved = await fs.readFile(`${file}.moved`, 'utf8');
+    const current = await fs.readFile(file, 'utf8');
+    expect(moved).not.toContain('after');
+    expect(current).toContain('"_id":"after"');
+    await markHolderCrashed(dir);
+    const reopened = await openEmbeddedStore(dir);
+    expect(ids(await reopened.collection('items').find({}))).toEqual(['after']);
+    await reopened.close();
+    await store.close();
   });
 
   it('undoes a refused batch together with the writes applied after it', async () => {

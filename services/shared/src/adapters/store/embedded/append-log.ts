@@ -7,9 +7,9 @@
  * Writes are group-committed: the records queued while one batch is written
  * and fsynced go out together in the next batch, so concurrent writers share
  * one fsync instead of queueing for their own. A record is acknowledged only
- * once its batch is on disk. The file is opened by path for each batch, so a
- * file that was moved away or replaced fails the writes rather than taking
- * them somewhere no restart reads.
+ * once its batch is on disk. The file stays open between batches, but its path
+ * is checked before each one: a file that was moved away or replaced is opened
+ * anew by its path rather than taking the writes somewhere no restart reads.
  *
  * Compaction never blocks the event loop for long: a snapshot of the live
  * documents (the owner's immutable objects) is written to `<file>~` a slice at a
@@ -17,7 +17,7 @@
  * snapshot's tail; between two batches, the tail is appended to the new file,
  * which is fsynced and renamed over the live one.
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Document } from '../../../ports/store';
@@ -54,6 +54,9 @@ const READ_CHUNK_BYTES = 1 << 20;
 /** The buffer a compaction encodes its records into, a slice at a time. */
 const SNAPSHOT_BUFFER_BYTES = 1 << 20;
 
+/** Appending, each write durable (data and the size that reaches it) before it returns: one call where two were. */
+const APPEND_DSYNC = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_DSYNC;
+
 const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
   serialize(doc: unknown): string;
   deserialize(line: string): Document;
@@ -61,7 +64,25 @@ const nedbModel = createRequire(__filename)('@seald-io/nedb/lib/model.js') as {
 
 /** One line of the file for a stored document (Dates as `{$$date}`, as NeDB writes them). */
 export function documentRecord(doc: Document): string {
-  return nedbModel.serialize(doc);
+  // NeDB's serialisation runs a replacer on every key, which keeps V8 off its fast JSON path; it only changes
+  // Dates (its key checks were made when the document was stored), so a document without one is plain JSON.
+  return holdsDate(doc) ? nedbModel.serialize(doc) : JSON.stringify(doc);
+}
+
+/** Whether a value holds anything NeDB serialises as a date (what has a `getTime` method), at any depth. */
+function holdsDate(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (typeof (value as { getTime?: unknown }).getTime === 'function') return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsDate(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && holdsDate((value as Record<string, unknown>)[key])) {
+      return true;
+    }
+  }
+  return false;
 }
 
 export function deletionRecord(id: unknown): string {
@@ -190,6 +211,8 @@ export class AppendLog {
   private appendedSinceRewrite: number;
   private recordsAtRewrite: number;
   private closing = false;
+  /** The file batches are appended to, kept open between them, and which file (device, inode) that is. */
+  private live: { handle: fs.FileHandle; ino: number; dev: number } | undefined;
 
   constructor(
     readonly filename: string,
@@ -268,13 +291,45 @@ export class AppendLog {
   }
 
   private async appendBytes(bytes: Buffer): Promise<void> {
-    const handle = await fs.open(this.filename, 'a', PRIVATE_FILE_MODE);
+    const handle = await this.liveFile();
     try {
+      // Opened with O_DSYNC: the write returns once the bytes are on disk, as a write and an fdatasync did.
       await handle.write(bytes);
-      await handle.datasync();
-    } finally {
-      await handle.close();
+    } catch (err) {
+      await this.closeLiveFile();
+      throw err;
     }
+  }
+
+  /**
+   * The file open for appending, as long as its path still names it: checked before every batch (one stat where
+   * opening and closing it were two calls), so that a file moved away or replaced is opened anew by its path, as
+   * opening it for each batch did, and a batch never goes where no restart reads it.
+   */
+  private async liveFile(): Promise<fs.FileHandle> {
+    if (this.live) {
+      const named = await fs.stat(this.filename).catch((err: unknown) => {
+        if (isMissing(err)) return undefined;
+        throw err;
+      });
+      if (named && named.ino === this.live.ino && named.dev === this.live.dev) return this.live.handle;
+      await this.closeLiveFile();
+    }
+    const handle = await fs.open(this.filename, APPEND_DSYNC, PRIVATE_FILE_MODE);
+    try {
+      const { ino, dev } = await handle.stat();
+      this.live = { handle, ino, dev };
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
+    return handle;
+  }
+
+  private async closeLiveFile(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    await live?.handle.close().catch(() => undefined);
   }
 
   private maybeCompact(): void {
@@ -362,6 +417,7 @@ export class AppendLog {
       await this.flushing;
       await this.compaction?.done.catch(() => undefined);
     }
+    await this.closeLiveFile();
     if (this.failure) return;
     await this.rewrite();
   }

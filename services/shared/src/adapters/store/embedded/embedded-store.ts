@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { types } from 'node:util';
 import Datastore from '@seald-io/nedb';
-import { Query, find as mingoFind } from 'mingo';
+import { find as mingoFind } from 'mingo';
 import {
   AppendLog,
   type IndexDefinition,
@@ -55,7 +55,10 @@ import {
   deepClone,
   hasKeys,
   idFirst,
+  includedFields,
   isOperatorObject,
+  matcher,
+  pickFields,
   project,
 } from '../document-ops';
 import { assertSupportedIndex, assertSupportedUpdate, isPlainObject, newDocumentId } from '../../../ports/store-rules';
@@ -225,7 +228,7 @@ function toNedbQuery(filter: Filter): NedbQuery {
   const query: NedbQuery = { ...split.native };
   if (split.nativeAnd.length > 0) query.$and = split.nativeAnd;
   if (split.residual.length > 0) {
-    const mingoQuery = new Query(split.residual.length === 1 ? split.residual[0] : { $and: split.residual });
+    const mingoQuery = matcher(split.residual.length === 1 ? split.residual[0] : { $and: split.residual });
     query.$where = function (this: Document): boolean {
       return mingoQuery.test(this);
     };
@@ -271,6 +274,8 @@ async function findIn(db: Datastore, filter: Filter, options: FindOptions = {}):
   // NeDB's typings describe the awaited value wrongly; findAsync resolves to the copied documents.
   const docs = (await cursor) as unknown as Document[];
   if (!sorted && !hasKeys(projection)) return docs;
+  const fields = !sorted && hasKeys(projection) ? includedFields(projection) : undefined;
+  if (fields) return docs.map((doc) => pickFields(doc, fields));
   // mingo orders mixed types and arrays like MongoDB (NeDB does not).
   let result = mingoFind<Document>(docs, {}, hasKeys(projection) ? projection : undefined);
   if (sorted) {
@@ -308,8 +313,8 @@ async function findPage(
     .map((d) => d._id);
   if (ids.length === 0) return [];
   const fetched = (await db.findAsync<Document>({ _id: { $in: ids } })) as unknown as Document[];
-  const matcher = new Query(filter);
-  const byId = new Map<unknown, Document>(fetched.filter((d) => matcher.test(d)).map((d) => [d._id, d]));
+  const matches = matcher(filter);
+  const byId = new Map<unknown, Document>(fetched.filter((d) => matches.test(d)).map((d) => [d._id, d]));
   const page: Document[] = [];
   for (const id of ids) {
     const doc = byId.get(id);
