@@ -19,6 +19,7 @@
 // BENCH_POST_BASELINE=<path of another checkout's services/embedded/dist/main.js> runs that build beside this one,
 // in its own child and DATA_DIR, interleaved step by step (before/after figures from one run; every other round in
 // the reverse order); several as `label=path,label=path`.
+// BENCH_POST_SQLITE=1 runs this build a second time on the SQLite engine (STORE_URL=sqlite://<temporary folder>).
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s, GET, default 10), BENCH_CONNECTIONS (10), BENCH_POST_COUNT (1000),
 // BENCH_POST_WARMUP (200 POSTs and 2 s of GETs per suite before the rounds, discarded).
 import { readFileSync } from 'node:fs';
@@ -70,13 +71,12 @@ async function settle(pid) {
   return last;
 }
 
-async function startSuite(label, main) {
+async function startSuite(label, main, env = {}) {
   const port = await freePort();
-  const handle = startChild(
-    `post-cpu ${label}`,
-    [main],
-    embeddedEnv({ port, dataDir: tempDir('bench-post-cpu-'), workers: 0 }),
-  );
+  const handle = startChild(`post-cpu ${label}`, [main], {
+    ...embeddedEnv({ port, dataDir: tempDir('bench-post-cpu-'), workers: 0 }),
+    ...env,
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(handle, baseUrl);
   await seedDocument(baseUrl);
@@ -171,7 +171,20 @@ export async function runPostCpu(settings) {
   );
   try {
     const suites = [];
-    for (const [label, main] of mains) suites.push(await startSuite(label, main));
+    // This build again on the SQLite engine (the engine issue 27 offers in place of the embedded one).
+    if (process.env.BENCH_POST_SQLITE === '1') {
+      mains.push([
+        'this build, sqlite',
+        EMBEDDED_MAIN,
+        {
+          STORE_URL: `sqlite://${tempDir('bench-post-cpu-sqlite-')}`,
+          // A production store needs the secrets a deployment sets (identity refuses to start without).
+          JWT_SECRET: `bench-${'x'.repeat(40)}`,
+          ADMIN_PASSWORD: 'admin',
+        },
+      ]);
+    }
+    for (const [label, main, env] of mains) suites.push(await startSuite(label, main, env));
     for (const suite of suites) {
       await gets(suite, connections, 2);
       await posts(suite, connections, warmup);
