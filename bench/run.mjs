@@ -44,6 +44,8 @@
 //            test: bench/volto-pageview.json) as a unit, against the echo floor (issue 27, target 2).
 //   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
 //            it, and its share of the real path's CPU per request (issue 25).
+//   stalls   bench/stalls.mjs: the longest event-loop stretch of the embedded suite during a mixed load (reads,
+//            searches, 5% POSTs) on the 100,000-object tree (issue 27, target 6).
 //   post-cpu bench/post-cpu.mjs: CPU per POST of a Document in the embedded suite (the whole process, background
 //            work included) at 1 and BENCH_CONNECTIONS connections, POST p50 against an uncached GET's p50 in the
 //            same run (issue 27, target 3); BENCH_POST_BASELINE runs another build beside it.
@@ -62,6 +64,7 @@ import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
 import { runPageView } from './pageview.mjs';
 import { runPostCpu } from './post-cpu.mjs';
+import { runStalls } from './stalls.mjs';
 import { runServiceProof } from './service-proof.mjs';
 import { runSearchable } from './searchable.mjs';
 import { runStore } from './store.mjs';
@@ -484,6 +487,7 @@ const PARTS = {
   proof: runServiceProof,
   pageview: runPageView,
   'post-cpu': runPostCpu,
+  stalls: runStalls,
 };
 
 async function main() {
