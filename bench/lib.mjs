@@ -21,6 +21,8 @@ export const ADMIN_AUTH = 'Basic ' + Buffer.from('admin:admin').toString('base64
 export const FOLDER_ID = 'bench';
 export const DOCUMENT_ID = 'doc';
 export const DOCUMENT_PATH = `/${FOLDER_ID}/${DOCUMENT_ID}`;
+/** A text search that finds one object of the seeded site (seedDocument's Document, by a word of its description). */
+export const SEARCH_TEXT_PATH = '/@search?SearchableText=payload';
 
 /** The PostgreSQL server the PostgreSQL engine's runs use (`PG_URL`); each run makes a database of its own there. */
 export const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';

@@ -14,6 +14,8 @@
 //   3d/3e           the same process as 3 (issue 18): anonymous revalidated with If-None-Match (304, from the
 //                   gateway cache), and anonymous uncached (`Cache-Control: no-cache` skips the gateway cache);
 //                   3 itself is served from the gateway cache
+//   3f              the same process as 3: anonymous `@search?SearchableText=` of a word only the seeded Document
+//                   has (one match), uncached; issue 27 target 1 sets 3b, 3c, 3e and 3f against the echo
 //   5. real, 2 wkrs GATEWAY_WORKERS=2 (3 processes), anonymous, against 4
 //   mixed           after the rounds, on 3: 95% anonymous GETs and 5% PATCHes of Documents' titles as admin
 //                   over BENCH_CONNECTIONS autocannon connections (each writes its own Document, in order),
@@ -74,6 +76,7 @@ import {
   machineState,
   median,
   request,
+  SEARCH_TEXT_PATH,
   sleep,
   startScriptServer,
   stopAll,
@@ -86,6 +89,13 @@ import {
 const TARGET = 0.7;
 /** An authenticated GET of the Document against the anonymous one, on the same gateway. */
 const AUTH_TARGET = 0.8;
+/** Issue 27 target 1: uncached reads of the real gateway (server 3) against the echo floor, by server key. */
+const TARGET_1 = [
+  ['uncached anonymous GET', 'uncached', 0.8],
+  ['Basic admin GET', 'basic', 0.8],
+  ['Bearer admin GET', 'bearer', 0.8],
+  ['@search by text (1 match, uncached)', 'search', 0.6],
+];
 /** Cores' worth of CPU taken by other processes above which a run is flagged as contaminated. */
 const NOISY_CORES = 0.25;
 
@@ -306,6 +316,13 @@ async function runGateway(settings) {
       handles: [real],
     },
     {
+      key: 'search',
+      label: '3f real, anonymous @search by text, 1 match (no-cache; same process)',
+      url: `${real.baseUrl}${SEARCH_TEXT_PATH}`,
+      headers: { 'Cache-Control': 'no-cache' },
+      handles: [real],
+    },
+    {
       key: 'workers',
       label: '4 real, GATEWAY_WORKERS=1 (2 processes)',
       url: `${realWorkers.baseUrl}${DOCUMENT_PATH}`,
@@ -423,6 +440,16 @@ async function runGateway(settings) {
   for (const [name, value, target] of targets) {
     log(`target: ${name} >= ${target}: ${value >= target ? 'PASS' : 'MISS'} (${fmt(value, 3)})`);
   }
+  log();
+  log('issue 27 target 1, uncached reads of the same process (3) against the echo floor:');
+  for (const [name, key, target] of TARGET_1) {
+    const value = ratio(key, 'echo');
+    log(
+      `issue 27 target 1: ${name} / echo >= ${target}: ${value >= target ? 'PASS' : 'MISS'} ` +
+        `(${fmt(value, 3)}; ${fmt(by[key].rps)} against ${fmt(by.echo.rps)} req/s)`,
+    );
+  }
+  log();
   const mixed = await mixedLoad(real.baseUrl, { connections: settings.connections, durationS: settings.duration });
   log(
     `mixed 95% anonymous GET / 5% PATCH on 3, ${settings.connections} connections, ${settings.duration} s: ` +
