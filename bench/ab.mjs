@@ -5,13 +5,14 @@
 // series; figures are req/s, the ratio to the echo of the same run, and the server process's CPU per request
 // (from /proc, Linux only), which a loaded machine disturbs far less than req/s.
 import { join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
   SEARCH_TEXT_PATH,
   benchSettings,
   copyDir,
+  cpuSecondsOf,
   embeddedEnv,
   fmt,
   freePort,
@@ -29,17 +30,6 @@ import {
   tempDir,
   waitForReady,
 } from './lib.mjs';
-
-/** CPU seconds (user + system) the process has used so far, from /proc; NaN elsewhere. */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 async function startBaseline(root, dataDir) {
   const port = await freePort();
@@ -101,11 +91,11 @@ async function main() {
   for (let round = 1; round <= settings.rounds; round++) {
     const parts = [];
     for (const s of series) {
-      const before = cpuSeconds(s.pid);
+      const before = cpuSecondsOf(s.pid);
       const result = await load(s.url, { ...options, headers: s.headers, duration: settings.duration });
       const bad = result.non2xx + result.errors + result.timeouts;
       s.rounds.push(result.requests.average);
-      s.cpu.push(((cpuSeconds(s.pid) - before) / result.requests.total) * 1e6);
+      s.cpu.push(((cpuSecondsOf(s.pid) - before) / result.requests.total) * 1e6);
       parts.push(`${s.key} ${fmt(result.requests.average)}${bad ? ` (${bad} bad)` : ''}`);
       await sleep(300);
     }

@@ -434,6 +434,17 @@ export function cpuSnapshot() {
   }
 }
 
+/** CPU seconds (user + system) process `pid` has used so far, from /proc (Linux); NaN elsewhere or once it is gone. */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Cores' worth of CPU used by other processes between two snapshots (children that exited in between count as other). */
 export function foreignCores(before, after, cpus) {
   if (!before || !after || after.total <= before.total) return NaN;

@@ -67,6 +67,7 @@ import {
   FOLDER_ID,
   benchSettings,
   copyDir,
+  cpuSecondsOf,
   cpuSnapshot,
   fmt,
   foreignCores,
@@ -351,10 +352,11 @@ async function runGateway(settings) {
         if (handle.exited()) throw new Error(`${handle.name} died during the run\n${handle.describe()}`);
       }
       const before = cpuSnapshot();
-      const result = summarise(
-        await load(server.url, { ...options, headers: server.headers, duration: settings.duration }),
-        server.expectStatus,
-      );
+      const cpuBefore = cpuSecondsOf(server.handles[0].pid);
+      const raw = await load(server.url, { ...options, headers: server.headers, duration: settings.duration });
+      const result = summarise(raw, server.expectStatus);
+      // The server's own CPU per request: what a loaded machine disturbs far less than req/s.
+      result.cpuUs = ((cpuSecondsOf(server.handles[0].pid) - cpuBefore) / raw.requests.total) * 1e6;
       result.foreign = foreignCores(before, cpuSnapshot(), os.availableParallelism());
       server.rounds.push(result);
       parts.push(`${server.key} ${fmt(result.rps)}${result.bad ? ` (${result.bad} bad)` : ''}`);
@@ -368,7 +370,9 @@ async function runGateway(settings) {
   for (const server of servers) {
     const mid = median(server.rounds.map((r) => r.rps));
     server.result = server.rounds.find((r) => r.rps === mid);
+    server.cpuUs = median(server.rounds.map((r) => r.cpuUs));
   }
+  const cpuBy = Object.fromEntries(servers.map((s) => [s.key, s.cpuUs]));
   const by = Object.fromEntries(servers.map((s) => [s.key, s.result]));
   log();
   log(
@@ -449,6 +453,14 @@ async function runGateway(settings) {
         `(${fmt(value, 3)}; ${fmt(by[key].rps)} against ${fmt(by.echo.rps)} req/s)`,
     );
   }
+  log(
+    "  the same by each server process's CPU per request (median of the rounds; informational, steadier on a busy " +
+      'machine): ' +
+      TARGET_1.map(([, key]) => `${key} ${fmt(cpuBy[key])} us (echo/${key} ${fmt(cpuBy.echo / cpuBy[key], 3)})`).join(
+        ', ',
+      ) +
+      `; echo ${fmt(cpuBy.echo)} us`,
+  );
   log();
   const mixed = await mixedLoad(real.baseUrl, { connections: settings.connections, durationS: settings.duration });
   log(
