@@ -16,6 +16,7 @@
 //                   3 itself is served from the gateway cache
 //   3f              the same process as 3: anonymous `@search?SearchableText=` of a word only the seeded Document
 //                   has (one match), uncached; issue 27 target 1 sets 3b, 3c, 3e and 3f against the echo
+//                   (by req/s; beside it, informational, by each server process's CPU per request from /proc)
 //   5. real, 2 wkrs GATEWAY_WORKERS=2 (3 processes), anonymous, against 4
 //   mixed           after the rounds, on 3: 95% anonymous GETs and 5% PATCHes of Documents' titles as admin
 //                   over BENCH_CONNECTIONS autocannon connections (each writes its own Document, in order),
