@@ -21,6 +21,8 @@ export const ADMIN_AUTH = 'Basic ' + Buffer.from('admin:admin').toString('base64
 export const FOLDER_ID = 'bench';
 export const DOCUMENT_ID = 'doc';
 export const DOCUMENT_PATH = `/${FOLDER_ID}/${DOCUMENT_ID}`;
+/** A text search that finds one object of the seeded site (seedDocument's Document, by a word of its description). */
+export const SEARCH_TEXT_PATH = '/@search?SearchableText=payload';
 
 /** The PostgreSQL server the PostgreSQL engine's runs use (`PG_URL`); each run makes a database of its own there. */
 export const PG_URL = process.env.PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -429,6 +431,17 @@ export function cpuSnapshot() {
     };
   } catch {
     return null;
+  }
+}
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc (Linux); NaN elsewhere or once it is gone. */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / 100;
+  } catch {
+    return NaN;
   }
 }
 

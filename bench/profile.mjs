@@ -17,11 +17,13 @@ import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
   FOLDER_ID,
+  SEARCH_TEXT_PATH,
   PUBLIC_URL,
   ROOT,
   copyDir,
   load,
   loadWithLatencies,
+  loginToken,
   quantile,
   request,
   seedDocument,
@@ -182,16 +184,38 @@ function newestProfile(dir) {
 }
 
 /** Resolves with the requests served in the load phase (warm-up and measured run, back to back). */
-async function drive(name, url) {
+async function drive(name, url, headers) {
   // A gap after start-up, so the load phase found in the profile does not include it.
   await sleep(1500);
-  const warm = await load(url, { connections: 10, duration: 2 });
-  const result = await load(url, { connections: 10, duration: DURATION });
+  const warm = await load(url, { connections: 10, duration: 2, headers });
+  const result = await load(url, { connections: 10, duration: DURATION, headers });
   process.stdout.write(
     `${name} under --cpu-prof: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
       `${result.non2xx + result.errors + result.timeouts} bad\n`,
   );
   return warm.requests.total + result.requests.total;
+}
+
+/**
+ * What the real server is driven with (BENCH_PROFILE_AS): `cached` anonymous GET (from the gateway cache),
+ * `uncached` anonymous, `basic` or `bearer` as admin, or `search` by text; all but `cached` skip the gateway cache.
+ */
+async function requestAs(as, baseUrl) {
+  const noCache = { 'Cache-Control': 'no-cache' };
+  switch (as) {
+    case 'cached':
+      return { path: DOCUMENT_PATH, headers: undefined };
+    case 'uncached':
+      return { path: DOCUMENT_PATH, headers: noCache };
+    case 'basic':
+      return { path: DOCUMENT_PATH, headers: { ...noCache, Authorization: ADMIN_AUTH } };
+    case 'bearer':
+      return { path: DOCUMENT_PATH, headers: { ...noCache, Authorization: `Bearer ${await loginToken(baseUrl)}` } };
+    case 'search':
+      return { path: SEARCH_TEXT_PATH, headers: noCache };
+    default:
+      throw new Error(`BENCH_PROFILE_AS=${as}: expected cached, uncached, basic, bearer or search`);
+  }
 }
 
 async function profileReal() {
@@ -205,7 +229,9 @@ async function profileReal() {
     workers: 0,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
   });
-  const requests = await drive('real (embedded, GATEWAY_WORKERS=0)', `${real.baseUrl}${DOCUMENT_PATH}`);
+  const as = process.env.BENCH_PROFILE_AS ?? 'cached';
+  const { path, headers } = await requestAs(as, real.baseUrl);
+  const requests = await drive(`real (embedded, GATEWAY_WORKERS=0, ${as})`, `${real.baseUrl}${path}`, headers);
   await real.stop(20000);
   return { file: newestProfile(profDir), payload, requests };
 }

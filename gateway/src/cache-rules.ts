@@ -43,16 +43,14 @@ const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 
 /** Reads the rules from the registry; `fallback` (the defaults) when it cannot. */
 export function registryCacheRules(
-  registry: () => Pick<RegistrySettings, 'get'>,
+  registry: () => Pick<RegistrySettings, 'derived'>,
 ): (requestId: string) => Promise<CacheRules> {
   return async (requestId) => {
-    let values: Record<string, unknown>;
     try {
-      values = await registry().get(RECORDS, requestId);
+      return await registry().derived(RECORDS, requestId, cacheRulesOf);
     } catch {
       return DEFAULT_CACHE_RULES;
     }
-    return cacheRulesOf(values);
   };
 }
 

@@ -98,6 +98,22 @@ describe('registry settings as other services read them', () => {
     expect(settings.remoteReads).toBe(reads);
   });
 
+  it('makes a derived view once while nothing changes, and again after a write', async () => {
+    const made: unknown[] = [];
+    const depthOf = (values: Record<string, unknown>) => {
+      made.push(values[DEPTH]);
+      return { depth: values[DEPTH] };
+    };
+    const first = await settings.derived([DEPTH], 't', depthOf);
+    expect(await settings.derived([DEPTH], 't', depthOf)).toBe(first);
+    expect(made).toHaveLength(1);
+    expect((await patch({ [DEPTH]: 6 })).status).toBe(204);
+    await pollUntil(async () => (await settings.derived([DEPTH], 't', depthOf)).depth === 6, 5000, {
+      description: 'the view made again from the new depth',
+    });
+    expect(made.at(-1)).toBe(6);
+  });
+
   it('rejects an unknown record with NotFound', async () => {
     await expect(settings.get(['no.such.record'], 't')).rejects.toMatchObject({ type: 'NotFound' });
   });

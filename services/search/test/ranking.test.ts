@@ -187,3 +187,47 @@ describe.each(STORE_ENGINES)('relevance, effective range and search options on $
     expect((await ids({ SearchableText: 'garden*' }, { caller: null, site: relevance })).ids).toEqual(['event']);
   });
 });
+
+describe('relevance on word lists: what a first page counts', () => {
+  let opened: TestStore;
+  let catalog: Catalog;
+  let counted: jest.SpyInstance;
+  let read: jest.SpyInstance;
+
+  beforeAll(async () => {
+    const embedded = STORE_ENGINES.find((engine) => engine.name === 'embedded');
+    if (!embedded) throw new Error('the embedded engine is always among the test engines');
+    opened = await embedded.open();
+    catalog = new Catalog(opened.store);
+    await catalog.ensureIndexes();
+    for (const item of ITEMS) await catalog.put(entryOf(item));
+    counted = jest.spyOn(opened.store.collection('catalog'), 'countDocuments');
+    read = jest.spyOn(opened.store.collection('catalog'), 'find');
+  });
+
+  afterAll(async () => {
+    counted.mockRestore();
+    read.mockRestore();
+    await opened.dispose();
+  });
+
+  it('counts the matches once and reads no tier after the page holds them all', async () => {
+    // "spring" is in one description only: the title tier is empty, the text tier after it too.
+    const query = buildCatalogQuery(
+      new QueryParams([{ key: 'SearchableText', value: 'spring' }]),
+      '/',
+      callerTokens(null),
+      {
+        now: NOW,
+      },
+    );
+    counted.mockClear();
+    read.mockClear();
+    const { items, total } = await catalog.search(query);
+    expect(items.map((e) => e.id)).toEqual(['b-description']);
+    expect(total).toBe(1);
+    expect(counted).toHaveBeenCalledTimes(1);
+    // The title tier (empty) and the description tier (the one match); not the text tier.
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+});

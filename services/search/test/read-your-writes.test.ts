@@ -4,6 +4,7 @@
  */
 import type { PublishBacklog, PublishBacklogClient } from '@cms/shared';
 import pino from 'pino';
+import { pollUntil } from '../../../test/support/poll';
 import { ReadYourWrites, freshnessHeaders } from '../src/api/read-your-writes';
 
 const silent = pino({ level: 'silent' });
@@ -91,5 +92,41 @@ describe('ReadYourWrites', () => {
     const freshness = await check.check('r5', silent);
     expect(freshness).toMatchObject({ current: false });
     expect(freshnessHeaders(freshness)['X-Search-Lag']).toBe('1');
+  });
+
+  test('callers that come during a round share the next one, which starts after they came', async () => {
+    const answers: (() => void)[] = [];
+    const asked: string[] = [];
+    const client: PublishBacklogClient = {
+      AwaitPublished: (_request, metadata, _options, callback) => {
+        asked.push(String(metadata.get('x-request-id')[0]));
+        answers.push(() => callback(null, { published: true, pending: 0, oldest_age_ms: 0, disconnected: false }));
+        return undefined;
+      },
+    };
+    const check = new ReadYourWrites({
+      events: { waitUntilDrained: async () => true },
+      producers: [{ name: 'content', client: () => client }],
+      timeoutMs: 2000,
+    });
+    const settled: string[] = [];
+    const first = check.check('r6', silent).then(() => settled.push('r6'));
+    const later = ['r7', 'r8'].map((id) => check.check(id, silent).then(() => settled.push(id)));
+    await pollUntil(() => answers.length === 1, 1000, { description: 'the first round asked' });
+    // The round under way started before r7 and r8 came: it answers r6 alone, then one round serves both.
+    expect(asked).toEqual(['r6']);
+    answers[0]!();
+    await first;
+    await pollUntil(() => answers.length === 2, 1000, { description: 'the shared round asked' });
+    expect(settled).toEqual(['r6']);
+    expect(asked).toEqual(['r6', 'r7']);
+    answers[1]!();
+    await Promise.all(later);
+    expect(settled).toEqual(['r6', 'r7', 'r8']);
+    // A caller after the rounds ended starts its own.
+    const last = check.check('r9', silent);
+    await pollUntil(() => answers.length === 3, 1000, { description: 'a round of its own' });
+    answers[2]!();
+    expect(await last).toEqual({ current: true });
   });
 });

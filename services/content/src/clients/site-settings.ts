@@ -39,7 +39,7 @@ export function registrySiteSettings(
         log,
       });
       try {
-        last = siteSettingsOf(await registry.get(NAMES, requestId));
+        last = await registry.derived(NAMES, requestId, siteSettingsOf);
       } catch (error) {
         log.warn({ err: error, requestId }, 'site settings unreadable from config; using the last known');
       }

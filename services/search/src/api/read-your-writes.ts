@@ -39,6 +39,9 @@ export class ReadYourWrites {
   /** Every write acknowledged before this instant is in the catalog (the start of the last check that said so). */
   private currentAt: number;
   private readonly now: () => number;
+  /** The round of questions under way, and the one the callers that came during it wait for. */
+  private running: Promise<Freshness> | undefined;
+  private queued: Promise<Freshness> | undefined;
 
   constructor(private readonly options: ReadYourWritesOptions) {
     this.now = options.now ?? Date.now;
@@ -49,8 +52,38 @@ export class ReadYourWrites {
   /**
    * Waits, bounded by the timeout, until the catalog holds every write acknowledged before the call; otherwise
    * logs a warning with the lag and returns it. Never rejects: a producer that does not answer counts as behind.
+   * A round of questions to the producers that starts after the call covers it: callers that come while one is
+   * under way share the next (sent once that one ends), so concurrent searches ask each producer once per round
+   * rather than once each (the next round carries the request id of the first caller that joined it).
    */
   async check(requestId: string, log: Logger): Promise<Freshness> {
+    let round: Promise<Freshness>;
+    if (!this.running) round = this.startRound(requestId);
+    else {
+      this.queued ??= this.running.then(() => {
+        this.queued = undefined;
+        return this.startRound(requestId);
+      });
+      round = this.queued;
+    }
+    const freshness = await round;
+    if (!freshness.current) {
+      const { lagMs, behind } = freshness;
+      log.warn({ requestId, lagMs, behind }, 'search answered behind the writes: the catalog may miss recent ones');
+    }
+    return freshness;
+  }
+
+  private startRound(requestId: string): Promise<Freshness> {
+    const round = this.round(requestId).finally(() => {
+      if (this.running === round) this.running = undefined;
+    });
+    this.running = round;
+    return round;
+  }
+
+  /** One round: the producers' backlogs, then the catalog's; what is behind, if anything. */
+  private async round(requestId: string): Promise<Freshness> {
     const { timeoutMs, producers, events } = this.options;
     const started = this.now();
     // Half the budget for the producers' confirms, the rest (at least half) for the catalog to apply them.
@@ -83,9 +116,7 @@ export class ReadYourWrites {
       this.currentAt = Math.max(this.currentAt, started);
       return { current: true };
     }
-    const lagMs = Math.max(0, ...lags);
-    log.warn({ requestId, lagMs, behind }, 'search answered behind the writes: the catalog may miss recent ones');
-    return { current: false, lagMs, behind };
+    return { current: false, lagMs: Math.max(0, ...lags), behind };
   }
 }
 

@@ -105,21 +105,27 @@ export class WordListSearch implements CatalogSearch {
       { $and: [filter, notInTitle, ...terms.map((t) => termClause('description_words', t))] },
       { $and: [filter, notInTitle, { $or: terms.map((t) => notTermClause('description_words', t)) }] },
     ];
+    const counting = this.entries.countDocuments(filter);
     const pageOfTiers = async () => {
       const items: CatalogEntry[] = [];
       let offset = start;
-      for (const tier of tiers) {
+      for (const [i, tier] of tiers.entries()) {
         const wanted = size - items.length;
         if (wanted <= 0) break;
+        // Past the first tier, one whose matches would all lie before this page's end is not read (a search for a
+        // word only descriptions hold never reads the text tier once it has them all).
+        if (i > 0 && start + items.length >= (await counting)) break;
         const page = await this.page(tier, RELEVANCE_TIE_ORDER, offset, wanted);
         items.push(...page);
-        if (page.length === wanted) break;
-        // The tier ends within this page (the next starts at its top), or before it (skip what it holds).
-        offset = page.length > 0 ? 0 : Math.max(0, offset - (await this.entries.countDocuments(tier)));
+        if (page.length === wanted || i === tiers.length - 1) break;
+        // The tier ends within this page (the next starts at its top), or before it (skip what it holds); counted
+        // only then, and only when the page starts below its top (a first page never counts a tier).
+        if (page.length > 0) offset = 0;
+        else if (offset > 0) offset = Math.max(0, offset - (await this.entries.countDocuments(tier)));
       }
       return items;
     };
-    const [items, count] = await Promise.all([pageOfTiers(), this.entries.countDocuments(filter)]);
+    const [items, count] = await Promise.all([pageOfTiers(), counting]);
     return { items, total: totalWithin(count, limit) };
   }
 }

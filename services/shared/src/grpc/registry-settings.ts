@@ -30,6 +30,11 @@ export class RegistrySettings {
   private generation = 0;
   /** Reads that went to the config service (for tests and metrics). */
   remoteReads = 0;
+  /** What `derived` made of the values, by the function that made it, with the generation it is current for. */
+  private readonly views = new Map<
+    (values: Record<string, unknown>) => unknown,
+    { generation: number; view: unknown }
+  >();
 
   constructor(private readonly options: RegistrySettingsOptions) {
     this.client = createClient(protos().config.ConfigService, options.address, options.maxMessageBytes);
@@ -76,6 +81,27 @@ export class RegistrySettings {
     return values;
   }
 
+  /**
+   * What `derive` makes of the current values of `names` (always the same names for one `derive`), made again only
+   * after a change to any record or with the stream closed: the readers that ask on every request (the gateway's
+   * caching rules, content's site settings) then neither copy the values nor parse them per request.
+   */
+  async derived<T>(
+    names: readonly string[],
+    requestId: string,
+    derive: (values: Record<string, unknown>) => T,
+  ): Promise<T> {
+    const known = this.views.get(derive);
+    if (known && this.live && known.generation === this.generation) return known.view as T;
+    const generation = this.generation;
+    const view = derive(await this.get(names, requestId));
+    // Kept only when every value it was made of is in the cache, unchanged since it was read.
+    if (this.live && generation === this.generation && names.every((name) => this.cache.has(name))) {
+      this.views.set(derive, { generation, view });
+    }
+    return view;
+  }
+
   /** One value (see `get`). */
   async value<T = unknown>(name: string, requestId: string): Promise<T> {
     return (await this.get([name], requestId))[name] as T;
@@ -90,5 +116,6 @@ export class RegistrySettings {
   private distrust(): void {
     this.generation += 1;
     this.cache.clear();
+    this.views.clear();
   }
 }

@@ -77,6 +77,8 @@ export interface SerializeInput {
   linkTargets?: ReadonlyMap<string, string>;
   /** The image scales the site allows (imaging panel, `allowed_sizes`); the defaults when absent. */
   scaleSizes?: readonly ScaleSize[];
+  /** `@components` (the expansion's links, render.ts), made the first member; absent: no such member. */
+  components?: Record<string, unknown>;
 }
 
 /** The JSON forms of content objects, with their types from the registry. */
@@ -110,20 +112,20 @@ export class ContentSerializer {
     const type = this.types.get(doc.portal_type);
     const isRoot = doc.portal_type === SITE_ROOT_TYPE;
     const url = urlOf(publicUrl, doc.path ?? '/');
-    const body: Record<string, unknown> = {
-      '@id': url,
-      '@type': doc.portal_type,
-      UID: doc._id,
-      id: doc.id,
-      is_folderish: type.folderish,
-      layout: typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout,
-      lock: input.lock ?? { locked: false, stealable: true },
-      parent: parent ? this.parentSummary(parent, publicUrl, input.principal ?? null) : {},
-      review_state: doc.review_state,
-      type_title: type.title,
-      working_copy: input.workingCopy?.working_copy ?? null,
-      working_copy_of: input.workingCopy?.working_copy_of ?? null,
-    };
+    // `@components` is the first member of a GET's answer: put there now, not by copying the whole body after.
+    const body: Record<string, unknown> = input.components === undefined ? {} : { '@components': input.components };
+    body['@id'] = url;
+    body['@type'] = doc.portal_type;
+    body.UID = doc._id;
+    body.id = doc.id;
+    body.is_folderish = type.folderish;
+    body.layout = typeof doc.fields?.layout === 'string' ? doc.fields.layout : type.layout;
+    body.lock = input.lock ?? { locked: false, stealable: true };
+    body.parent = parent ? this.parentSummary(parent, publicUrl, input.principal ?? null) : {};
+    body.review_state = doc.review_state;
+    body.type_title = type.title;
+    body.working_copy = input.workingCopy?.working_copy ?? null;
+    body.working_copy_of = input.workingCopy?.working_copy_of ?? null;
     for (const field of type.fields) {
       if (field.name !== 'id') body[field.name] = this.fieldJson(doc, field, url, input);
     }
