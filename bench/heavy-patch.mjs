@@ -15,17 +15,15 @@
 //
 //   node bench/heavy-patch.mjs            # 3 rounds of every body
 //   BENCH_ROUNDS=5 node bench/heavy-patch.mjs
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   ADMIN_AUTH,
   DOCUMENT_PATH,
-  ROOT,
   fmt,
   log,
+  loopCpuProbe,
+  loopDelay,
   machineState,
   seedDocument,
-  sleep,
   startEmbedded,
   stopAll,
   table,
@@ -78,25 +76,8 @@ const BODIES = {
 };
 
 const STALL_TARGET_MS = 100;
-const LOOP_CPU_FILE = join(tempDir('bench-loop-cpu-'), 'longest.json');
-
-/** The served process's longest loop stretch since the last call, wall and CPU ms (bench/loop-cpu.mjs). */
-async function longestStretch(pid) {
-  rmSync(LOOP_CPU_FILE, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (existsSync(LOOP_CPU_FILE)) return JSON.parse(readFileSync(LOOP_CPU_FILE, 'utf8'));
-    await sleep(20);
-  }
-  throw new Error('the served process did not report its loop stretch');
-}
-
-/** The loop-delay gauges of the serving process since the last scrape (prom-client resets them at each). */
-async function loopDelay(baseUrl) {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  return { max: gauge('nodejs_eventloop_lag_max_seconds'), p99: gauge('nodejs_eventloop_lag_p99_seconds') };
-}
+/** The served process's longest loop stretch (bench/loop-cpu.mjs). */
+const loopCpu = loopCpuProbe();
 
 async function timed(promise) {
   const start = process.hrtime.bigint();
@@ -108,8 +89,8 @@ async function timed(promise) {
 const suite = await startEmbedded('heavy-patch', {
   dataDir: tempDir('bench-heavy-patch-'),
   workers: 0,
-  nodeArgs: ['--import', join(ROOT, 'bench/loop-cpu.mjs')],
-  env: { BENCH_LOOP_CPU_FILE: LOOP_CPU_FILE },
+  nodeArgs: loopCpu.nodeArgs,
+  env: loopCpu.env,
 });
 try {
   await seedDocument(suite.baseUrl);
@@ -122,7 +103,7 @@ try {
     for (const [name, body] of Object.entries(BODIES)) {
       const json = JSON.stringify(body);
       await loopDelay(suite.baseUrl); // resets the gauges
-      await longestStretch(suite.pid);
+      await loopCpu.longest(suite.pid);
       let done = false;
       const patch = timed(fetch(url, { method: 'PATCH', headers, body: json })).finally(() => (done = true));
       const gets = [];
@@ -131,7 +112,7 @@ try {
       const statuses = [...new Set(gets.map((g) => g.status))].join(' ');
       const longest = Math.max(...gets.map((g) => g.ms));
       const delay = await loopDelay(suite.baseUrl);
-      const stretch = await longestStretch(suite.pid);
+      const stretch = await loopCpu.longest(suite.pid);
       worstStall[name] = Math.max(worstStall[name] ?? 0, stretch.cpuMs);
       rows.push([
         round,

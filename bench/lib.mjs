@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -482,4 +482,32 @@ export async function pool(items, concurrency, task, onDone) {
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   if (failed) throw failed;
+}
+
+/**
+ * bench/loop-cpu.mjs in a served process: start it with `nodeArgs` and `env`; `longest(pid)` answers the longest
+ * stretch between two 1 ms timer turns since the last call, as wall and CPU ms.
+ */
+export function loopCpuProbe() {
+  const file = join(tempDir('bench-loop-cpu-'), 'longest.json');
+  return {
+    nodeArgs: ['--import', join(ROOT, 'bench/loop-cpu.mjs')],
+    env: { BENCH_LOOP_CPU_FILE: file },
+    async longest(pid) {
+      rmSync(file, { force: true });
+      process.kill(pid, 'SIGUSR2');
+      for (let waited = 0; waited < 10_000; waited += 20) {
+        if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+        await sleep(20);
+      }
+      throw new Error('the served process did not report its loop stretch');
+    },
+  };
+}
+
+/** The loop-delay gauges of the serving process since the last scrape (prom-client resets them at each), in ms. */
+export async function loopDelay(baseUrl) {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { max: gauge('nodejs_eventloop_lag_max_seconds'), p99: gauge('nodejs_eventloop_lag_p99_seconds') };
 }

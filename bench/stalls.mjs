@@ -12,53 +12,32 @@
 // (bench/loop-cpu.mjs: on a machine other work loads, the wall time includes waiting for a core, so the verdict is
 // on the CPU time; it is an upper bound, the GC's helper threads count too), and prom-client's
 // `nodejs_eventloop_lag_max_seconds` for comparison. Target: no stretch over 50 ms of CPU.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { startTree } from './content.mjs';
 import {
   ADMIN_AUTH,
-  ROOT,
   fmt,
   loadWithLatencies,
   log,
+  loopCpuProbe,
+  loopDelay,
   machineState,
   numberEnv,
   request,
   rssMb,
-  sleep,
   stopAll,
   table,
-  tempDir,
 } from './lib.mjs';
 
 const TARGET_MS = 50;
 const HEADERS = { Authorization: ADMIN_AUTH, Accept: 'application/json' };
-const LOOP_CPU_FILE = join(tempDir('bench-stalls-'), 'longest.json');
-
-/** The served process's longest loop stretch since the last call, wall and CPU ms (bench/loop-cpu.mjs). */
-async function longestStretch(pid) {
-  rmSync(LOOP_CPU_FILE, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  for (let waited = 0; waited < 10_000; waited += 20) {
-    if (existsSync(LOOP_CPU_FILE)) return JSON.parse(readFileSync(LOOP_CPU_FILE, 'utf8'));
-    await sleep(20);
-  }
-  throw new Error('the served process did not report its loop stretch');
-}
-
-/** prom-client's loop-delay maximum since the last scrape (it resets at each), in ms. */
-async function lagMax(baseUrl) {
-  const text = (await request(`${baseUrl}/metrics`)).bytes.toString('utf8');
-  return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
-}
-
 export async function runStalls(settings) {
   const n = Math.round(numberEnv('BENCH_STALLS_SIZE', 100000));
   log(`stalls (issue 27, target 6): ${machineState()}`);
+  const loopCpu = loopCpuProbe();
   // loop-cpu.mjs reads its file's name from the environment the suite inherits.
-  process.env.BENCH_LOOP_CPU_FILE = LOOP_CPU_FILE;
+  Object.assign(process.env, loopCpu.env);
   try {
-    const t = await startTree(n, ['--import', join(ROOT, 'bench/loop-cpu.mjs')]);
+    const t = await startTree(n, loopCpu.nodeArgs);
     const base = t.server.baseUrl;
     const { document, listing, scratch } = t.manifest.paths;
     const folder = await request(`${base}${scratch}`, {
@@ -88,14 +67,14 @@ export async function runStalls(settings) {
     const mixed = { connections: settings.connections, requests };
 
     await loadWithLatencies(base, { ...mixed, duration: settings.warmup });
-    await longestStretch(t.server.pid);
-    await lagMax(base);
+    await loopCpu.longest(t.server.pid);
+    await loopDelay(base); // resets the gauges
     const rows = [];
     let worst = 0;
     for (let round = 1; round <= settings.rounds; round++) {
       const result = await loadWithLatencies(base, { ...mixed, duration: settings.duration });
-      const stretch = await longestStretch(t.server.pid);
-      const lag = await lagMax(base);
+      const stretch = await loopCpu.longest(t.server.pid);
+      const lag = (await loopDelay(base)).max;
       const bad = result.errors + result.timeouts + result['4xx'] + result['5xx'];
       worst = Math.max(worst, stretch.cpuMs);
       rows.push([
