@@ -40,7 +40,8 @@ function sqliteAddon() {
   const { version: addonVersion } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
   const build = join(dir, `better-sqlite3-${addonVersion}`);
   const addon = join(build, 'build', 'Release', 'better_sqlite3.node');
-  if (existsSync(addon)) return addon;
+  // A cached addon built for another ABI (as an earlier version of this script could make) is built again.
+  if (existsSync(addon) && loads(addon)) return addon;
   console.log(`node-lts: building better-sqlite3 ${addonVersion} for Node ${version} into ${build} (once)`);
   rmSync(build, { recursive: true, force: true });
   for (const part of ['binding.gyp', 'deps', 'src', 'package.json'])
@@ -53,8 +54,18 @@ function sqliteAddon() {
   execFileSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--nodedir=${headers}`], {
     cwd: build,
     stdio: 'inherit',
+    // Under `npm run`, npm passes its own config to scripts as npm_config_* variables, and node-gyp takes
+    // npm_config_nodedir over --nodedir: on a machine whose npm builds against the system Node's headers, the addon
+    // came out for that Node's ABI.
+    env: { ...process.env, npm_config_nodedir: headers },
   });
+  if (!loads(addon)) throw new Error(`${addon} was built, but Node ${version} cannot load it`);
   return addon;
+}
+
+/** Whether the LTS Node loads the addon (it refuses one built for another ABI). */
+function loads(addon) {
+  return spawnSync(binary, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', addon]).status === 0;
 }
 
 console.log(`node-lts: ${args.join(' ')} on Node ${version}`);
