@@ -129,4 +129,30 @@ describe('ReadYourWrites', () => {
     answers[2]!();
     expect(await last).toEqual({ current: true });
   });
+
+  test('a caller waiting for the round after the one under way is still answered within its timeout', async () => {
+    const asked: string[] = [];
+    // The first round's question is never answered (a producer that hangs past its own deadline).
+    const client: PublishBacklogClient = {
+      AwaitPublished: (_request, metadata) => {
+        asked.push(String(metadata.get('x-request-id')[0]));
+        return undefined;
+      },
+    };
+    const check = new ReadYourWrites({
+      events: { waitUntilDrained: async () => true },
+      producers: [{ name: 'content', client: () => client }],
+      timeoutMs: 50,
+    });
+    void check.check('r10', silent);
+    await pollUntil(() => asked.length === 1, 1000, { description: 'the first round asked' });
+    const later = await check.check('r11', silent);
+    expect(later).toMatchObject({
+      current: false,
+      behind: ['search: the check it waited for did not end within READ_YOUR_WRITES_TIMEOUT_MS'],
+    });
+    expect(freshnessHeaders(later)['X-Search-Lag']).toBeDefined();
+    // Its own round never started: the one under way has not ended.
+    expect(asked).toEqual(['r10']);
+  });
 });

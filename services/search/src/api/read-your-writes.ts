@@ -64,7 +64,8 @@ export class ReadYourWrites {
         this.queued = undefined;
         return this.startRound(requestId);
       });
-      round = this.queued;
+      // Its round starts once the one under way ends: it is bounded by its own timeout all the same.
+      round = this.withinTimeout(this.queued);
     }
     const freshness = await round;
     if (!freshness.current) {
@@ -72,6 +73,27 @@ export class ReadYourWrites {
       log.warn({ requestId, lagMs, behind }, 'search answered behind the writes: the catalog may miss recent ones');
     }
     return freshness;
+  }
+
+  /**
+   * The round's answer, or, when the timeout passes first, behind since the catalog last knew itself current (an
+   * upper bound, as for a producer that does not answer).
+   */
+  private withinTimeout(round: Promise<Freshness>): Promise<Freshness> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<Freshness>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            current: false,
+            lagMs: Math.max(0, this.now() - this.currentAt),
+            behind: ['search: the check it waited for did not end within READ_YOUR_WRITES_TIMEOUT_MS'],
+          }),
+        this.options.timeoutMs,
+      );
+      timer.unref();
+    });
+    return Promise.race([round, expired]).finally(() => clearTimeout(timer));
   }
 
   private startRound(requestId: string): Promise<Freshness> {

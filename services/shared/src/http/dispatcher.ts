@@ -141,7 +141,14 @@ function depsOfOperations<Context, Deps>(
     const handed = uses
       ? Object.fromEntries(uses.map((name) => [name, (deps as Record<string, unknown>)[name]]))
       : deps;
-    for (const operation of Object.values(declaration.operations)) if (operation) depsOf.set(operation, handed);
+    for (const operation of Object.values(declaration.operations)) {
+      if (!operation) continue;
+      // One operation object in two declarations would get the collaborators of the last one only.
+      const earlier = depsOf.get(operation);
+      if (earlier !== undefined && earlier !== handed)
+        throw new Error(`@${declaration.name} shares an operation object with another declaration: give it its own`);
+      depsOf.set(operation, handed);
+    }
   }
   return depsOf;
 }

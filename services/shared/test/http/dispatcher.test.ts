@@ -527,7 +527,7 @@ describe('serveEndpoints', () => {
     });
   });
 
-  it('refuses, at start, a declaration that uses a collaborator the service does not have', () => {
+  it('refuses, at start, a declaration that uses a collaborator the service lacks, or shares an operation object', () => {
     const { endpoint: declare, operation: declareOperation } = declarations<
       Doc,
       { seen: string[]; store: object }
@@ -547,6 +547,19 @@ describe('serveEndpoints', () => {
         logger: silent,
       }),
     ).toThrow(/@narrow uses "store", which the content service lacks/);
+    // One operation object in two declarations that are handed different collaborators.
+    const shared = declareOperation({ permission: 'View', handle: async () => ({ status: 200 }) });
+    const part = (name: string) =>
+      declare({ name, service: 'content', context: 'content', operations: { GET: shared } });
+    expect(() =>
+      serveEndpoints({
+        service: 'content',
+        endpoints: [part('one'), part('two')],
+        deps: { seen: [], store: {} },
+        contexts,
+        logger: silent,
+      }),
+    ).toThrow(/@two shares an operation object with another declaration/);
   });
 
   it('refuses, at start, parts of one endpoint that disagree on a fact besides their operations', () => {
