@@ -99,8 +99,8 @@ function expandedComponents(body) {
   return state;
 }
 
-/** Starts the suite on a copy of the cached tree, timing the start and taking its memory. */
-export async function startTree(n, nodeArgs) {
+/** Starts the suite on a copy of the cached tree (with `nodeArgs` and `env` if given), timing the start and taking its memory. */
+export async function startTree(n, nodeArgs, env) {
   const tree = await ensureTree(n, log);
   const dataDir = copyDir(tree.dataDir, `cms-bench-tree-${n}-`);
   const started = Date.now();
@@ -109,6 +109,7 @@ export async function startTree(n, nodeArgs) {
     workers: 0,
     readyTimeoutMs: STARTUP_TIMEOUT_MS,
     nodeArgs,
+    env,
   });
   const startup = (Date.now() - started) / 1000;
   const rss = rssMb(server.pid);

@@ -34,10 +34,8 @@ export async function runStalls(settings) {
   const n = Math.round(numberEnv('BENCH_STALLS_SIZE', 100000));
   log(`stalls (issue 27, target 6): ${machineState()}`);
   const loopCpu = loopCpuProbe();
-  // loop-cpu.mjs reads its file's name from the environment the suite inherits.
-  Object.assign(process.env, loopCpu.env);
   try {
-    const t = await startTree(n, loopCpu.nodeArgs);
+    const t = await startTree(n, loopCpu.nodeArgs, loopCpu.env);
     const base = t.server.baseUrl;
     const { document, listing, scratch } = t.manifest.paths;
     const folder = await request(`${base}${scratch}`, {
@@ -95,7 +93,6 @@ export async function runStalls(settings) {
     );
     log(`stalls at end: ${machineState()}`);
   } finally {
-    delete process.env.BENCH_LOOP_CPU_FILE;
     await stopAll();
   }
 }

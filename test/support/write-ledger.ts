@@ -9,6 +9,9 @@
  * an uncertain write came after it.
  */
 import { pollUntil } from './poll';
+import { seededRandom } from './seeded-random';
+
+export { seededRandom };
 import type { DistributedSuite, HttpResult } from './distributed-suite';
 import { uniqueWord } from './distributed-suite';
 
@@ -356,18 +359,6 @@ export async function writeHistory(suite: DistributedSuite, label: string): Prom
   for (const doc of docs.slice(6, 8)) await acked(ledger.remove(doc), 'a deletion');
   await ledger.verify();
   return ledger;
-}
-
-/** A small seeded generator (mulberry32), so a stream's choices repeat from run to run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

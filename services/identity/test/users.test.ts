@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, type DocumentStore, type EventEnvelope, type Principal } from '@cms/shared';
 // Only the dispatcher makes proofs; a test of the domain stands in for it.
-import { grant } from '../../shared/src/permissions/granted';
+import { grant } from '../../../services/shared/src/permissions/granted';
 import { openEmbeddedStore } from '@cms/shared/adapters';
 import { GroupCommands } from '../src/domain/groups';
 import { Memberships } from '../src/domain/groups-membership';

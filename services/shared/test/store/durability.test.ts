@@ -4,17 +4,16 @@
  * opened as they are, and a batch the disk refuses undone with every write
  * applied after it.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Datastore from '@seald-io/nedb';
 import { openEmbeddedStore } from '../../src/adapters/store/embedded/embedded-store';
 import { markHolderCrashed } from './crashed-holder';
+import { killWriterMidway } from './killed-writer';
 import type { Document } from '../../src/ports/store';
 
 const BUILT = path.join(__dirname, '../../dist/adapters/store/embedded/embedded-store.js');
-const WRITER = path.join(__dirname, 'fixtures/concurrent-writer.js');
 
 let dir: string;
 
@@ -29,32 +28,9 @@ afterEach(async () => {
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id)).sort();
 
-/** Runs the concurrent writer until it has acknowledged `acknowledged` writes, then SIGKILLs it; returns its lines. */
-async function killWriterAfter(args: string[], acknowledged: number): Promise<string[]> {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run \`npx tsc -b services/shared\` before the tests`);
-  const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.split('\n').length > acknowledged) {
-        child.kill('SIGKILL');
-        resolve();
-      }
-    });
-    child.on('exit', () => reject(new Error(`writer exited before it was killed: ${stderr}`)));
-  });
-  expect(await exited).toBe('SIGKILL');
-  // Only complete lines: each was printed after its write resolved.
-  return stdout.split('\n').slice(0, -1);
-}
-
 describe('embedded store durability', () => {
   it('keeps every insert acknowledged to ten concurrent writers when the process is killed', async () => {
-    const lines = await killWriterAfter(['insert', dir], 500);
+    const lines = await killWriterMidway('concurrent-writer.js', ['insert', dir], BUILT, 500);
     const acknowledged = lines.map((line) => line.split(' ')[1]);
     const store = await openEmbeddedStore(dir);
     const items = store.collection('items');
@@ -70,7 +46,7 @@ describe('embedded store durability', () => {
     await seeded.close();
 
     // 50 documents: a compaction is due every 1,000 appended records, so several run before the kill.
-    const lines = await killWriterAfter(['update', dir, '50'], 3000);
+    const lines = await killWriterMidway('concurrent-writer.js', ['update', dir, '50'], BUILT, 3000);
     const highest = new Map<string, number>();
     for (const line of lines) {
       const [, id, n] = line.split(' ');

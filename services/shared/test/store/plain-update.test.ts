@@ -8,17 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { update as mingoUpdate } from 'mingo';
 import { applyUpdate, deepClone } from '../../src/adapters/store/document-ops';
 import type { Document, Update } from '../../src/ports/store';
-
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../test/support/seeded-random';
 
 function pick<T>(rand: () => number, values: readonly T[]): T {
   return values[Math.floor(rand() * values.length)]!;
@@ -110,7 +100,7 @@ function keys(value: unknown): unknown {
 
 describe('applyUpdate against mingo', () => {
   it('gives mingo’s result for random documents and updates', () => {
-    const rand = random(27);
+    const rand = seededRandom(27);
     let changed = 0;
     for (let i = 0; i < 5000; i++) {
       const doc = document(rand);
