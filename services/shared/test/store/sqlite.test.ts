@@ -34,6 +34,7 @@ describe('filterToSql', () => {
     ['numeric ranges', { age: { $gt: 20, $lte: 30 } }],
     ['booleans', { hidden: true }],
     ['$and and $or of exact parts', { $or: [{ a: 1 }, { b: 'x' }], c: { $in: [1, 2] } }],
+    ['a string range with an ASCII bound', { modified: { $gt: '2000-01-01', $lte: '2030' } }],
   ])('decides %s in SQL', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(true);
   });
@@ -43,7 +44,10 @@ describe('filterToSql', () => {
     ['a regular expression', { name: /^a/ }],
     ['$ne', { age: { $ne: 30 } }],
     ['equality with null (a missing field matches too)', { nickname: null }],
-    ['a string range (SQLite and JavaScript order strings differently)', { name: { $gt: 'b' } }],
+    [
+      'a string range with a non-ASCII bound (SQLite and JavaScript order such strings differently)',
+      { name: { $gt: 'é' } },
+    ],
     ['$or with an undecided part', { $or: [{ a: 1 }, { b: { $exists: true } }] }],
   ])('leaves %s to mingo', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(false);
@@ -78,6 +82,58 @@ describe('SQLite store', () => {
     expect((await items.find({ state: 'published' })).map((doc) => doc._id).sort()).toEqual(['a', 'b']);
     expect((await items.find({ size: { $gt: 4 } })).map((doc) => doc._id).sort()).toEqual(['b', 'c']);
     expect(await items.countDocuments({ state: 'private' })).toBe(2);
+  });
+
+  it('answers a look-up of a unique field from an index', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ path: 1 }, { unique: true, sparse: true });
+    await items.insertOne({ _id: 'a', path: '/a' });
+    await items.insertOne({ _id: 'b' });
+    const { sql, values } = filterToSql({ path: '/a' });
+    const plan = store.db
+      .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "items" WHERE ${sql}`)
+      .all(...values)
+      .map((row) => (row as { detail: string }).detail)
+      .join('\n');
+    expect(plan).toMatch(/USING INDEX items_path_typed/);
+    expect(plan).not.toMatch(/SCAN items/);
+    expect(await items.findOne({ path: '/a' })).toEqual({ _id: 'a', path: '/a' });
+  });
+
+  it('orders strings against an ASCII bound as JavaScript does, whatever characters they hold', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ name: 1 });
+    // Astral characters (UTF-16 surrogates, below U+E000) and U+E000..U+FFFF are ordered one way by UTF-16 code
+    // units and the other by UTF-8 bytes; against an ASCII bound both orders agree.
+    const names = [
+      '',
+      'a',
+      'a\u0000',
+      'ab',
+      'abc',
+      'b',
+      'B',
+      '~',
+      '\u007f',
+      'é',
+      '\ue000',
+      '\uffff',
+      '😀',
+      'a😀',
+      'a\ue000',
+    ];
+    for (const [i, name] of names.entries()) await items.insertOne({ _id: `n${i}`, name });
+    for (const bound of ['', 'a', 'ab', 'b', '~', 'a\u0000']) {
+      for (const op of ['$gt', '$gte', '$lt', '$lte'] as const) {
+        const expected = names
+          .filter((name) =>
+            op === '$gt' ? name > bound : op === '$gte' ? name >= bound : op === '$lt' ? name < bound : name <= bound,
+          )
+          .sort();
+        const found = (await items.find({ name: { [op]: bound } })).map((doc) => doc.name as string).sort();
+        expect({ op, bound, found }).toEqual({ op, bound, found: expected });
+      }
+    }
   });
 
   it('commits the writes of one turn together, a failing one undoing only itself', async () => {

@@ -34,7 +34,7 @@ function indexName(collection: string, spec: string): string {
  * The indexes serving `createIndex(keys, options)` on `table`:
  * - unique: on the field's JSON text (`doc -> P`, so 1 and "1" differ), missing counted as null like MongoDB (two
  *   documents without the field collide), or, sparse, only over documents that have the field;
- * - otherwise one on `(json_type(doc, P), json_extract(doc, P))` per key, the expressions ./filter-sql.ts writes
+ * - and, unique or not, one on `(json_type(doc, P), json_extract(doc, P))` per key, the expressions ./filter-sql.ts writes
  *   its tests with: it serves equality, `$in` and numeric ranges on the field, and finds the documents whose
  *   field is an array (whose elements the query then tests).
  * A field SQLite's paths cannot name gets no index (its queries are answered by scanning).
@@ -46,18 +46,7 @@ export function indexPlans(
   options: IndexOptions,
 ): IndexPlan[] {
   const fields = Object.keys(keys);
-  if (options.unique) {
-    const [field] = fields;
-    const path = jsonPath(field);
-    if (!path) throw new Error(`a unique index on '${field}' cannot be built by the SQLite engine`);
-    const spec = `${field}_unique${options.sparse ? '_sparse' : ''}`;
-    const name = options.name ?? indexName(collection, spec);
-    const sql = options.sparse
-      ? `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} ((doc -> ${path})) WHERE json_type(doc, ${path}) IS NOT NULL`
-      : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(doc -> ${path}, 'null'))`;
-    return [{ name, sql, fields }];
-  }
-  return fields.flatMap((field) => {
+  const typed = fields.flatMap((field) => {
     const path = jsonPath(field);
     if (!path) return [];
     const name = indexName(collection, `${field}_typed`);
@@ -69,4 +58,18 @@ export function indexPlans(
       },
     ];
   });
+  if (options.unique) {
+    const [field] = fields;
+    const path = jsonPath(field);
+    if (!path) throw new Error(`a unique index on '${field}' cannot be built by the SQLite engine`);
+    const spec = `${field}_unique${options.sparse ? '_sparse' : ''}`;
+    const name = options.name ?? indexName(collection, spec);
+    const sql = options.sparse
+      ? `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} ((doc -> ${path})) WHERE json_type(doc, ${path}) IS NOT NULL`
+      : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(doc -> ${path}, 'null'))`;
+    // The unique index enforces; the typed one answers look-ups (filters are written on json_type/json_extract,
+    // which the unique index's expression is not).
+    return [{ name, sql, fields }, ...typed];
+  }
+  return typed;
 }

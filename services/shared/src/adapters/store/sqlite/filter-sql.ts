@@ -103,13 +103,16 @@ function idCondition(condition: unknown): Prefilter | undefined {
 }
 
 const RANGE_OPERATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
 
 function operator(field: string, op: string, arg: unknown): Prefilter {
   if (op === '$eq') return compares(field, '=', arg);
   if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item)));
-  // MongoDB compares ranges only within a type; strings are left to mingo (JavaScript orders them by UTF-16 code
-  // units, SQLite by UTF-8 bytes).
-  if (op in RANGE_OPERATORS && typeof arg === 'number')
+  // MongoDB compares ranges only within a type. JavaScript orders strings by UTF-16 code units, SQLite by UTF-8
+  // bytes: the two agree on where any string lies against an ASCII bound (a non-ASCII character is above every
+  // ASCII one in both), so only a range with a non-ASCII bound is left to mingo.
+  if (op in RANGE_OPERATORS && (typeof arg === 'number' || (typeof arg === 'string' && ASCII.test(arg))))
     return compares(field, RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS], arg);
   return ANYTHING;
 }
