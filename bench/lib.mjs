@@ -496,7 +496,8 @@ export function loopCpuProbe() {
     async longest(pid) {
       rmSync(file, { force: true });
       process.kill(pid, 'SIGUSR2');
-      for (let waited = 0; waited < 10_000; waited += 20) {
+      // The signal is handled between two turns of the served loop: a minute covers the longest single turn seen.
+      for (let waited = 0; waited < 60_000; waited += 20) {
         if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
         await sleep(20);
       }

@@ -52,6 +52,8 @@
 //   post-cpu bench/post-cpu.mjs: CPU per POST of a Document in the embedded suite (the whole process, background
 //            work included) at 1 and BENCH_CONNECTIONS connections, POST p50 against an uncached GET's p50 in the
 //            same run (issue 27, target 3); BENCH_POST_BASELINE runs another build beside it.
+//   million  bench/million.mjs: trees of 1,000, 100,000 and 1,000,000 objects written through the store port
+//            (bench/stamp-tree.mjs) on SQLite: start-up, resident memory, GET and search flatness (issue 27, target 7).
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_ROUNDS (3), BENCH_WARMUP (s, 2),
 // BENCH_CONNECTIONS (10). Exit code is 0 on a MISS or FAIL: this is a report,
@@ -63,6 +65,7 @@ import autocannon from 'autocannon';
 import { runComments } from './comments.mjs';
 import { runContent } from './content.mjs';
 import { runHistory } from './history.mjs';
+import { runMillion } from './million.mjs';
 import { runSearch } from './search.mjs';
 import { runEngines } from './engines.mjs';
 import { runPageView } from './pageview.mjs';
@@ -528,6 +531,7 @@ const PARTS = {
   pageview: runPageView,
   'post-cpu': runPostCpu,
   stalls: runStalls,
+  million: runMillion,
 };
 
 async function main() {

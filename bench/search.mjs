@@ -49,7 +49,7 @@ function sizesFromEnv() {
 
 const label = (n) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
-function scenarios(base) {
+export function scenarios(base) {
   const folder = `${base}/@search?path.query=/listing&path.depth=1&sort_on=getObjPositionInParent`;
   const qsBody = JSON.stringify({
     query: [
