@@ -4,6 +4,7 @@
  * that a killed process loses no acknowledged write.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Query } from 'mingo';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store/open';
@@ -35,6 +36,7 @@ describe('filterToSql', () => {
     ['booleans', { hidden: true }],
     ['$and and $or of exact parts', { $or: [{ a: 1 }, { b: 'x' }], c: { $in: [1, 2] } }],
     ['a string range with an ASCII bound', { modified: { $gt: '2000-01-01', $lte: '2030' } }],
+    ['$ne and $nin of scalars', { deleted: { $ne: true }, type: { $nin: ['Image', 'File'] } }],
   ])('decides %s in SQL', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(true);
   });
@@ -42,7 +44,7 @@ describe('filterToSql', () => {
   it.each<[string, Filter]>([
     ['a dotted path (an array on the way may hold the match)', { 'address.city': 'Paris' }],
     ['a regular expression', { name: /^a/ }],
-    ['$ne', { age: { $ne: 30 } }],
+    ['$ne on a dotted path', { 'a.b': { $ne: 30 } }],
     ['equality with null (a missing field matches too)', { nickname: null }],
     [
       'a string range with a non-ASCII bound (SQLite and JavaScript order such strings differently)',
@@ -98,6 +100,48 @@ describe('SQLite store', () => {
     expect(plan).toMatch(/USING INDEX items_path_typed/);
     expect(plan).not.toMatch(/SCAN items/);
     expect(await items.findOne({ path: '/a' })).toEqual({ _id: 'a', path: '/a' });
+  });
+
+  it('decides $ne and $nin in SQL as mingo does: missing fields, null, arrays and other types', async () => {
+    const items = store.collection('items');
+    await items.createIndex({ v: 1 });
+    const values: unknown[] = [
+      undefined,
+      null,
+      true,
+      false,
+      1,
+      2,
+      'a',
+      'b',
+      [],
+      [1],
+      [1, 2],
+      ['a', true],
+      [[1]],
+      { x: 1 },
+    ];
+    for (const [i, v] of values.entries())
+      await items.insertOne(v === undefined ? { _id: `d${i}` } : { _id: `d${i}`, v });
+    const docs = await items.find({});
+    for (const filter of [
+      { v: { $ne: true } },
+      { v: { $ne: 1 } },
+      { v: { $ne: 'a' } },
+      { v: { $nin: [1, 'a'] } },
+      { v: { $nin: [true, 2] } },
+      { v: { $ne: 1 }, _id: { $in: ['d4', 'd5', 'd9'] } },
+    ]) {
+      expect(filterToSql(filter).exact).toBe(true);
+      const expected = new Query(filter)
+        .find(docs)
+        .all()
+        .map((doc) => doc._id)
+        .sort();
+      const found = (await items.find(filter)).map((doc) => doc._id).sort();
+      expect({ filter, found }).toEqual({ filter, found: expected });
+      expect(await items.countDocuments(filter)).toBe(expected.length);
+    }
   });
 
   it('orders strings against an ASCII bound as JavaScript does, whatever characters they hold', async () => {
