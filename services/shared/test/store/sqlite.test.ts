@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store/open';
 import type { Filter } from '../../src/ports/store';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
+import { sortToSql } from '../../src/adapters/store/sqlite/sort-sql';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
 import { killWriterMidway } from './killed-writer';
 
@@ -79,11 +80,31 @@ describe('SQLite store', () => {
         .map((row) => (row as { detail: string }).detail)
         .join('\n');
     };
-    expect(plan({ state: 'published' })).toMatch(/USING INDEX items_state_typed/);
-    expect(plan({ size: { $gt: 4 } })).toMatch(/USING INDEX items_size_typed/);
+    expect(plan({ state: 'published' })).toMatch(/USING INDEX items_state_ranked/);
+    expect(plan({ size: { $gt: 4 } })).toMatch(/USING INDEX items_size_ranked/);
     expect((await items.find({ state: 'published' })).map((doc) => doc._id).sort()).toEqual(['a', 'b']);
     expect((await items.find({ size: { $gt: 4 } })).map((doc) => doc._id).sort()).toEqual(['b', 'c']);
     expect(await items.countDocuments({ state: 'private' })).toBe(2);
+  });
+
+  it("reads a sorted page from the sort field's index, without sorting the matches", async () => {
+    const items = store.collection('items');
+    await items.createIndex({ modified: 1 });
+    for (let i = 0; i < 20; i++)
+      await items.insertOne({ _id: `d${i}`, modified: `2026-01-${String(i + 1).padStart(2, '0')}` });
+    await items.insertOne({ _id: 'none' });
+    const sql = sortToSql({ modified: -1 });
+    const plan = store.db
+      .prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "items" WHERE 1 ORDER BY ${sql} LIMIT 3`)
+      .all()
+      .map((row) => (row as { detail: string }).detail)
+      .join('\n');
+    expect(plan).toMatch(/SCAN items USING INDEX items_modified_ranked/);
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+    const page = await items.find({}, { sort: { modified: -1 }, skip: 1, limit: 3 });
+    expect(page.map((doc) => doc._id)).toEqual(['d18', 'd17', 'd16']);
+    // Missing sorts first, as in MongoDB.
+    expect((await items.findOne({}, { sort: { modified: 1 } }))?._id).toBe('none');
   });
 
   it('answers a look-up of a unique field from an index', async () => {
@@ -97,7 +118,7 @@ describe('SQLite store', () => {
       .all(...values)
       .map((row) => (row as { detail: string }).detail)
       .join('\n');
-    expect(plan).toMatch(/USING INDEX items_path_typed/);
+    expect(plan).toMatch(/USING INDEX items_path_ranked/);
     expect(plan).not.toMatch(/SCAN items/);
     expect(await items.findOne({ path: '/a' })).toEqual({ _id: 'a', path: '/a' });
   });

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IndexOptions } from '../../../ports/store';
-import { jsonPath } from './filter-sql';
+import { jsonPath, typeRank } from './filter-sql';
 
 /** A double-quoted SQL identifier. */
 export function quoteIdentifier(name: string): string {
@@ -21,6 +21,8 @@ export interface IndexPlan {
   sql: string;
   /** The key fields, for DuplicateKeyError messages. */
   fields: string[];
+  /** An index this one takes the place of, dropped when it is made. */
+  replaces?: string;
 }
 
 /** A name derived from the collection and the index specification. */
@@ -34,9 +36,9 @@ function indexName(collection: string, spec: string): string {
  * The indexes serving `createIndex(keys, options)` on `table`:
  * - unique: on the field's JSON text (`doc -> P`, so 1 and "1" differ), missing counted as null like MongoDB (two
  *   documents without the field collide), or, sparse, only over documents that have the field;
- * - and, unique or not, one on `(json_type(doc, P), json_extract(doc, P))` per key, the expressions ./filter-sql.ts writes
- *   its tests with: it serves equality, `$in` and numeric ranges on the field, and finds the documents whose
- *   field is an array (whose elements the query then tests).
+ * - and, unique or not, one on `(typeRank(P), json_extract(doc, P), id)` per key, the expressions ./filter-sql.ts
+ *   writes its tests with and ./sort-sql.ts its order: it serves equality, `$in` and ranges on the field, a page
+ *   sorted by it, and finds the documents whose field is an array (whose elements the query then tests).
  * A field SQLite's paths cannot name gets no index (its queries are answered by scanning).
  */
 export function indexPlans(
@@ -46,15 +48,17 @@ export function indexPlans(
   options: IndexOptions,
 ): IndexPlan[] {
   const fields = Object.keys(keys);
-  const typed = fields.flatMap((field) => {
+  const ranked = fields.flatMap((field) => {
     const path = jsonPath(field);
     if (!path) return [];
-    const name = indexName(collection, `${field}_typed`);
+    const name = indexName(collection, `${field}_ranked`);
     return [
       {
         name,
-        sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (json_type(doc, ${path}), json_extract(doc, ${path}))`,
+        sql: `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (${typeRank(path)}, json_extract(doc, ${path}), id)`,
         fields,
+        // Its form before the type rank (it answered equality but no sort), dropped where a store still has it.
+        replaces: indexName(collection, `${field}_typed`),
       },
     ];
   });
@@ -67,9 +71,9 @@ export function indexPlans(
     const sql = options.sparse
       ? `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} ((doc -> ${path})) WHERE json_type(doc, ${path}) IS NOT NULL`
       : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(doc -> ${path}, 'null'))`;
-    // The unique index enforces; the typed one answers look-ups (filters are written on json_type/json_extract,
-    // which the unique index's expression is not).
-    return [{ name, sql, fields }, ...typed];
+    // The unique index enforces; the ranked one answers look-ups (filters are written on the type rank and
+    // json_extract, which the unique index's expression is not).
+    return [{ name, sql, fields }, ...ranked];
   }
-  return typed;
+  return ranked;
 }

@@ -4,8 +4,8 @@
  * Unlike the PostgreSQL adapter's translation, this one may narrow without deciding: each condition becomes SQL
  * that is true for every match (a superset), and says whether it is also exact. The adapter evaluates a filter that
  * is not exact with mingo on the rows SQL returns, so a condition without a translation costs speed, never a
- * wrong answer. Field tests are written on `json_type(doc, P)` and `json_extract(doc, P)` with the path as a
- * literal, the expressions of the adapter's indexes (./ddl.ts), so that SQLite can use them.
+ * wrong answer. Field tests are written on `typeRank(P)` and `json_extract(doc, P)` with the path as a literal,
+ * the expressions of the adapter's indexes (./ddl.ts), so that SQLite can use them.
  */
 import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
@@ -35,11 +35,28 @@ export function jsonPath(field: string): string | undefined {
   return `'$${segments.map((segment) => `."${segment.replace(/'/g, "''")}"`).join('')}'`;
 }
 
-/** The JSON types (json_type's names) a scalar has, and the SQL value to compare json_extract's result with. */
-function typedScalar(value: unknown): { types: string; value?: string | number } | undefined {
-  if (typeof value === 'string') return { types: "('text')", value };
-  if (typeof value === 'number' && Number.isFinite(value)) return { types: NUMBER_TYPES, value };
-  if (typeof value === 'boolean') return { types: value ? "('true')" : "('false')" };
+/**
+ * MongoDB's order of types as a number, for the value at `path`: missing and null 0, numbers 1, strings 2, documents
+ * 3, arrays 4, booleans 5. The adapter's indexes are on `(typeRank, json_extract, id)` (./ddl.ts), so one index
+ * answers equality, ranges and a sort by the field (./sort-sql.ts writes the same expression).
+ */
+export function typeRank(path: string): string {
+  return (
+    `(CASE json_type(doc, ${path}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3 ` +
+    `WHEN 'array' THEN 4 WHEN 'false' THEN 5 WHEN 'true' THEN 5 ELSE 0 END)`
+  );
+}
+
+export const ARRAY_RANK = 4;
+
+/**
+ * A scalar's type rank, its JSON types (json_each's names, for array elements) and the SQL value json_extract gives
+ * for it (booleans: 1 and 0).
+ */
+function typedScalar(value: unknown): { rank: number; types: string; value: string | number } | undefined {
+  if (typeof value === 'string') return { rank: 2, types: "('text')", value };
+  if (typeof value === 'number' && Number.isFinite(value)) return { rank: 1, types: NUMBER_TYPES, value };
+  if (typeof value === 'boolean') return { rank: 5, types: value ? "('true')" : "('false')", value: value ? 1 : 0 };
   return undefined;
 }
 
@@ -71,21 +88,19 @@ function or(parts: Prefilter[]): Prefilter {
 function compares(field: string, operator: '=' | '>' | '>=' | '<' | '<=', scalar: unknown): Prefilter {
   const path = jsonPath(field);
   const typed = typedScalar(scalar);
-  if (!path || !typed || (operator !== '=' && typed.value === undefined)) return ANYTHING;
-  const test = (type: string, value: string) =>
-    typed.value === undefined ? `${type} IN ${typed.types}` : `(${type} IN ${typed.types} AND ${value} ${operator} ?)`;
-  const values = typed.value === undefined ? [] : [typed.value, typed.value];
-  const itself = test(`json_type(doc, ${path})`, `json_extract(doc, ${path})`);
+  if (!path || !typed) return ANYTHING;
+  const rank = typeRank(path);
+  const itself = `(${rank} = ${typed.rank} AND json_extract(doc, ${path}) ${operator} ?)`;
   const element =
-    `(json_type(doc, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
-    `WHERE ${test('element.type', 'element.value')}))`;
+    `(${rank} = ${ARRAY_RANK} AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
+    `WHERE element.type IN ${typed.types} AND element.value ${operator} ?))`;
   const segments = field.split('.');
   const arraysOnTheWay = segments
     .slice(0, -1)
     .map((_, i) => `json_type(doc, ${jsonPath(segments.slice(0, i + 1).join('.'))}) = 'array'`);
   return {
     sql: `(${[itself, element, ...arraysOnTheWay].join(' OR ')})`,
-    values,
+    values: [typed.value, typed.value],
     exact: arraysOnTheWay.length === 0,
   };
 }

@@ -5,7 +5,7 @@
  * caller then sorts with mingo (arrays sort by their smallest or largest element in MongoDB).
  */
 import type { SortSpec } from '../../../ports/store';
-import { jsonPath } from './filter-sql';
+import { ARRAY_RANK, jsonPath, typeRank } from './filter-sql';
 
 /** ORDER BY terms for the sort; undefined when a field has no JSON path. */
 export function sortToSql(sort: SortSpec): string | undefined {
@@ -18,12 +18,8 @@ export function sortToSql(sort: SortSpec): string | undefined {
     }
     const path = jsonPath(field);
     if (!path) return undefined;
-    terms.push(
-      `CASE json_type(doc, ${path}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3 ` +
-        `WHEN 'array' THEN 4 WHEN 'false' THEN 5 WHEN 'true' THEN 5 ELSE 0 END ${dir}`,
-      // Within a rank json_extract orders numbers numerically, text by bytes, false before true.
-      `json_extract(doc, ${path}) ${dir}`,
-    );
+    // The type rank and the value, the key of the field's index (./ddl.ts): a sorted page walks it.
+    terms.push(`${typeRank(path)} ${dir}`, `json_extract(doc, ${path}) ${dir}`);
   }
   // Ties in the order of their ids, so that pages do not overlap.
   terms.push('id');
@@ -36,10 +32,11 @@ export function unsortableCondition(sort: SortSpec): string {
   for (const field of Object.keys(sort)) {
     if (field === '_id') continue;
     const segments = field.split('.');
-    for (let length = 1; length <= segments.length; length += 1) {
-      const type = `json_type(doc, ${jsonPath(segments.slice(0, length).join('.'))})`;
-      terms.push(length === segments.length ? `${type} IN ('array', 'object')` : `${type} = 'array'`);
+    for (let length = 1; length < segments.length; length += 1) {
+      terms.push(`json_type(doc, ${jsonPath(segments.slice(0, length).join('.'))}) = 'array'`);
     }
+    // On the rank, so that the field's index finds them (documents rank 3, arrays 4).
+    terms.push(`${typeRank(jsonPath(field)!)} IN (3, ${ARRAY_RANK})`);
   }
   return terms.length ? terms.join(' OR ') : '0';
 }

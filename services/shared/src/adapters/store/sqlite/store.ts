@@ -306,6 +306,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       this.store.indexFields.set(plan.name, plan.fields);
       try {
         this.store.db.exec(plan.sql);
+        if (plan.replaces) this.store.db.exec(`DROP INDEX IF EXISTS ${quoteIdentifier(plan.replaces)}`);
       } catch (err) {
         throw this.duplicateKey(err);
       }
