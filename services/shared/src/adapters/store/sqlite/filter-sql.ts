@@ -22,6 +22,14 @@ export interface Prefilter extends SqlCondition {
   exact: boolean;
 }
 
+/**
+ * Top-level fields to the side table (quoted) keeping the scalar elements of the arrays they hold (./ddl.ts): an
+ * element test on such a field reads that table's index instead of the elements of every array at the field.
+ */
+export type SideTables = ReadonlyMap<string, string>;
+
+const NO_SIDE_TABLES: SideTables = new Map();
+
 const ANYTHING: Prefilter = { sql: '1', values: [], exact: false };
 const NUMBER_TYPES = "('integer', 'real')";
 
@@ -68,7 +76,12 @@ function or(parts: Prefilter[]): Prefilter {
  * Some value at the field compares with `operator` to `value`: the field itself, or (top-level path) an element of
  * the array it holds. Under a dotted path an array on the way may hold the match too: that case is left to mingo.
  */
-function compares(field: string, operator: '=' | '>' | '>=' | '<' | '<=', scalar: unknown): Prefilter {
+function compares(
+  field: string,
+  operator: '=' | '>' | '>=' | '<' | '<=',
+  scalar: unknown,
+  sideTables: SideTables,
+): Prefilter {
   const path = jsonPath(field);
   const typed = typedScalar(scalar);
   if (!path || !typed || (operator !== '=' && typed.value === undefined)) return ANYTHING;
@@ -76,9 +89,11 @@ function compares(field: string, operator: '=' | '>' | '>=' | '<' | '<=', scalar
     typed.value === undefined ? `${type} IN ${typed.types}` : `(${type} IN ${typed.types} AND ${value} ${operator} ?)`;
   const values = typed.value === undefined ? [] : [typed.value, typed.value];
   const itself = test(`json_type(doc, ${path})`, `json_extract(doc, ${path})`);
-  const element =
-    `(json_type(doc, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
-    `WHERE ${test('element.type', 'element.value')}))`;
+  const side = sideTables.get(field);
+  const element = side
+    ? `id IN (SELECT id FROM ${side} WHERE ${test('type', 'value')})`
+    : `(json_type(doc, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
+      `WHERE ${test('element.type', 'element.value')}))`;
   const segments = field.split('.');
   const arraysOnTheWay = segments
     .slice(0, -1)
@@ -104,17 +119,17 @@ function idCondition(condition: unknown): Prefilter | undefined {
 
 const RANGE_OPERATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
-function operator(field: string, op: string, arg: unknown): Prefilter {
-  if (op === '$eq') return compares(field, '=', arg);
-  if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item)));
+function operator(field: string, op: string, arg: unknown, sideTables: SideTables): Prefilter {
+  if (op === '$eq') return compares(field, '=', arg, sideTables);
+  if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item, sideTables)));
   // MongoDB compares ranges only within a type; strings are left to mingo (JavaScript orders them by UTF-16 code
   // units, SQLite by UTF-8 bytes).
   if (op in RANGE_OPERATORS && typeof arg === 'number')
-    return compares(field, RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS], arg);
+    return compares(field, RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS], arg, sideTables);
   return ANYTHING;
 }
 
-function fieldCondition(field: string, condition: unknown): Prefilter {
+function fieldCondition(field: string, condition: unknown, sideTables: SideTables): Prefilter {
   if (field === '_id') {
     const byId = idCondition(condition);
     if (byId) return byId;
@@ -122,20 +137,20 @@ function fieldCondition(field: string, condition: unknown): Prefilter {
   if (types.isRegExp(condition)) return ANYTHING;
   if (isOperatorObject(condition)) {
     if ('$options' in condition) return ANYTHING;
-    return and(Object.entries(condition).map(([op, arg]) => operator(field, op, arg)));
+    return and(Object.entries(condition).map(([op, arg]) => operator(field, op, arg, sideTables)));
   }
-  return compares(field, '=', condition);
+  return compares(field, '=', condition, sideTables);
 }
 
-/** The filter as a prefilter on the collection's table (columns `id` and `doc`). */
-export function filterToSql(filter: Filter): Prefilter {
+/** The filter as a prefilter on the collection's table (columns `id` and `doc`) and the side tables of its fields. */
+export function filterToSql(filter: Filter, sideTables: SideTables = NO_SIDE_TABLES): Prefilter {
   const parts = Object.entries(filter).map(([key, value]): Prefilter => {
     if (key === '$and' && Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
-      return and(value.map(filterToSql));
+      return and(value.map((part) => filterToSql(part, sideTables)));
     if (key === '$or' && Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
-      return or(value.map(filterToSql));
+      return or(value.map((part) => filterToSql(part, sideTables)));
     if (key.startsWith('$')) return ANYTHING;
-    return fieldCondition(key, value);
+    return fieldCondition(key, value, sideTables);
   });
   return and(parts);
 }
