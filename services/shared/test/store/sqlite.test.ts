@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store/open';
 import type { Filter } from '../../src/ports/store';
+import { sideTableName } from '../../src/adapters/store/sqlite/ddl';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
 import { killWriterMidway } from './killed-writer';
@@ -78,6 +79,139 @@ describe('SQLite store', () => {
     expect((await items.find({ state: 'published' })).map((doc) => doc._id).sort()).toEqual(['a', 'b']);
     expect((await items.find({ size: { $gt: 4 } })).map((doc) => doc._id).sort()).toEqual(['b', 'c']);
     expect(await items.countDocuments({ state: 'private' })).toBe(2);
+  });
+
+  describe('multikey indexes', () => {
+    const side = (field: string) => `"${sideTableName('catalog', field)}"`;
+    const sideTables = new Map(['allowed', 'path_parents', 'words'].map((field) => [field, side(field)]));
+    const plan = (sql: string, values: unknown[]) =>
+      store.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...values)
+        .map((row) => (row as { detail: string }).detail);
+
+    beforeEach(async () => {
+      const catalog = store.collection('catalog');
+      for (const field of ['allowed', 'path_parents', 'words', 'modified']) await catalog.createIndex({ [field]: 1 });
+      await catalog.insertOne({
+        _id: 'a',
+        allowed: ['Anonymous'],
+        path_parents: ['/', '/a', '/a/b'],
+        words: ['document', 'one'],
+        modified: 2,
+      });
+      await catalog.insertOne({
+        _id: 'b',
+        allowed: ['Manager', 'user:x'],
+        path_parents: ['/', '/a'],
+        words: ['document', 'two'],
+        modified: 1,
+      });
+      await catalog.insertOne({ _id: 'c', allowed: 'Anonymous', path_parents: '/a/b', words: [], modified: 3 });
+    });
+
+    it.each<[string, Filter, string[]]>([
+      ["a user's tokens", { allowed: { $in: ['Anonymous', 'user:x'] } }, ['a', 'b', 'c']],
+      ['a subtree', { path_parents: '/a/b' }, ['a', 'c']],
+      ['a word', { words: 'document' }, ['a', 'b']],
+      ['a subtree a user may see', { allowed: { $in: ['Anonymous', 'user:x'] }, path_parents: '/a/b' }, ['a', 'c']],
+      ['a word a user may see', { $and: [{ words: 'two' }, { allowed: { $in: ['Anonymous', 'user:x'] } }] }, ['b']],
+    ])('finds and counts %s from the side tables, scanning no table', async (_name, filter, expected) => {
+      const { sql, values, exact } = filterToSql(filter, sideTables);
+      expect(exact).toBe(true);
+      for (const query of [`SELECT doc FROM "catalog" WHERE ${sql}`, `SELECT count(*) FROM "catalog" WHERE ${sql}`]) {
+        const steps = plan(query, values);
+        expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+        for (const field of Object.keys(filter).filter((key) => sideTables.has(key)))
+          expect(steps).toContain(`SEARCH ${sideTableName('catalog', field)} USING PRIMARY KEY (type=? AND value=?)`);
+      }
+      const catalog = store.collection('catalog');
+      expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(expected);
+      expect(await catalog.countDocuments(filter)).toBe(expected.length);
+    });
+
+    it('reads the side tables a store opened later finds in the file', async () => {
+      await store.close();
+      store = openSqliteStore(join(dir, 'test.db'));
+      const statements = jest.spyOn(store, 'statement');
+      const catalog = store.collection('catalog');
+      expect(await catalog.countDocuments({ words: 'document' })).toBe(2);
+      expect((await catalog.find({ path_parents: '/a' }, { sort: { modified: -1 } })).map((doc) => doc._id)).toEqual([
+        'a',
+        'b',
+      ]);
+      const texts = statements.mock.calls.map(([sql]) => sql);
+      expect(texts.some((sql) => sql.includes('count(*)') && sql.includes(side('words')))).toBe(true);
+      expect(texts.some((sql) => sql.includes('SELECT doc') && sql.includes(side('path_parents')))).toBe(true);
+      expect(texts.some((sql) => sql.includes('json_each'))).toBe(false);
+    });
+
+    it('keeps a side table exact through every write, a failing one undoing its rows too', async () => {
+      const catalog = store.collection('catalog');
+      await catalog.createIndex({ code: 1 }, { unique: true, sparse: true });
+      const key = (row: { type: string; value: unknown; id: string }) => JSON.stringify([row.id, row.type, row.value]);
+      const rows = () =>
+        (store.db.prepare(`SELECT type, value, id FROM ${side('words')}`).all() as Parameters<typeof key>[0][])
+          .map(key)
+          .sort();
+      /** What the side table should hold: the scalar elements of each document's array, once each. */
+      const expected = async () => {
+        const found = new Set<string>();
+        for (const doc of await catalog.find({})) {
+          if (!Array.isArray(doc.words)) continue;
+          for (const element of doc.words) {
+            const type =
+              typeof element === 'string'
+                ? 'text'
+                : typeof element === 'boolean'
+                  ? String(element)
+                  : typeof element === 'number'
+                    ? Number.isInteger(element)
+                      ? 'integer'
+                      : 'real'
+                    : undefined;
+            if (!type) continue;
+            const value = typeof element === 'boolean' ? Number(element) : element;
+            found.add(key({ type, value, id: String(doc._id) }));
+          }
+        }
+        return [...found].sort();
+      };
+      const check = async () => expect(rows()).toEqual(await expected());
+      await check();
+      await catalog.insertOne({ _id: 'd', words: ['x', 'x', 1.5, 2, false, null, ['n'], { k: 'v' }], code: 'd' });
+      await check();
+      await catalog.updateOne({ _id: 'a' }, { $set: { words: 'scalar' } });
+      await catalog.updateOne({ _id: 'c' }, { $push: { words: 'pushed' } });
+      await catalog.updateOne({ _id: 'd' }, { $pull: { words: 'x' } });
+      await catalog.findOneAndUpdate({ _id: 'e' }, { $set: { words: ['up', 'serted'] } }, { upsert: true });
+      await check();
+      await catalog.updateOne({ _id: 'a' }, { $set: { words: ['back'] } });
+      await catalog.deleteOne({ _id: 'b' });
+      await check();
+      // The second document's write breaks the unique code: updateMany's savepoint undoes the first one's rows.
+      await catalog.updateOne({ _id: 'c' }, { $set: { code: 'c' } });
+      const before = rows();
+      await expect(
+        catalog.updateMany({ _id: { $in: ['c', 'd'] } }, { $set: { words: ['lost'], code: 'same' } }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(rows()).toEqual(before);
+      await check();
+      await catalog.deleteMany({});
+      expect(rows()).toEqual([]);
+    });
+
+    it('counts the index once in the stats, and its side table in the size', async () => {
+      const bytes = (name: string) =>
+        (store.db.prepare('SELECT sum(pgsize) AS n FROM dbstat WHERE name = ?').get(name) as { n: number }).n;
+      const stats = await store.stats();
+      const catalog = stats.collections.find((collection) => collection.name === 'catalog')!;
+      expect(catalog.indexes).toBe(4);
+      expect(stats.collections.map((collection) => collection.name)).toEqual(['catalog']);
+      expect(catalog.sizeBytes).toBeGreaterThanOrEqual(
+        bytes('catalog') + bytes(sideTableName('catalog', 'words')) + bytes(`${sideTableName('catalog', 'words')}$id`),
+      );
+    });
   });
 
   it('commits the writes of one turn together, a failing one undoing only itself', async () => {
