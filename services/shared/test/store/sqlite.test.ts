@@ -49,6 +49,53 @@ describe('filterToSql', () => {
   ])('leaves %s to mingo', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(false);
   });
+
+  describe('with side tables', () => {
+    const sideTables = new Map(['allowed', 'words', 'title_words'].map((field) => [field, `"c$mk$${field}"`]));
+    const lists = (field: string) => `id IN (SELECT doc_id FROM "c$mk$${field}"`;
+    const probes = (field: string) => `EXISTS (SELECT 1 FROM "c$mk$${field}" WHERE doc_id = id`;
+
+    it('lists the elements of the field the chooser picks and probes the others', () => {
+      const chooser = jest.fn(() => 'words');
+      const { sql, exact } = filterToSql(
+        { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'doc' },
+        sideTables,
+        chooser,
+      );
+      expect(exact).toBe(true);
+      expect(chooser).toHaveBeenCalledWith([
+        expect.objectContaining({ field: 'allowed', side: '"c$mk$allowed"' }),
+        expect.objectContaining({ field: 'words', side: '"c$mk$words"' }),
+      ]);
+      const [{ elements, itself }] = (
+        chooser.mock.calls[0] as unknown as [{ elements: unknown; itself: unknown }[]]
+      )[0];
+      expect(elements).toEqual({ sql: expect.stringContaining('value = ?'), values: ['Anonymous', 'user:x'] });
+      expect(itself).toEqual({ sql: expect.stringContaining('json_extract'), values: ['Anonymous', 'user:x'] });
+      expect(sql).toContain(lists('words'));
+      expect(sql).toContain(probes('allowed'));
+      expect(sql).not.toContain(lists('allowed'));
+    });
+
+    it('probes every side table when the filter names _id (SQLite starts from it)', () => {
+      const { sql } = filterToSql(
+        { _id: 'a', words: 'doc', $or: [{ allowed: 'x' }, { title_words: 'doc' }] },
+        sideTables,
+      );
+      expect(sql).not.toContain('IN (SELECT doc_id');
+      for (const field of ['words', 'allowed', 'title_words']) expect(sql).toContain(probes(field));
+    });
+
+    it('lists the elements in each branch of an $or the query starts from, and probes them under a field it starts from', () => {
+      const alone = filterToSql({ $or: [{ words: 'doc' }, { title_words: 'doc' }] }, sideTables).sql;
+      expect(alone).toContain(lists('words'));
+      expect(alone).toContain(lists('title_words'));
+      const under = filterToSql({ allowed: 'x', $or: [{ words: 'doc' }, { title_words: 'doc' }] }, sideTables).sql;
+      expect(under).toContain(lists('allowed'));
+      expect(under).toContain(probes('words'));
+      expect(under).toContain(probes('title_words'));
+    });
+  });
 });
 
 describe('SQLite store', () => {
@@ -116,18 +163,44 @@ describe('SQLite store', () => {
       ['a word', { words: 'document' }, ['a', 'b']],
       ['a subtree a user may see', { allowed: { $in: ['Anonymous', 'user:x'] }, path_parents: '/a/b' }, ['a', 'c']],
       ['a word a user may see', { $and: [{ words: 'two' }, { allowed: { $in: ['Anonymous', 'user:x'] } }] }, ['b']],
-    ])('finds and counts %s from the side tables, scanning no table', async (_name, filter, expected) => {
-      const { sql, values, exact } = filterToSql(filter, sideTables);
-      expect(exact).toBe(true);
-      for (const query of [`SELECT doc FROM "catalog" WHERE ${sql}`, `SELECT count(*) FROM "catalog" WHERE ${sql}`]) {
-        const steps = plan(query, values);
-        expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
-        for (const field of Object.keys(filter).filter((key) => sideTables.has(key)))
-          expect(steps).toContain(`SEARCH ${sideTableName('catalog', field)} USING PRIMARY KEY (type=? AND value=?)`);
-      }
+    ])(
+      'finds and counts %s from one side table, probing the others per row, scanning none',
+      async (_name, filter, expected) => {
+        const { sql, values, exact } = filterToSql(filter, sideTables);
+        expect(exact).toBe(true);
+        const [driving, ...probed] = [...JSON.stringify(filter).matchAll(/"(\w+)":/g)]
+          .map((match) => match[1])
+          .filter((key) => sideTables.has(key));
+        for (const query of [`SELECT doc FROM "catalog" WHERE ${sql}`, `SELECT count(*) FROM "catalog" WHERE ${sql}`]) {
+          const steps = plan(query, values);
+          expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+          expect(steps).toContain(`SEARCH ${sideTableName('catalog', driving)} USING PRIMARY KEY (type=? AND value=?)`);
+          // Only the driving field's elements are listed (a list of another's would hold most of the table).
+          const listed = steps.flatMap((step, i) => (step.startsWith('LIST SUBQUERY') ? [steps[i + 1]] : []));
+          expect(listed.every((step) => step.startsWith(`SEARCH ${sideTableName('catalog', driving)} `))).toBe(true);
+          for (const field of probed)
+            expect(steps).toContainEqual(
+              expect.stringMatching(
+                new RegExp(`^SEARCH ${sideTableName('catalog', field).replace(/\$/g, '\\$')} .*doc_id=\\?`),
+              ),
+            );
+        }
+        const catalog = store.collection('catalog');
+        expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(expected);
+        expect(await catalog.countDocuments(filter)).toBe(expected.length);
+      },
+    );
+
+    it('starts from the side table that finds the fewest documents', async () => {
       const catalog = store.collection('catalog');
-      expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(expected);
-      expect(await catalog.countDocuments(filter)).toBe(expected.length);
+      const statements = jest.spyOn(store, 'statement');
+      const filter = { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'one' };
+      expect((await catalog.find(filter)).map((doc) => doc._id)).toEqual(['a']);
+      const texts = statements.mock.calls.map(([sql]) => sql).filter((sql) => sql.startsWith('SELECT doc'));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
+      expect(texts[0]).toContain(`EXISTS (SELECT 1 FROM ${side('allowed')} WHERE doc_id = id`);
+      expect(texts[0]).not.toContain(`id IN (SELECT doc_id FROM ${side('allowed')}`);
     });
 
     it('reads the side tables a store opened later finds in the file', async () => {
@@ -151,7 +224,11 @@ describe('SQLite store', () => {
       await catalog.createIndex({ code: 1 }, { unique: true, sparse: true });
       const key = (row: { type: string; value: unknown; id: string }) => JSON.stringify([row.id, row.type, row.value]);
       const rows = () =>
-        (store.db.prepare(`SELECT type, value, id FROM ${side('words')}`).all() as Parameters<typeof key>[0][])
+        (
+          store.db.prepare(`SELECT type, value, doc_id AS id FROM ${side('words')}`).all() as Parameters<
+            typeof key
+          >[0][]
+        )
           .map(key)
           .sort();
       /** What the side table should hold: the scalar elements of each document's array, once each. */
@@ -209,7 +286,9 @@ describe('SQLite store', () => {
       expect(catalog.indexes).toBe(4);
       expect(stats.collections.map((collection) => collection.name)).toEqual(['catalog']);
       expect(catalog.sizeBytes).toBeGreaterThanOrEqual(
-        bytes('catalog') + bytes(sideTableName('catalog', 'words')) + bytes(`${sideTableName('catalog', 'words')}$id`),
+        bytes('catalog') +
+          bytes(sideTableName('catalog', 'words')) +
+          bytes(`${sideTableName('catalog', 'words')}$doc_id`),
       );
     });
   });

@@ -25,8 +25,9 @@ export interface IndexPlan {
 
 /**
  * The side table of a multikey index keeps the scalar elements of the arrays a top-level field holds, one row per
- * (element, document), with the element's json_type: `(type, value, id)`, its primary key, serves equality, `$in`
- * and ranges on the elements, and an index on `id` serves the deletes. Its name is the collection's, `$mk$` and the
+ * (element, document), with the element's json_type: `(type, value, doc_id)`, its primary key, serves equality,
+ * `$in` and ranges on the elements, and an index on `doc_id` serves the deletes and the tests of one document's
+ * elements (`doc_id`, not `id`, so that a subquery on the side table can name the collection's `id` unqualified). Its name is the collection's, `$mk$` and the
  * field's: collection names have no `$`, so the prefix finds a collection's side tables and the rest is the field.
  */
 export const SIDE_TABLE_MARK = '$mk$';
@@ -72,25 +73,25 @@ export function sideTablePlan(collection: string, table: string, field: string):
   const trigger = (event: string) => quoteIdentifier(`${name}$${event}`);
   // No declared type for `value`: a column declared ANY would have numeric affinity and turn '12' into 12.
   const elementsOf = (row: string) =>
-    `INSERT OR IGNORE INTO ${side} (type, value, id) SELECT type, value, ${row}.id FROM json_each(${row}.doc, ${path}) ` +
+    `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT type, value, ${row}.id FROM json_each(${row}.doc, ${path}) ` +
     `WHERE json_type(${row}.doc, ${path}) = 'array' AND type IN ${ELEMENT_TYPES};`;
   return {
     name,
     table: side,
     create: [
-      `CREATE TABLE IF NOT EXISTS ${side} (type TEXT NOT NULL, value NOT NULL, id TEXT NOT NULL, ` +
-        'PRIMARY KEY (type, value, id)) WITHOUT ROWID',
-      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(`${name}$id`)} ON ${side} (id)`,
+      `CREATE TABLE IF NOT EXISTS ${side} (type TEXT NOT NULL, value NOT NULL, doc_id TEXT NOT NULL, ` +
+        'PRIMARY KEY (type, value, doc_id)) WITHOUT ROWID',
+      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(`${name}$doc_id`)} ON ${side} (doc_id)`,
       `CREATE TRIGGER IF NOT EXISTS ${trigger('insert')} AFTER INSERT ON ${table} ` +
         `WHEN json_type(new.doc, ${path}) = 'array' BEGIN ${elementsOf('new')} END`,
       `CREATE TRIGGER IF NOT EXISTS ${trigger('update')} AFTER UPDATE ON ${table} ` +
         `WHEN old.id IS NOT new.id OR (old.doc -> ${path}) IS NOT (new.doc -> ${path}) ` +
-        `BEGIN DELETE FROM ${side} WHERE id = old.id; ${elementsOf('new')} END`,
+        `BEGIN DELETE FROM ${side} WHERE doc_id = old.id; ${elementsOf('new')} END`,
       `CREATE TRIGGER IF NOT EXISTS ${trigger('delete')} AFTER DELETE ON ${table} ` +
-        `WHEN json_type(old.doc, ${path}) = 'array' BEGIN DELETE FROM ${side} WHERE id = old.id; END`,
+        `WHEN json_type(old.doc, ${path}) = 'array' BEGIN DELETE FROM ${side} WHERE doc_id = old.id; END`,
     ],
     fill:
-      `INSERT OR IGNORE INTO ${side} (type, value, id) SELECT element.type, element.value, t.id ` +
+      `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT element.type, element.value, t.id ` +
       `FROM ${table} AS t, json_each(t.doc, ${path}) AS element ` +
       `WHERE json_type(t.doc, ${path}) = 'array' AND element.type IN ${ELEMENT_TYPES}`,
   };

@@ -28,7 +28,38 @@ export interface Prefilter extends SqlCondition {
  */
 export type SideTables = ReadonlyMap<string, string>;
 
-const NO_SIDE_TABLES: SideTables = new Map();
+/** A field tested outside any `$or` on its side table, with the SQL that finds the documents that may match. */
+export interface DrivingCandidate {
+  field: string;
+  side: string;
+  /** On the side table's columns: its rows for the documents whose array may match. */
+  elements: SqlCondition;
+  /** On the collection's table (its index on the field): the documents whose value itself may match. */
+  itself: SqlCondition;
+}
+
+/** Picks the field whose tests SQLite starts from (the one that finds the fewest documents), among two or more. */
+export type ChooseDriving = (candidates: DrivingCandidate[]) => string;
+
+interface Tests {
+  elements: SqlCondition[];
+  itself: SqlCondition[];
+}
+
+interface Context {
+  sideTables: SideTables;
+  /**
+   * The field whose element tests read `id IN (SELECT doc_id FROM side ...)`, for SQLite to start from that list;
+   * null when it starts from `_id`. The element tests of the other fields read `EXISTS (... WHERE doc_id = id ...)`,
+   * a probe per row: an `IN` SQLite does not start from is listed in full first, and for a token most documents hold
+   * (`allowed: 'Anonymous'`) that is most of the table. Undefined when no side table is tested outside an `$or`:
+   * then the tests under an `$or` read `IN`, for each branch to start from an index of its own.
+   */
+  driving?: string | null;
+  inOr: boolean;
+  /** Filled while translating: the tests of the fields with a side table, outside any `$or`, and `_id` tests. */
+  collected?: { fields: Map<string, Tests>; byId: boolean };
+}
 
 const ANYTHING: Prefilter = { sql: '1', values: [], exact: false };
 const NUMBER_TYPES = "('integer', 'real')";
@@ -80,20 +111,46 @@ function compares(
   field: string,
   operator: '=' | '>' | '>=' | '<' | '<=',
   scalar: unknown,
-  sideTables: SideTables,
+  context: Context,
 ): Prefilter {
-  const path = jsonPath(field);
   const typed = typedScalar(scalar);
-  if (!path || !typed || (operator !== '=' && typed.value === undefined)) return ANYTHING;
+  if (!typed || (operator !== '=' && typed.value === undefined)) return ANYTHING;
+  const bounds: Bound[] = typed.value === undefined ? [] : [[operator, typed.value]];
+  return valueTest(field, typed.types, bounds, context);
+}
+
+type Bound = ['=' | '>' | '>=' | '<' | '<=', string | number];
+
+/**
+ * Some value at the field has one of the JSON `types` and meets every bound: the field itself, or (top-level path) an
+ * element of the array it holds. Under a dotted path an array on the way may hold the match too: that case is left
+ * to mingo.
+ */
+function valueTest(field: string, jsonTypes: string, bounds: Bound[], context: Context): Prefilter {
+  const path = jsonPath(field);
+  if (!path) return ANYTHING;
   const test = (type: string, value: string) =>
-    typed.value === undefined ? `${type} IN ${typed.types}` : `(${type} IN ${typed.types} AND ${value} ${operator} ?)`;
-  const values = typed.value === undefined ? [] : [typed.value, typed.value];
+    bounds.length === 0
+      ? `${type} IN ${jsonTypes}`
+      : `(${type} IN ${jsonTypes} AND ${bounds.map(([op]) => `${value} ${op} ?`).join(' AND ')})`;
+  const boundValues = bounds.map(([, value]) => value);
+  const values = [...boundValues, ...boundValues];
   const itself = test(`json_type(doc, ${path})`, `json_extract(doc, ${path})`);
-  const side = sideTables.get(field);
-  const element = side
-    ? `id IN (SELECT id FROM ${side} WHERE ${test('type', 'value')})`
-    : `(json_type(doc, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
-      `WHERE ${test('element.type', 'element.value')}))`;
+  const side = context.sideTables.get(field);
+  if (side && !context.inOr && context.collected) {
+    const { fields } = context.collected;
+    const tests = fields.get(field) ?? { elements: [], itself: [] };
+    tests.elements.push({ sql: test('type', 'value'), values: boundValues });
+    tests.itself.push({ sql: itself, values: boundValues });
+    fields.set(field, tests);
+  }
+  const startsHere = context.driving === undefined || (!context.inOr && context.driving === field);
+  const element = !side
+    ? `(json_type(doc, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
+      `WHERE ${test('element.type', 'element.value')}))`
+    : startsHere
+      ? `id IN (SELECT doc_id FROM ${side} WHERE ${test('type', 'value')})`
+      : `EXISTS (SELECT 1 FROM ${side} WHERE doc_id = id AND ${test('type', 'value')})`;
   const segments = field.split('.');
   const arraysOnTheWay = segments
     .slice(0, -1)
@@ -119,38 +176,65 @@ function idCondition(condition: unknown): Prefilter | undefined {
 
 const RANGE_OPERATORS = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 
-function operator(field: string, op: string, arg: unknown, sideTables: SideTables): Prefilter {
-  if (op === '$eq') return compares(field, '=', arg, sideTables);
-  if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item, sideTables)));
+function operator(field: string, op: string, arg: unknown, context: Context): Prefilter {
+  if (op === '$eq') return compares(field, '=', arg, context);
+  if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item, context)));
   // MongoDB compares ranges only within a type; strings are left to mingo (JavaScript orders them by UTF-16 code
   // units, SQLite by UTF-8 bytes).
   if (op in RANGE_OPERATORS && typeof arg === 'number')
-    return compares(field, RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS], arg, sideTables);
+    return compares(field, RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS], arg, context);
   return ANYTHING;
 }
 
-function fieldCondition(field: string, condition: unknown, sideTables: SideTables): Prefilter {
+function fieldCondition(field: string, condition: unknown, context: Context): Prefilter {
   if (field === '_id') {
     const byId = idCondition(condition);
+    if (byId && !context.inOr && context.collected) context.collected.byId = true;
     if (byId) return byId;
   }
   if (types.isRegExp(condition)) return ANYTHING;
   if (isOperatorObject(condition)) {
     if ('$options' in condition) return ANYTHING;
-    return and(Object.entries(condition).map(([op, arg]) => operator(field, op, arg, sideTables)));
+    return and(Object.entries(condition).map(([op, arg]) => operator(field, op, arg, context)));
   }
-  return compares(field, '=', condition, sideTables);
+  return compares(field, '=', condition, context);
 }
 
-/** The filter as a prefilter on the collection's table (columns `id` and `doc`) and the side tables of its fields. */
-export function filterToSql(filter: Filter, sideTables: SideTables = NO_SIDE_TABLES): Prefilter {
+function translate(filter: Filter, context: Context): Prefilter {
   const parts = Object.entries(filter).map(([key, value]): Prefilter => {
     if (key === '$and' && Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
-      return and(value.map((part) => filterToSql(part, sideTables)));
+      return and(value.map((part) => translate(part, context)));
     if (key === '$or' && Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
-      return or(value.map((part) => filterToSql(part, sideTables)));
+      return or(value.map((part) => translate(part, { ...context, inOr: true })));
     if (key.startsWith('$')) return ANYTHING;
-    return fieldCondition(key, value, sideTables);
+    return fieldCondition(key, value, context);
   });
   return and(parts);
+}
+
+/**
+ * The filter as a prefilter on the collection's table (columns `id` and `doc`) and the side tables of its fields.
+ * When two or more fields are tested on side tables, `chooseDriving` picks the one SQLite starts from (by default
+ * the first); none when `_id` is tested.
+ */
+export function filterToSql(
+  filter: Filter,
+  sideTables: SideTables = new Map(),
+  chooseDriving: ChooseDriving = ([first]) => first.field,
+): Prefilter {
+  const collected = { fields: new Map<string, Tests>(), byId: false };
+  const prefilter = translate(filter, { sideTables, inOr: false, collected });
+  if (sideTables.size === 0) return prefilter;
+  const join = (conditions: SqlCondition[]): SqlCondition => ({
+    sql: conditions.map((condition) => condition.sql).join(' OR '),
+    values: conditions.flatMap((condition) => condition.values),
+  });
+  const candidates = [...collected.fields].map(([field, tests]) => ({
+    field,
+    side: sideTables.get(field)!,
+    elements: join(tests.elements),
+    itself: join(tests.itself),
+  }));
+  const driving = collected.byId ? null : candidates.length > 1 ? chooseDriving(candidates) : candidates[0]?.field;
+  return driving === undefined ? prefilter : translate(filter, { sideTables, inOr: false, driving });
 }
