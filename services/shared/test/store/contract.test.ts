@@ -925,6 +925,22 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(ids(await c.find({ tags: 'x' }))).toEqual([]);
     });
 
+    it('prefix regular expressions on an indexed array field', async () => {
+      const c = fresh();
+      await c.createIndex({ words: 1 });
+      await c.insertOne({ _id: 'a', words: ['doc', 'a.b'] });
+      await c.insertOne({ _id: 'b', words: ['docs', 'axb', 'été'] });
+      await c.insertOne({ _id: 'c', words: ['do', 'dod', 'eta', 7] });
+      await c.insertOne({ _id: 'd', words: 'document' });
+      await c.insertOne({ _id: 'e', words: ['Doc', 'étage'] });
+      expect(ids(await c.find({ words: { $regex: '^doc' } }))).toEqual(['a', 'b', 'd']);
+      expect(ids(await c.find({ words: /^a\.b/ }))).toEqual(['a']);
+      expect(ids(await c.find({ words: { $regex: '^ét' } }))).toEqual(['b', 'e']);
+      expect(ids(await c.find({ words: { $regex: '^doc', $options: 'i' } }))).toEqual(['a', 'b', 'd', 'e']);
+      expect(ids(await c.find({ $and: [{ words: { $regex: '^do' } }, { words: { $regex: '^e' } }] }))).toEqual(['c']);
+      expect(await c.countDocuments({ words: { $regex: '^do', $nin: ['do'] } })).toBe(3);
+    });
+
     it('an index created over documents already there serves their arrays, and is created again idempotently', async () => {
       const c = fresh();
       for (let n = 0; n < 12; n += 1) await c.insertOne({ _id: `n${n}`, tags: [`t${n % 4}`, n] });

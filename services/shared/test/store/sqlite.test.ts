@@ -50,6 +50,29 @@ describe('filterToSql', () => {
     expect(filterToSql(filter).exact).toBe(false);
   });
 
+  it.each<[string, Filter, string, string]>([
+    ['a string', { words: { $regex: '^doc' } }, 'doc', 'dod'],
+    ['a RegExp with an escaped character', { words: /^a\.b/ }, 'a.b', 'a.c'],
+    ['a RegExp in $regex, empty $options', { words: { $regex: /^été/, $options: '' } }, 'été', 'étê'],
+    ['a prefix whose last character is before the surrogates', { words: { $regex: '^a\ud7ff' } }, 'a\ud7ff', 'a\ue000'],
+  ])('narrows a prefix regular expression (%s) to a range of strings, mingo deciding', (_name, filter, from, to) => {
+    const { sql, values, exact } = filterToSql(filter);
+    expect(exact).toBe(false);
+    expect(sql).toContain('json_extract(doc, \'$."words"\') >= ? AND json_extract(doc, \'$."words"\') < ?');
+    expect(values).toEqual([from, to, from, to]);
+  });
+
+  it.each<[string, Filter]>([
+    ['a flag', { words: /^doc/i }],
+    ['$options', { words: { $regex: '^doc', $options: 'i' } }],
+    ['a pattern character after the prefix', { words: { $regex: '^do.c' } }],
+    ['no anchor', { words: { $regex: 'doc' } }],
+    ['an escape class', { words: { $regex: '^doc\\d' } }],
+    ['the anchor alone', { words: { $regex: '^' } }],
+  ])('leaves a regular expression with %s unnarrowed', (_name, filter) => {
+    expect(filterToSql(filter)).toEqual({ sql: '1', values: [], exact: false });
+  });
+
   describe('with side tables', () => {
     const sideTables = new Map(['allowed', 'words', 'title_words'].map((field) => [field, `"c$mk$${field}"`]));
     const lists = (field: string) => `id IN (SELECT doc_id FROM "c$mk$${field}"`;
@@ -190,6 +213,19 @@ describe('SQLite store', () => {
         expect(await catalog.countDocuments(filter)).toBe(expected.length);
       },
     );
+
+    it('answers a prefix of words from the range of its side table', async () => {
+      const filter = { words: { $regex: '^doc' } };
+      const { sql, values } = filterToSql(filter, sideTables);
+      const steps = plan(`SELECT doc FROM "catalog" WHERE ${sql}`, values);
+      expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+      expect(steps).toContain(
+        `SEARCH ${sideTableName('catalog', 'words')} USING PRIMARY KEY (type=? AND value>? AND value<?)`,
+      );
+      const catalog = store.collection('catalog');
+      await catalog.insertOne({ _id: 'd', words: ['do', 'dod', 'docx'] });
+      expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(['a', 'b', 'd']);
+    });
 
     it('starts from the side table that finds the fewest documents', async () => {
       const catalog = store.collection('catalog');

@@ -186,14 +186,63 @@ function operator(field: string, op: string, arg: unknown, context: Context): Pr
   return ANYTHING;
 }
 
+/**
+ * The literal prefix a regular expression anchored at the start and otherwise literal matches (`^doc`, `^a\.b`:
+ * what the search service sends for `doc*`); undefined for any other.
+ */
+function literalPrefix(source: string): string | undefined {
+  const match = /^\^((?:[^\\^$.|?*+()[\]{}]|\\[^A-Za-z0-9])+)$/.exec(source);
+  return match?.[1].replace(/\\(.)/g, '$1');
+}
+
+/** The least string above every string that starts with `prefix`, in code point order (UTF-8's byte order). */
+function prefixEnd(prefix: string): string | undefined {
+  const codePoints = Array.from(prefix, (char) => char.codePointAt(0)!);
+  if (codePoints.some((point) => point >= 0xd800 && point <= 0xdfff)) return undefined;
+  const last = codePoints.pop()!;
+  if (last === 0x10ffff) return undefined;
+  return String.fromCodePoint(...codePoints, last === 0xd7ff ? 0xe000 : last + 1);
+}
+
+/**
+ * A regular expression that only asks for a literal prefix, as a range of strings (SQLite orders text by UTF-8 bytes,
+ * the order of code points, in which the strings that start with a prefix are a range). Not exact: mingo decides.
+ */
+function regexCondition(field: string, regex: unknown, options: unknown, context: Context): Prefilter {
+  const source = typeof regex === 'string' ? regex : types.isRegExp(regex) ? regex.source : undefined;
+  const flags = `${types.isRegExp(regex) ? regex.flags : ''}${options ?? ''}`;
+  const prefix = source === undefined || flags !== '' ? undefined : literalPrefix(source);
+  const end = prefix === undefined ? undefined : prefixEnd(prefix);
+  if (prefix === undefined || end === undefined) return ANYTHING;
+  return {
+    ...valueTest(
+      field,
+      "('text')",
+      [
+        ['>=', prefix],
+        ['<', end],
+      ],
+      context,
+    ),
+    exact: false,
+  };
+}
+
 function fieldCondition(field: string, condition: unknown, context: Context): Prefilter {
   if (field === '_id') {
     const byId = idCondition(condition);
     if (byId && !context.inOr && context.collected) context.collected.byId = true;
     if (byId) return byId;
   }
-  if (types.isRegExp(condition)) return ANYTHING;
+  if (types.isRegExp(condition)) return regexCondition(field, condition, '', context);
   if (isOperatorObject(condition)) {
+    if ('$regex' in condition) {
+      const { $regex: regex, $options: options, ...others } = condition;
+      return and([
+        regexCondition(field, regex, options, context),
+        ...Object.entries(others).map(([op, arg]) => operator(field, op, arg, context)),
+      ]);
+    }
     if ('$options' in condition) return ANYTHING;
     return and(Object.entries(condition).map(([op, arg]) => operator(field, op, arg, context)));
   }
