@@ -27,10 +27,11 @@ export interface IndexPlan {
  * The side table of a multikey index keeps the scalar elements of the arrays a top-level field holds, one row per
  * (element, document), with the element's json_type: `(type, value, doc_id)`, its primary key, serves equality,
  * `$in` and ranges on the elements, and an index on `doc_id` serves the deletes and the tests of one document's
- * elements (`doc_id`, not `id`, so that a subquery on the side table can name the collection's `id` unqualified). Its name is the collection's, `$mk$` and the
- * field's: collection names have no `$`, so the prefix finds a collection's side tables and the rest is the field.
+ * elements (`doc_id`, not `id`, so that a subquery on the side table names the collection's `id` unqualified). Its
+ * name is the collection's, `$mk$` and the field's: collection names have no `$`, so the prefix finds a
+ * collection's side tables and the rest is the field.
  */
-export const SIDE_TABLE_MARK = '$mk$';
+const SIDE_TABLE_MARK = '$mk$';
 
 /** The json_each types the side tables keep (what ./filter-sql.ts compares elements to: no null, object, array). */
 const ELEMENT_TYPES = "('text', 'integer', 'real', 'true', 'false')";

@@ -103,10 +103,7 @@ function or(parts: Prefilter[]): Prefilter {
   };
 }
 
-/**
- * Some value at the field compares with `operator` to `value`: the field itself, or (top-level path) an element of
- * the array it holds. Under a dotted path an array on the way may hold the match too: that case is left to mingo.
- */
+/** Some value at the field compares with `operator` to the scalar (see `valueTest`). */
 function compares(
   field: string,
   operator: '=' | '>' | '>=' | '<' | '<=',
