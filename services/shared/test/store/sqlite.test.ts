@@ -239,6 +239,30 @@ describe('SQLite store', () => {
       expect(texts[0]).not.toContain(`id IN (SELECT doc_id FROM ${side('allowed')}`);
     });
 
+    it('tells apart fields that both find more than the first bound of its counts', async () => {
+      const catalog = store.collection('catalog');
+      // 3,000 documents any user may see, 1,500 of them holding the word: both above the first bound (1,000).
+      await Promise.all(
+        Array.from({ length: 3000 }, (_, n) =>
+          catalog.insertOne({ _id: `n${n}`, allowed: ['Anonymous'], words: n % 2 ? ['common'] : ['other'] }),
+        ),
+      );
+      const statements = jest.spyOn(store, 'statement');
+      for (const filter of [
+        { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'common' },
+        { words: 'common', allowed: { $in: ['Anonymous', 'user:x'] } },
+      ])
+        expect(await catalog.countDocuments(filter)).toBe(1500);
+      const counts = statements.mock.calls
+        .map(([sql]) => sql)
+        .filter((sql) => sql.startsWith('SELECT count(*) AS n FROM "catalog" WHERE'));
+      expect(counts).toHaveLength(2);
+      for (const sql of counts) {
+        expect(sql).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
+        expect(sql).toContain(`EXISTS (SELECT 1 FROM ${side('allowed')} WHERE doc_id = id`);
+      }
+    });
+
     it('reads the side tables a store opened later finds in the file', async () => {
       await store.close();
       store = openSqliteStore(join(dir, 'test.db'));

@@ -116,9 +116,9 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   /**
-   * The field that finds the fewest documents, by counts on the indexes (its side table's and its own) bounded by
-   * 1,000, then 10,000... until one is under the bound: about as many index entries read as the query will start
-   * from, and no statistics to keep.
+   * The field that finds the fewest documents, by counts on its indexes (its side table's and its own), each bounded
+   * by the least count so far and by a bound that grows fourfold (1,000, 4,000...) until a count is under it: about
+   * as many index entries read as the query then starts from, and no statistics to keep.
    */
   private chooseDriving(candidates: DrivingCandidate[]): string {
     const count = (candidate: DrivingCandidate, bound: number) => {
@@ -128,10 +128,14 @@ class SqliteCollection<T extends Document> implements Collection<T> {
           .get(...condition.values, bound)!.n;
       return bounded(candidate.side, candidate.elements) + bounded(this.table, candidate.itself);
     };
-    for (let bound = FIRST_ESTIMATE_BOUND; ; bound *= 10) {
-      const counts = candidates.map((candidate) => count(candidate, bound));
-      const least = Math.min(...counts);
-      if (least < bound) return candidates[counts.indexOf(least)].field;
+    for (let bound = FIRST_ESTIMATE_BOUND; ; bound *= 4) {
+      let least = bound;
+      let chosen: string | undefined;
+      for (const candidate of candidates) {
+        const found = count(candidate, least);
+        if (found < least) [least, chosen] = [found, candidate.field];
+      }
+      if (chosen !== undefined) return chosen;
     }
   }
 
