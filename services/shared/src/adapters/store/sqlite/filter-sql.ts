@@ -5,7 +5,9 @@
  * that is true for every match (a superset), and says whether it is also exact. The adapter evaluates a filter that
  * is not exact with mingo on the rows SQL returns, so a condition without a translation costs speed, never a
  * wrong answer. Field tests are written on `json_type(doc, P)` and `json_extract(doc, P)` with the path as a
- * literal, the expressions of the adapter's indexes (./ddl.ts), so that SQLite can use them.
+ * literal, the expressions of the adapter's indexes (./ddl.ts), so that SQLite can use them; the elements of the
+ * arrays a top-level field holds are tested on the field's side table when it has one (a multikey index, ./ddl.ts),
+ * else with json_each on every array at the field.
  */
 import { types } from 'node:util';
 import { isOperatorObject } from '../document-ops';
