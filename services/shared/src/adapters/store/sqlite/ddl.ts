@@ -52,13 +52,17 @@ export function multikeyField(field: string): boolean {
 }
 
 export interface SideTablePlan {
-  /** The side table's name, and quoted. */
+  /** The side table's name. */
   name: string;
-  table: string;
-  /** Statements creating it, its index and the triggers keeping it exact (idempotent). */
-  create: string[];
-  /** Fills it from the rows already in the collection (run once, when the table is new). */
+  /** Creates it (idempotent). */
+  createTable: string;
+  /**
+   * Fills it from the rows already in the collection (once, when the table is new), in its key's order: about a
+   * third faster than in the collection's order, before its other index is there to be written too.
+   */
   fill: string;
+  /** Create its index on `doc_id` and the triggers keeping it exact (idempotent). */
+  maintain: string[];
 }
 
 /**
@@ -78,10 +82,14 @@ export function sideTablePlan(collection: string, table: string, field: string):
     `WHERE json_type(${row}.doc, ${path}) = 'array' AND type IN ${ELEMENT_TYPES};`;
   return {
     name,
-    table: side,
-    create: [
+    createTable:
       `CREATE TABLE IF NOT EXISTS ${side} (type TEXT NOT NULL, value NOT NULL, doc_id TEXT NOT NULL, ` +
-        'PRIMARY KEY (type, value, doc_id)) WITHOUT ROWID',
+      'PRIMARY KEY (type, value, doc_id)) WITHOUT ROWID',
+    fill:
+      `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT element.type, element.value, t.id ` +
+      `FROM ${table} AS t, json_each(t.doc, ${path}) AS element ` +
+      `WHERE json_type(t.doc, ${path}) = 'array' AND element.type IN ${ELEMENT_TYPES} ORDER BY 1, 2, 3`,
+    maintain: [
       `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(`${name}$doc_id`)} ON ${side} (doc_id)`,
       `CREATE TRIGGER IF NOT EXISTS ${trigger('insert')} AFTER INSERT ON ${table} ` +
         `WHEN json_type(new.doc, ${path}) = 'array' BEGIN ${elementsOf('new')} END`,
@@ -91,10 +99,6 @@ export function sideTablePlan(collection: string, table: string, field: string):
       `CREATE TRIGGER IF NOT EXISTS ${trigger('delete')} AFTER DELETE ON ${table} ` +
         `WHEN json_type(old.doc, ${path}) = 'array' BEGIN DELETE FROM ${side} WHERE doc_id = old.id; END`,
     ],
-    fill:
-      `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT element.type, element.value, t.id ` +
-      `FROM ${table} AS t, json_each(t.doc, ${path}) AS element ` +
-      `WHERE json_type(t.doc, ${path}) = 'array' AND element.type IN ${ELEMENT_TYPES}`,
   };
 }
 

@@ -378,8 +378,9 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     this.store.db
       .transaction(() => {
         const fresh = exists.get(plan.name)!.n === 0;
-        for (const sql of plan.create) this.store.db.exec(sql);
+        this.store.db.exec(plan.createTable);
         if (fresh) this.store.db.exec(plan.fill);
+        for (const sql of plan.maintain) this.store.db.exec(sql);
       })
       .immediate();
   }
