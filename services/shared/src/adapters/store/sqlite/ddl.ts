@@ -36,6 +36,7 @@ const SIDE_TABLE_MARK = '$mk$';
 /** The json_each types the side tables keep (what ./filter-sql.ts compares elements to: no null, object, array). */
 const ELEMENT_TYPES = "('text', 'integer', 'real', 'true', 'false')";
 
+/** The side table of `field`; its index and triggers are named `<collection>$mk:<what>$<field>`. */
 export function sideTableName(collection: string, field: string): string {
   return `${collection}${SIDE_TABLE_MARK}${field}`;
 }
@@ -75,7 +76,8 @@ export function sideTablePlan(collection: string, table: string, field: string):
   if (!path || !multikeyField(field)) throw new Error(`no side table can serve '${field}'`);
   const name = sideTableName(collection, field);
   const side = quoteIdentifier(name);
-  const trigger = (event: string) => quoteIdentifier(`${name}$${event}`);
+  // `<collection>$mk:<what>$<field>`: no side table has such a name (its field would follow `$mk$`).
+  const companion = (what: string) => quoteIdentifier(`${collection}$mk:${what}$${field}`);
   // No declared type for `value`: a column declared ANY would have numeric affinity and turn '12' into 12.
   const elementsOf = (row: string) =>
     `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT type, value, ${row}.id FROM json_each(${row}.doc, ${path}) ` +
@@ -90,13 +92,13 @@ export function sideTablePlan(collection: string, table: string, field: string):
       `FROM ${table} AS t, json_each(t.doc, ${path}) AS element ` +
       `WHERE json_type(t.doc, ${path}) = 'array' AND element.type IN ${ELEMENT_TYPES} ORDER BY 1, 2, 3`,
     maintain: [
-      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(`${name}$doc_id`)} ON ${side} (doc_id)`,
-      `CREATE TRIGGER IF NOT EXISTS ${trigger('insert')} AFTER INSERT ON ${table} ` +
+      `CREATE INDEX IF NOT EXISTS ${companion('doc_id')} ON ${side} (doc_id)`,
+      `CREATE TRIGGER IF NOT EXISTS ${companion('insert')} AFTER INSERT ON ${table} ` +
         `WHEN json_type(new.doc, ${path}) = 'array' BEGIN ${elementsOf('new')} END`,
-      `CREATE TRIGGER IF NOT EXISTS ${trigger('update')} AFTER UPDATE ON ${table} ` +
+      `CREATE TRIGGER IF NOT EXISTS ${companion('update')} AFTER UPDATE ON ${table} ` +
         `WHEN old.id IS NOT new.id OR (old.doc -> ${path}) IS NOT (new.doc -> ${path}) ` +
         `BEGIN DELETE FROM ${side} WHERE doc_id = old.id; ${elementsOf('new')} END`,
-      `CREATE TRIGGER IF NOT EXISTS ${trigger('delete')} AFTER DELETE ON ${table} ` +
+      `CREATE TRIGGER IF NOT EXISTS ${companion('delete')} AFTER DELETE ON ${table} ` +
         `WHEN json_type(old.doc, ${path}) = 'array' BEGIN DELETE FROM ${side} WHERE doc_id = old.id; END`,
     ],
   };
