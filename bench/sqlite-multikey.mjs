@@ -119,6 +119,11 @@ try {
     ),
   );
   console.log(`${UPDATES} updates of words in one group: ${(performance.now() - start).toFixed(0)} ms`);
+  start = performance.now();
+  await Promise.all(
+    Array.from({ length: UPDATES }, (_, i) => catalog.updateOne({ _id: `uid${i}` }, { $set: { title: `title ${i}` } })),
+  );
+  console.log(`${UPDATES} updates of a field no index names, one group: ${(performance.now() - start).toFixed(0)} ms`);
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
