@@ -885,6 +885,74 @@ describe.each(adapters)('$name store', (adapter) => {
       expect(await c.countDocuments({ n: { $in: [1, 2, 40] }, tags: 'all' })).toBe(2);
       expect(ids(await c.find({ n: { $gt: 17 }, tags: { $ne: 't0' } }))).toEqual(['n19']);
     });
+
+    it('queries on an indexed array field follow every write to it', async () => {
+      const c = fresh();
+      await c.createIndex({ tags: 1 });
+      await c.insertOne({ _id: 'mixed', tags: ['x', 3, true, null, ['nested'], { k: 'x' }, 'x'] });
+      await c.insertOne({ _id: 'empty', tags: [] });
+      await c.insertOne({ _id: 'scalar', tags: 'x' });
+      expect(ids(await c.find({ tags: 'x' }))).toEqual(['mixed', 'scalar']);
+      expect(ids(await c.find({ tags: { $gte: 2 } }))).toEqual(['mixed']);
+      expect(ids(await c.find({ tags: true }))).toEqual(['mixed']);
+      expect(ids(await c.find({ tags: '3' }))).toEqual([]);
+      expect(await c.countDocuments({ tags: { $in: ['x', 3] } })).toBe(2);
+      expect(ids(await c.find({ tags: ['nested'] }))).toEqual(['mixed']);
+      expect(ids(await c.find({ 'tags.k': 'x' }))).toEqual(['mixed']);
+      expect(ids(await c.find({ tags: { $size: 0 } }))).toEqual(['empty']);
+
+      // An array turned into a scalar and back, elements pushed and pulled.
+      await c.updateOne({ _id: 'mixed' }, { $set: { tags: 'y' } });
+      expect(ids(await c.find({ tags: 'x' }))).toEqual(['scalar']);
+      expect(ids(await c.find({ tags: 3 }))).toEqual([]);
+      await c.updateOne({ _id: 'mixed' }, { $set: { tags: ['z', 4] } });
+      await c.updateOne({ _id: 'empty' }, { $push: { tags: 'x' } });
+      await c.updateOne({ _id: 'scalar' }, { $set: { tags: ['x', 'w'] } });
+      await c.updateOne({ _id: 'scalar' }, { $pull: { tags: 'x' } });
+      expect(ids(await c.find({ tags: 'x' }))).toEqual(['empty']);
+      expect(ids(await c.find({ tags: { $in: ['w', 4] } }))).toEqual(['mixed', 'scalar']);
+      await c.findOneAndUpdate({ tags: 'z' }, { $unset: { tags: '' } });
+      expect(ids(await c.find({ tags: { $gt: 0 } }))).toEqual([]);
+      await c.updateOne({ _id: 'upserted' }, { $set: { tags: ['u', 'v'] } }, { upsert: true });
+      expect(ids(await c.find({ tags: 'u' }))).toEqual(['upserted']);
+
+      await c.deleteOne({ _id: 'empty' });
+      await c.deleteMany({ tags: 'w' });
+      expect(await c.countDocuments({ tags: { $in: ['x', 'w'] } })).toBe(0);
+      // A document written again under a deleted one's _id shows its own elements only.
+      await c.insertOne({ _id: 'empty', tags: ['t'] });
+      expect(ids(await c.find({ tags: 't' }))).toEqual(['empty']);
+      expect(ids(await c.find({ tags: 'x' }))).toEqual([]);
+    });
+
+    it('prefix regular expressions on an indexed array field', async () => {
+      const c = fresh();
+      await c.createIndex({ words: 1 });
+      await c.insertOne({ _id: 'a', words: ['doc', 'a.b'] });
+      await c.insertOne({ _id: 'b', words: ['docs', 'axb', 'été'] });
+      await c.insertOne({ _id: 'c', words: ['do', 'dod', 'eta', 7] });
+      await c.insertOne({ _id: 'd', words: 'document' });
+      await c.insertOne({ _id: 'e', words: ['Doc', 'étage'] });
+      expect(ids(await c.find({ words: { $regex: '^doc' } }))).toEqual(['a', 'b', 'd']);
+      expect(ids(await c.find({ words: /^a\.b/ }))).toEqual(['a']);
+      expect(ids(await c.find({ words: { $regex: '^ét' } }))).toEqual(['b', 'e']);
+      expect(ids(await c.find({ words: { $regex: '^doc', $options: 'i' } }))).toEqual(['a', 'b', 'd', 'e']);
+      expect(ids(await c.find({ $and: [{ words: { $regex: '^do' } }, { words: { $regex: '^e' } }] }))).toEqual(['c']);
+      expect(await c.countDocuments({ words: { $regex: '^do', $nin: ['do'] } })).toBe(3);
+    });
+
+    it('an index created over documents already there serves their arrays, and is created again idempotently', async () => {
+      const c = fresh();
+      for (let n = 0; n < 12; n += 1) await c.insertOne({ _id: `n${n}`, tags: [`t${n % 4}`, n] });
+      await c.createIndex({ tags: 1 });
+      await c.createIndex({ tags: 1 });
+      expect(ids(await c.find({ tags: 't1' }))).toEqual(['n1', 'n5', 'n9']);
+      expect(ids(await c.find({ tags: { $gte: 10 } }))).toEqual(['n10', 'n11']);
+      await c.insertOne({ _id: 'late', tags: ['t1'] });
+      expect(await c.countDocuments({ tags: 't1' })).toBe(4);
+      // Another client sees the same answers (for SQLite, another connection that has not created the index).
+      expect(await peer.collection(c.name).countDocuments({ tags: 't1' })).toBe(4);
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store/open';
 import type { Filter } from '../../src/ports/store';
+import { sideTableName } from '../../src/adapters/store/sqlite/ddl';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
 import { sortToSql } from '../../src/adapters/store/sqlite/sort-sql';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
@@ -54,6 +55,76 @@ describe('filterToSql', () => {
     ['$or with an undecided part', { $or: [{ a: 1 }, { b: { $exists: true } }] }],
   ])('leaves %s to mingo', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(false);
+  });
+
+  it.each<[string, Filter, string, string]>([
+    ['a string', { words: { $regex: '^doc' } }, 'doc', 'dod'],
+    ['a RegExp with an escaped character', { words: /^a\.b/ }, 'a.b', 'a.c'],
+    ['a RegExp in $regex, empty $options', { words: { $regex: /^été/, $options: '' } }, 'été', 'étê'],
+    ['a prefix whose last character is before the surrogates', { words: { $regex: '^a\ud7ff' } }, 'a\ud7ff', 'a\ue000'],
+  ])('narrows a prefix regular expression (%s) to a range of strings, mingo deciding', (_name, filter, from, to) => {
+    const { sql, values, exact } = filterToSql(filter);
+    expect(exact).toBe(false);
+    expect(sql).toContain('json_extract(doc, \'$."words"\') >= ? AND json_extract(doc, \'$."words"\') < ?');
+    expect(values).toEqual([from, to, from, to]);
+  });
+
+  it.each<[string, Filter]>([
+    ['a flag', { words: /^doc/i }],
+    ['$options', { words: { $regex: '^doc', $options: 'i' } }],
+    ['a pattern character after the prefix', { words: { $regex: '^do.c' } }],
+    ['no anchor', { words: { $regex: 'doc' } }],
+    ['an escape class', { words: { $regex: '^doc\\d' } }],
+    ['the anchor alone', { words: { $regex: '^' } }],
+  ])('leaves a regular expression with %s unnarrowed', (_name, filter) => {
+    expect(filterToSql(filter)).toEqual({ sql: '1', values: [], exact: false });
+  });
+
+  describe('with side tables', () => {
+    const sideTables = new Map(['allowed', 'words', 'title_words'].map((field) => [field, `"c$mk$${field}"`]));
+    const lists = (field: string) => `id IN (SELECT doc_id FROM "c$mk$${field}"`;
+    const probes = (field: string) => `EXISTS (SELECT 1 FROM "c$mk$${field}" WHERE doc_id = id`;
+
+    it('lists the elements of the field the chooser picks and probes the others', () => {
+      const chooser = jest.fn(() => 'words');
+      const { sql, exact } = filterToSql(
+        { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'doc' },
+        sideTables,
+        chooser,
+      );
+      expect(exact).toBe(true);
+      expect(chooser).toHaveBeenCalledWith([
+        expect.objectContaining({ field: 'allowed', side: '"c$mk$allowed"' }),
+        expect.objectContaining({ field: 'words', side: '"c$mk$words"' }),
+      ]);
+      const [{ elements, itself }] = (
+        chooser.mock.calls[0] as unknown as [{ elements: unknown; itself: unknown }[]]
+      )[0];
+      expect(elements).toEqual({ sql: expect.stringContaining('value = ?'), values: ['Anonymous', 'user:x'] });
+      expect(itself).toEqual({ sql: expect.stringContaining('json_extract'), values: ['Anonymous', 'user:x'] });
+      expect(sql).toContain(lists('words'));
+      expect(sql).toContain(probes('allowed'));
+      expect(sql).not.toContain(lists('allowed'));
+    });
+
+    it('probes every side table when the filter names _id (SQLite starts from it)', () => {
+      const { sql } = filterToSql(
+        { _id: 'a', words: 'doc', $or: [{ allowed: 'x' }, { title_words: 'doc' }] },
+        sideTables,
+      );
+      expect(sql).not.toContain('IN (SELECT doc_id');
+      for (const field of ['words', 'allowed', 'title_words']) expect(sql).toContain(probes(field));
+    });
+
+    it('lists the elements in each branch of an $or the query starts from, and probes them under a field it starts from', () => {
+      const alone = filterToSql({ $or: [{ words: 'doc' }, { title_words: 'doc' }] }, sideTables).sql;
+      expect(alone).toContain(lists('words'));
+      expect(alone).toContain(lists('title_words'));
+      const under = filterToSql({ allowed: 'x', $or: [{ words: 'doc' }, { title_words: 'doc' }] }, sideTables).sql;
+      expect(under).toContain(lists('allowed'));
+      expect(under).toContain(probes('words'));
+      expect(under).toContain(probes('title_words'));
+    });
   });
 });
 
@@ -199,6 +270,216 @@ describe('SQLite store', () => {
         expect({ op, bound, found }).toEqual({ op, bound, found: expected });
       }
     }
+  });
+
+  describe('multikey indexes', () => {
+    const side = (field: string) => `"${sideTableName('catalog', field)}"`;
+    const sideTables = new Map(['allowed', 'path_parents', 'words'].map((field) => [field, side(field)]));
+    const plan = (sql: string, values: unknown[]) =>
+      store.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...values)
+        .map((row) => (row as { detail: string }).detail);
+
+    beforeEach(async () => {
+      const catalog = store.collection('catalog');
+      for (const field of ['allowed', 'path_parents', 'words', 'modified']) await catalog.createIndex({ [field]: 1 });
+      await catalog.insertOne({
+        _id: 'a',
+        allowed: ['Anonymous'],
+        path_parents: ['/', '/a', '/a/b'],
+        words: ['document', 'one'],
+        modified: 2,
+      });
+      await catalog.insertOne({
+        _id: 'b',
+        allowed: ['Manager', 'user:x'],
+        path_parents: ['/', '/a'],
+        words: ['document', 'two'],
+        modified: 1,
+      });
+      await catalog.insertOne({ _id: 'c', allowed: 'Anonymous', path_parents: '/a/b', words: [], modified: 3 });
+    });
+
+    it.each<[string, Filter, string[]]>([
+      ["a user's tokens", { allowed: { $in: ['Anonymous', 'user:x'] } }, ['a', 'b', 'c']],
+      ['a subtree', { path_parents: '/a/b' }, ['a', 'c']],
+      ['a word', { words: 'document' }, ['a', 'b']],
+      ['a subtree a user may see', { allowed: { $in: ['Anonymous', 'user:x'] }, path_parents: '/a/b' }, ['a', 'c']],
+      ['a word a user may see', { $and: [{ words: 'two' }, { allowed: { $in: ['Anonymous', 'user:x'] } }] }, ['b']],
+    ])(
+      'finds and counts %s from one side table, probing the others per row, scanning none',
+      async (_name, filter, expected) => {
+        const { sql, values, exact } = filterToSql(filter, sideTables);
+        expect(exact).toBe(true);
+        const [driving, ...probed] = [...JSON.stringify(filter).matchAll(/"(\w+)":/g)]
+          .map((match) => match[1])
+          .filter((key) => sideTables.has(key));
+        for (const query of [`SELECT doc FROM "catalog" WHERE ${sql}`, `SELECT count(*) FROM "catalog" WHERE ${sql}`]) {
+          const steps = plan(query, values);
+          expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+          expect(steps).toContain(`SEARCH ${sideTableName('catalog', driving)} USING PRIMARY KEY (type=? AND value=?)`);
+          // Only the driving field's elements are listed (a list of another's would hold most of the table).
+          const listed = steps.flatMap((step, i) => (step.startsWith('LIST SUBQUERY') ? [steps[i + 1]] : []));
+          expect(listed.every((step) => step.startsWith(`SEARCH ${sideTableName('catalog', driving)} `))).toBe(true);
+          for (const field of probed)
+            expect(steps).toContainEqual(
+              expect.stringMatching(
+                new RegExp(`^SEARCH ${sideTableName('catalog', field).replace(/\$/g, '\\$')} .*doc_id=\\?`),
+              ),
+            );
+        }
+        const catalog = store.collection('catalog');
+        expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(expected);
+        expect(await catalog.countDocuments(filter)).toBe(expected.length);
+      },
+    );
+
+    it('answers a prefix of words from the range of its side table', async () => {
+      const filter = { words: { $regex: '^doc' } };
+      const { sql, values } = filterToSql(filter, sideTables);
+      const steps = plan(`SELECT doc FROM "catalog" WHERE ${sql}`, values);
+      expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+      expect(steps).toContain(
+        `SEARCH ${sideTableName('catalog', 'words')} USING PRIMARY KEY (type=? AND value>? AND value<?)`,
+      );
+      const catalog = store.collection('catalog');
+      await catalog.insertOne({ _id: 'd', words: ['do', 'dod', 'docx'] });
+      expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(['a', 'b', 'd']);
+    });
+
+    it('starts from the side table that finds the fewest documents', async () => {
+      const catalog = store.collection('catalog');
+      const statements = jest.spyOn(store, 'statement');
+      const filter = { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'one' };
+      expect((await catalog.find(filter)).map((doc) => doc._id)).toEqual(['a']);
+      const texts = statements.mock.calls.map(([sql]) => sql).filter((sql) => sql.startsWith('SELECT doc'));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
+      expect(texts[0]).toContain(`EXISTS (SELECT 1 FROM ${side('allowed')} WHERE doc_id = id`);
+      expect(texts[0]).not.toContain(`id IN (SELECT doc_id FROM ${side('allowed')}`);
+    });
+
+    it('tells apart fields that both find more than the first bound of its counts', async () => {
+      const catalog = store.collection('catalog');
+      // 3,000 documents any user may see, 1,500 of them holding the word: both above the first bound (1,000).
+      await Promise.all(
+        Array.from({ length: 3000 }, (_, n) =>
+          catalog.insertOne({ _id: `n${n}`, allowed: ['Anonymous'], words: n % 2 ? ['common'] : ['other'] }),
+        ),
+      );
+      const statements = jest.spyOn(store, 'statement');
+      for (const filter of [
+        { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'common' },
+        { words: 'common', allowed: { $in: ['Anonymous', 'user:x'] } },
+      ])
+        expect(await catalog.countDocuments(filter)).toBe(1500);
+      const counts = statements.mock.calls
+        .map(([sql]) => sql)
+        .filter((sql) => sql.startsWith('SELECT count(*) AS n FROM "catalog" WHERE'));
+      expect(counts).toHaveLength(2);
+      for (const sql of counts) {
+        expect(sql).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
+        expect(sql).toContain(`EXISTS (SELECT 1 FROM ${side('allowed')} WHERE doc_id = id`);
+      }
+    });
+
+    it('reads the side tables a store opened later finds in the file', async () => {
+      await store.close();
+      store = openSqliteStore(join(dir, 'test.db'));
+      const statements = jest.spyOn(store, 'statement');
+      const catalog = store.collection('catalog');
+      expect(await catalog.countDocuments({ words: 'document' })).toBe(2);
+      expect((await catalog.find({ path_parents: '/a' }, { sort: { modified: -1 } })).map((doc) => doc._id)).toEqual([
+        'a',
+        'b',
+      ]);
+      const texts = statements.mock.calls.map(([sql]) => sql);
+      expect(texts.some((sql) => sql.includes('count(*)') && sql.includes(side('words')))).toBe(true);
+      expect(texts.some((sql) => sql.includes('SELECT doc') && sql.includes(side('path_parents')))).toBe(true);
+      expect(texts.some((sql) => sql.includes('json_each'))).toBe(false);
+    });
+
+    it('keeps a side table exact through every write, a failing one undoing its rows too', async () => {
+      const catalog = store.collection('catalog');
+      await catalog.createIndex({ code: 1 }, { unique: true, sparse: true });
+      const key = (row: { type: string; value: unknown; id: string }) => JSON.stringify([row.id, row.type, row.value]);
+      const rows = () =>
+        (
+          store.db.prepare(`SELECT type, value, doc_id AS id FROM ${side('words')}`).all() as Parameters<
+            typeof key
+          >[0][]
+        )
+          .map(key)
+          .sort();
+      /** What the side table should hold: the scalar elements of each document's array, once each. */
+      const expected = async () => {
+        const found = new Set<string>();
+        for (const doc of await catalog.find({})) {
+          if (!Array.isArray(doc.words)) continue;
+          for (const element of doc.words) {
+            const type =
+              typeof element === 'string'
+                ? 'text'
+                : typeof element === 'boolean'
+                  ? String(element)
+                  : typeof element === 'number'
+                    ? Number.isInteger(element)
+                      ? 'integer'
+                      : 'real'
+                    : undefined;
+            if (!type) continue;
+            const value = typeof element === 'boolean' ? Number(element) : element;
+            found.add(key({ type, value, id: String(doc._id) }));
+          }
+        }
+        return [...found].sort();
+      };
+      const check = async () => expect(rows()).toEqual(await expected());
+      await check();
+      await catalog.insertOne({ _id: 'd', words: ['x', 'x', 1.5, 2, false, null, ['n'], { k: 'v' }], code: 'd' });
+      await check();
+      await catalog.updateOne({ _id: 'a' }, { $set: { words: 'scalar' } });
+      await catalog.updateOne({ _id: 'c' }, { $push: { words: 'pushed' } });
+      await catalog.updateOne({ _id: 'd' }, { $pull: { words: 'x' } });
+      await catalog.findOneAndUpdate({ _id: 'e' }, { $set: { words: ['up', 'serted'] } }, { upsert: true });
+      await check();
+      await catalog.updateOne({ _id: 'a' }, { $set: { words: ['back'] } });
+      await catalog.deleteOne({ _id: 'b' });
+      await check();
+      // The second document's write breaks the unique code: updateMany's savepoint undoes the first one's rows.
+      await catalog.updateOne({ _id: 'c' }, { $set: { code: 'c' } });
+      const before = rows();
+      await expect(
+        catalog.updateMany({ _id: { $in: ['c', 'd'] } }, { $set: { words: ['lost'], code: 'same' } }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(rows()).toEqual(before);
+      await check();
+      await catalog.deleteMany({});
+      expect(rows()).toEqual([]);
+    });
+
+    it('names side tables apart from the index and triggers of another field', async () => {
+      const catalog = store.collection('catalog');
+      for (const field of ['words$doc_id', 'words$mk:insert', 'words$insert'])
+        await catalog.createIndex({ [field]: 1 });
+      await catalog.insertOne({ _id: 'd', words: ['x'], words$doc_id: ['x'], 'words$mk:insert': ['x'] });
+      expect(await catalog.countDocuments({ words: 'x' })).toBe(1);
+      expect(await catalog.countDocuments({ words$doc_id: 'x' })).toBe(1);
+      expect(await catalog.countDocuments({ 'words$mk:insert': 'x' })).toBe(1);
+    });
+
+    it('counts the index once in the stats, and its side table in the size', async () => {
+      const bytes = (name: string) =>
+        (store.db.prepare('SELECT sum(pgsize) AS n FROM dbstat WHERE name = ?').get(name) as { n: number }).n;
+      const stats = await store.stats();
+      const catalog = stats.collections.find((collection) => collection.name === 'catalog')!;
+      expect(catalog.indexes).toBe(4);
+      expect(stats.collections.map((collection) => collection.name)).toEqual(['catalog']);
+      expect(catalog.sizeBytes).toBeGreaterThanOrEqual(
+        bytes('catalog') + bytes(sideTableName('catalog', 'words')) + bytes('catalog$mk:doc_id$words'),
+      );
+    });
   });
 
   it('commits the writes of one turn together, a failing one undoing only itself', async () => {

@@ -25,6 +25,87 @@ export interface IndexPlan {
   replaces?: string;
 }
 
+/**
+ * The side table of a multikey index keeps the scalar elements of the arrays a top-level field holds, one row per
+ * (element, document), with the element's json_type: `(type, value, doc_id)`, its primary key, serves equality,
+ * `$in` and ranges on the elements, and an index on `doc_id` serves the deletes and the tests of one document's
+ * elements (`doc_id`, not `id`, so that a subquery on the side table names the collection's `id` unqualified). Its
+ * name is the collection's, `$mk$` and the field's: collection names have no `$`, so the prefix finds a
+ * collection's side tables and the rest is the field.
+ */
+const SIDE_TABLE_MARK = '$mk$';
+
+/** The json_each types the side tables keep (what ./filter-sql.ts compares elements to: no null, object, array). */
+const ELEMENT_TYPES = "('text', 'integer', 'real', 'true', 'false')";
+
+/** The side table of `field`; its index and triggers are named `<collection>$mk:<what>$<field>`. */
+export function sideTableName(collection: string, field: string): string {
+  return `${collection}${SIDE_TABLE_MARK}${field}`;
+}
+
+/** The field a side table of `collection` serves, or undefined when `table` is not one of its side tables. */
+export function sideTableField(collection: string, table: string): string | undefined {
+  const prefix = `${collection}${SIDE_TABLE_MARK}`;
+  return table.startsWith(prefix) && table.length > prefix.length ? table.slice(prefix.length) : undefined;
+}
+
+/** A field a side table can serve: top-level (an array on a dotted path's way is left to mingo) and nameable. */
+export function multikeyField(field: string): boolean {
+  return !field.includes('.') && jsonPath(field) !== undefined;
+}
+
+export interface SideTablePlan {
+  /** The side table's name. */
+  name: string;
+  /** Creates it (idempotent). */
+  createTable: string;
+  /**
+   * Fills it from the rows already in the collection (once, when the table is new), in its key's order: about a
+   * third faster than in the collection's order, before its other index is there to be written too.
+   */
+  fill: string;
+  /** Create its index on `doc_id` and the triggers keeping it exact (idempotent). */
+  maintain: string[];
+}
+
+/**
+ * The side table of `field` and the triggers that keep it exact on every write to the collection's table, in the
+ * transaction of that write: the adapter's write code does not know about it. The update trigger rewrites the
+ * document's rows only when the field's JSON changed.
+ */
+export function sideTablePlan(collection: string, table: string, field: string): SideTablePlan {
+  const path = jsonPath(field);
+  if (!path || !multikeyField(field)) throw new Error(`no side table can serve '${field}'`);
+  const name = sideTableName(collection, field);
+  const side = quoteIdentifier(name);
+  // `<collection>$mk:<what>$<field>`: no side table has such a name (its field would follow `$mk$`).
+  const companion = (what: string) => quoteIdentifier(`${collection}$mk:${what}$${field}`);
+  // No declared type for `value`: a column declared ANY would have numeric affinity and turn '12' into 12.
+  const elementsOf = (row: string) =>
+    `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT type, value, ${row}.id FROM json_each(${row}.doc, ${path}) ` +
+    `WHERE json_type(${row}.doc, ${path}) = 'array' AND type IN ${ELEMENT_TYPES};`;
+  return {
+    name,
+    createTable:
+      `CREATE TABLE IF NOT EXISTS ${side} (type TEXT NOT NULL, value NOT NULL, doc_id TEXT NOT NULL, ` +
+      'PRIMARY KEY (type, value, doc_id)) WITHOUT ROWID',
+    fill:
+      `INSERT OR IGNORE INTO ${side} (type, value, doc_id) SELECT element.type, element.value, t.id ` +
+      `FROM ${table} AS t, json_each(t.doc, ${path}) AS element ` +
+      `WHERE json_type(t.doc, ${path}) = 'array' AND element.type IN ${ELEMENT_TYPES} ORDER BY 1, 2, 3`,
+    maintain: [
+      `CREATE INDEX IF NOT EXISTS ${companion('doc_id')} ON ${side} (doc_id)`,
+      `CREATE TRIGGER IF NOT EXISTS ${companion('insert')} AFTER INSERT ON ${table} ` +
+        `WHEN json_type(new.doc, ${path}) = 'array' BEGIN ${elementsOf('new')} END`,
+      `CREATE TRIGGER IF NOT EXISTS ${companion('update')} AFTER UPDATE ON ${table} ` +
+        `WHEN old.id IS NOT new.id OR (old.doc -> ${path}) IS NOT (new.doc -> ${path}) ` +
+        `BEGIN DELETE FROM ${side} WHERE doc_id = old.id; ${elementsOf('new')} END`,
+      `CREATE TRIGGER IF NOT EXISTS ${companion('delete')} AFTER DELETE ON ${table} ` +
+        `WHEN json_type(old.doc, ${path}) = 'array' BEGIN DELETE FROM ${side} WHERE doc_id = old.id; END`,
+    ],
+  };
+}
+
 /** A name derived from the collection and the index specification. */
 function indexName(collection: string, spec: string): string {
   const hash = createHash('sha256').update(`${collection}\0${spec}`).digest('hex').slice(0, 10);

@@ -37,8 +37,8 @@ import {
 } from '../../../ports/store';
 import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../../../ports/store-rules';
 import { adapterOf } from '../timed';
-import { createTableSql, indexPlans, quoteIdentifier } from './ddl';
-import { filterToSql, type Prefilter } from './filter-sql';
+import { createTableSql, indexPlans, multikeyField, quoteIdentifier, sideTableField, sideTablePlan } from './ddl';
+import { type DrivingCandidate, filterToSql, type Prefilter, type SideTables } from './filter-sql';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -46,6 +46,8 @@ const STORE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,62}$/;
 /** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
 const STATEMENT_CACHE_SIZE = 500;
+/** The first bound of the counts that choose which side table a query starts from (see `chooseDriving`). */
+const FIRST_ESTIMATE_BOUND = 1_000;
 
 type Stored = Document & { _id: string };
 type Row = { doc: string };
@@ -75,6 +77,12 @@ function sqliteCode(err: unknown): string | undefined {
 
 class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly table: string;
+  /**
+   * The side tables of the collection's multikey indexes (./ddl.ts), read from the database on first use (another
+   * process may have created them) and after each createIndex. One created later by another process is missed
+   * until then: queries on its field read the arrays instead, slower but with the same answers.
+   */
+  private sideTables: Map<string, string> | undefined;
 
   constructor(
     private readonly store: SqliteStore,
@@ -86,6 +94,49 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   /** Creates the collection's table on first use. */
   private ready(): void {
     this.store.ensureTable(this.name, this.table);
+    if (!this.sideTables) this.sideTables = this.readSideTables();
+  }
+
+  private readSideTables(): Map<string, string> {
+    const sideTables = new Map<string, string>();
+    const tables = this.store
+      .statement<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      .all()
+      .map((row) => row.name);
+    for (const table of tables) {
+      const field = sideTableField(this.name, table);
+      if (field !== undefined) sideTables.set(field, quoteIdentifier(table));
+    }
+    return sideTables;
+  }
+
+  /** The filter as SQL on the collection's table and side tables. */
+  private prefilter(filter: Filter): Prefilter {
+    return filterToSql(filter, this.sideTables as SideTables, (candidates) => this.chooseDriving(candidates));
+  }
+
+  /**
+   * The field that finds the fewest documents, by counts on its indexes (its side table's and its own), each bounded
+   * by the least count so far and by a bound that grows fourfold (1,000, 4,000...) until a count is under it: about
+   * as many index entries read as the query then starts from, and no statistics to keep.
+   */
+  private chooseDriving(candidates: DrivingCandidate[]): string {
+    const count = (candidate: DrivingCandidate, bound: number) => {
+      const bounded = (table: string, condition: { sql: string; values: unknown[] }) =>
+        this.store
+          .statement<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${condition.sql} LIMIT ?)`)
+          .get(...condition.values, bound)!.n;
+      return bounded(candidate.side, candidate.elements) + bounded(this.table, candidate.itself);
+    };
+    for (let bound = FIRST_ESTIMATE_BOUND; ; bound *= 4) {
+      let least = bound;
+      let chosen: string | undefined;
+      for (const candidate of candidates) {
+        const found = count(candidate, least);
+        if (found < least) [least, chosen] = [found, candidate.field];
+      }
+      if (chosen !== undefined) return chosen;
+    }
   }
 
   /** A unique violation as the port's DuplicateKeyError; other errors as they are. */
@@ -140,7 +191,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   /** The matches in order, with skip and limit applied. */
   private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
     const { sort, skip = 0, limit } = options;
-    const prefilter = filterToSql(filter);
+    const prefilter = this.prefilter(filter);
     const orderBy = hasKeys(sort) ? this.sqlOrder(prefilter, sort) : undefined;
     if (hasKeys(sort) && orderBy === undefined) {
       // mingo orders arrays and mixed types like MongoDB.
@@ -182,7 +233,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   async countDocuments(filter: Filter): Promise<number> {
     this.ready();
-    const prefilter = filterToSql(filter);
+    const prefilter = this.prefilter(filter);
     if (prefilter.exact) {
       const row = this.store
         .statement<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${prefilter.sql}`)
@@ -276,7 +327,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   private remove(filter: Filter, one: boolean): Promise<number> {
     this.ready();
-    const prefilter = filterToSql(filter);
+    const prefilter = this.prefilter(filter);
     if (!one && prefilter.exact) {
       return this.store.commitWrite(
         () => this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes,
@@ -311,6 +362,28 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         throw this.duplicateKey(err);
       }
     }
+    // Like MongoDB's, a non-unique index serves the elements of the arrays its fields hold: they go to side tables.
+    if (!options.unique) for (const field of Object.keys(keys).filter(multikeyField)) this.createSideTable(field);
+    this.sideTables = this.readSideTables();
+  }
+
+  /**
+   * The side table of `field`, with its triggers, filled from the rows already there: in one IMMEDIATE transaction,
+   * so that no write of another process comes between the fill and the triggers.
+   */
+  private createSideTable(field: string): void {
+    const plan = sideTablePlan(this.name, this.table, field);
+    const exists = this.store.db.prepare<[string], { n: number }>(
+      "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    );
+    this.store.db
+      .transaction(() => {
+        const fresh = exists.get(plan.name)!.n === 0;
+        this.store.db.exec(plan.createTable);
+        if (fresh) this.store.db.exec(plan.fill);
+        for (const sql of plan.maintain) this.store.db.exec(sql);
+      })
+      .immediate();
   }
 }
 
@@ -407,19 +480,27 @@ export class SqliteStore implements DocumentStore {
     if (!existsSync(this.file)) throw new Error(`the SQLite database ${this.file} is gone`);
   }
 
-  /** The collections' tables: documents counted exactly, size of the table and its indexes in pages. */
+  /**
+   * The collections' tables: documents counted exactly, the declared indexes, and the size in pages of the table,
+   * its indexes and its side tables (which serve declared indexes: counted in the size, not as indexes).
+   */
   async stats(): Promise<StoreStats> {
-    const tables = this.db
+    const allTables = this.db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
       .all()
-      .filter((table) => COLLECTION_NAME.test(table.name) && !table.name.startsWith('sqlite_'));
-    const collections: CollectionStats[] = tables.map(({ name }) => {
-      const indexes = this.db
-        .prepare<[string], { name: string }>(
-          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-        )
-        .all(name);
-      const objects = [name, ...indexes.map((index) => index.name)];
+      .map((table) => table.name);
+    const tables = allTables.filter((name) => COLLECTION_NAME.test(name) && !name.startsWith('sqlite_'));
+    const indexesOf = this.db.prepare<[string], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    );
+    const collections: CollectionStats[] = tables.map((name) => {
+      const indexes = indexesOf.all(name);
+      const sideTables = allTables.filter((table) => sideTableField(name, table) !== undefined);
+      const objects = [
+        name,
+        ...indexes.map((index) => index.name),
+        ...sideTables.flatMap((table) => [table, ...indexesOf.all(table).map((index) => index.name)]),
+      ];
       const size = this.db
         .prepare<string[], { bytes: number | null }>(
           `SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (${objects.map(() => '?').join(', ')})`,
