@@ -106,6 +106,11 @@ export function sideTablePlan(collection: string, table: string, field: string):
   };
 }
 
+/** The name of the type-rank index of `field` (see `indexPlans`). */
+export function rankedIndexName(collection: string, field: string): string {
+  return indexName(collection, `${field}_ranked`);
+}
+
 /** A name derived from the collection and the index specification. */
 function indexName(collection: string, spec: string): string {
   const hash = createHash('sha256').update(`${collection}\0${spec}`).digest('hex').slice(0, 10);
@@ -132,7 +137,7 @@ export function indexPlans(
   const ranked = fields.flatMap((field) => {
     const path = jsonPath(field);
     if (!path) return [];
-    const name = indexName(collection, `${field}_ranked`);
+    const name = rankedIndexName(collection, field);
     return [
       {
         name,

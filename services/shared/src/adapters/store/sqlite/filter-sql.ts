@@ -30,6 +30,16 @@ export interface Prefilter extends SqlCondition {
  */
 export type SideTables = ReadonlyMap<string, string>;
 
+/**
+ * The collection's table (quoted) and the type-rank indexes (quoted names, ./ddl.ts) of fields with a side table: a
+ * test of such a field that the query does not start from reads the index (a probe per row, the index covering it)
+ * rather than the document's JSON, which SQLite would parse again for each test.
+ */
+export interface RankProbes {
+  table: string;
+  ranked: ReadonlyMap<string, string>;
+}
+
 /** A field tested outside any `$or` on its side table, with the SQL that finds the documents that may match. */
 export interface DrivingCandidate {
   field: string;
@@ -50,6 +60,7 @@ interface Tests {
 
 interface Context {
   sideTables: SideTables;
+  probes?: RankProbes;
   /**
    * The field whose element tests read `id IN (SELECT doc_id FROM side ...)`, for SQLite to start from that list;
    * null when it starts from `_id`. The element tests of the other fields read `EXISTS (... WHERE doc_id = id ...)`,
@@ -81,9 +92,9 @@ export function jsonPath(field: string): string | undefined {
  * 3, arrays 4, booleans 5. The adapter's indexes are on `(typeRank, json_extract, id)` (./ddl.ts), so one index
  * answers equality, ranges and a sort by the field (./sort-sql.ts writes the same expression).
  */
-export function typeRank(path: string): string {
+export function typeRank(path: string, column = 'doc'): string {
   return (
-    `(CASE json_type(doc, ${path}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3 ` +
+    `(CASE json_type(${column}, ${path}) WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3 ` +
     `WHEN 'array' THEN 4 WHEN 'false' THEN 5 WHEN 'true' THEN 5 ELSE 0 END)`
   );
 }
@@ -154,7 +165,14 @@ function valueTest(field: string, type: ScalarType, bounds: Bound[], context: Co
   const boundValues = bounds.map(([, value]) => value);
   const values = [...boundValues, ...boundValues];
   const rank = typeRank(path);
-  const itself = `(${rank} = ${type.rank} AND ${boundTests(`json_extract(doc, ${path})`)})`;
+  const startsHere = context.driving === undefined || (!context.inOr && context.driving === field);
+  const ranked = context.probes?.ranked.get(field);
+  const itself =
+    !startsHere && ranked
+      ? `EXISTS (SELECT 1 FROM ${context.probes!.table} AS probe INDEXED BY ${ranked} WHERE ` +
+        `${typeRank(path, 'probe.doc')} = ${type.rank} AND ${boundTests(`json_extract(probe.doc, ${path})`)} ` +
+        `AND probe.id = ${context.probes!.table}.id)`
+      : `(${rank} = ${type.rank} AND ${boundTests(`json_extract(doc, ${path})`)})`;
   const side = context.sideTables.get(field);
   if (side && !context.inOr && context.collected) {
     const { fields } = context.collected;
@@ -163,7 +181,6 @@ function valueTest(field: string, type: ScalarType, bounds: Bound[], context: Co
     tests.itself.push({ sql: itself, values: boundValues });
     fields.set(field, tests);
   }
-  const startsHere = context.driving === undefined || (!context.inOr && context.driving === field);
   const element = !side
     ? `(${rank} = ${ARRAY_RANK} AND EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element ` +
       `WHERE ${test('element.type', 'element.value')}))`
@@ -299,12 +316,13 @@ function translate(filter: Filter, context: Context): Prefilter {
 /**
  * The filter as a prefilter on the collection's table (columns `id` and `doc`) and the side tables of its fields.
  * When two or more fields are tested on side tables, `chooseDriving` picks the one SQLite starts from (by default
- * the first); none when `_id` is tested.
+ * the first); none when `_id` is tested. With `probes`, the other fields' own values are tested on their indexes.
  */
 export function filterToSql(
   filter: Filter,
   sideTables: SideTables = new Map(),
   chooseDriving: ChooseDriving = ([first]) => first.field,
+  probes?: RankProbes,
 ): Prefilter {
   const collected = { fields: new Map<string, Tests>(), byId: false };
   const prefilter = translate(filter, { sideTables, inOr: false, collected });
@@ -320,5 +338,5 @@ export function filterToSql(
     itself: join(tests.itself),
   }));
   const driving = collected.byId ? null : candidates.length > 1 ? chooseDriving(candidates) : candidates[0]?.field;
-  return driving === undefined ? prefilter : translate(filter, { sideTables, inOr: false, driving });
+  return driving === undefined ? prefilter : translate(filter, { sideTables, probes, inOr: false, driving });
 }

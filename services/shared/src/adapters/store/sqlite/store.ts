@@ -37,8 +37,16 @@ import {
 } from '../../../ports/store';
 import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../../../ports/store-rules';
 import { adapterOf } from '../timed';
-import { createTableSql, indexPlans, multikeyField, quoteIdentifier, sideTableField, sideTablePlan } from './ddl';
-import { type DrivingCandidate, filterToSql, type Prefilter, type SideTables } from './filter-sql';
+import {
+  createTableSql,
+  indexPlans,
+  multikeyField,
+  quoteIdentifier,
+  rankedIndexName,
+  sideTableField,
+  sideTablePlan,
+} from './ddl';
+import { type DrivingCandidate, filterToSql, type Prefilter, type RankProbes, type SideTables } from './filter-sql';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -83,6 +91,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * until then: queries on its field read the arrays instead, slower but with the same answers.
    */
   private sideTables: Map<string, string> | undefined;
+  /** The type-rank indexes of the fields with a side table, read with them. */
+  private probes: RankProbes | undefined;
 
   constructor(
     private readonly store: SqliteStore,
@@ -99,20 +109,32 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   private readSideTables(): Map<string, string> {
     const sideTables = new Map<string, string>();
-    const tables = this.store
-      .statement<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
-      .all()
-      .map((row) => row.name);
-    for (const table of tables) {
+    const ranked = new Map<string, string>();
+    const schema = this.store
+      .statement<{ name: string; type: string }>(
+        "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'index')",
+      )
+      .all();
+    const indexes = new Set(schema.filter((row) => row.type === 'index').map((row) => row.name));
+    for (const { name: table } of schema.filter((row) => row.type === 'table')) {
       const field = sideTableField(this.name, table);
-      if (field !== undefined) sideTables.set(field, quoteIdentifier(table));
+      if (field === undefined) continue;
+      sideTables.set(field, quoteIdentifier(table));
+      const index = rankedIndexName(this.name, field);
+      if (indexes.has(index)) ranked.set(field, quoteIdentifier(index));
     }
+    this.probes = { table: this.table, ranked };
     return sideTables;
   }
 
   /** The filter as SQL on the collection's table and side tables. */
   private prefilter(filter: Filter): Prefilter {
-    return filterToSql(filter, this.sideTables as SideTables, (candidates) => this.chooseDriving(candidates));
+    return filterToSql(
+      filter,
+      this.sideTables as SideTables,
+      (candidates) => this.chooseDriving(candidates),
+      this.probes,
+    );
   }
 
   /**
