@@ -111,6 +111,11 @@ export function rankedIndexName(collection: string, field: string): string {
   return indexName(collection, `${field}_ranked`);
 }
 
+/** The name of the partial index of the documents holding an array at `prefix` (see `indexPlans`). */
+export function arraysIndexName(collection: string, prefix: string): string {
+  return indexName(collection, `${prefix}_arrays`);
+}
+
 /** A name derived from the collection and the index specification. */
 function indexName(collection: string, spec: string): string {
   const hash = createHash('sha256').update(`${collection}\0${spec}`).digest('hex').slice(0, 10);
@@ -148,6 +153,19 @@ export function indexPlans(
       },
     ];
   });
+  // A partial index per proper prefix of a dotted key, holding the documents with an array there (almost none), for
+  // the test of an array on the key's way (./filter-sql.ts) to read instead of every document.
+  const arraysOnTheWay = fields.flatMap((field) => {
+    const segments = field.split('.');
+    return segments.slice(0, -1).flatMap((_, i) => {
+      const prefix = segments.slice(0, i + 1).join('.');
+      const path = jsonPath(prefix);
+      if (!path || !jsonPath(field)) return [];
+      const name = arraysIndexName(collection, prefix);
+      const sql = `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (id) WHERE json_type(doc, ${path}) = 'array'`;
+      return [{ name, sql, fields }];
+    });
+  });
   if (options.unique) {
     const [field] = fields;
     const path = jsonPath(field);
@@ -159,7 +177,7 @@ export function indexPlans(
       : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(doc -> ${path}, 'null'))`;
     // The unique index enforces; the ranked one answers look-ups (filters are written on the type rank and
     // json_extract, which the unique index's expression is not).
-    return [{ name, sql, fields }, ...ranked];
+    return [{ name, sql, fields }, ...ranked, ...arraysOnTheWay];
   }
-  return ranked;
+  return [...ranked, ...arraysOnTheWay];
 }

@@ -38,6 +38,12 @@ export type SideTables = ReadonlyMap<string, string>;
 export interface RankProbes {
   table: string;
   ranked: ReadonlyMap<string, string>;
+  /**
+   * The partial index (quoted name) of the documents holding an array at `prefix` (a dotted key's proper prefix,
+   * ./ddl.ts), when the collection has one: the test for an array on a dotted path's way reads it, where it read
+   * every document.
+   */
+  arraysAt(prefix: string): string | undefined;
 }
 
 /** A field tested outside any `$or` on its side table, with the SQL that finds the documents that may match. */
@@ -188,9 +194,14 @@ function valueTest(field: string, type: ScalarType, bounds: Bound[], context: Co
       ? `id IN (SELECT doc_id FROM ${side} WHERE ${test('type', 'value')})`
       : `EXISTS (SELECT 1 FROM ${side} WHERE doc_id = id AND ${test('type', 'value')})`;
   const segments = field.split('.');
-  const arraysOnTheWay = segments
-    .slice(0, -1)
-    .map((_, i) => `json_type(doc, ${jsonPath(segments.slice(0, i + 1).join('.'))}) = 'array'`);
+  const arraysOnTheWay = segments.slice(0, -1).map((_, i) => {
+    const prefix = segments.slice(0, i + 1).join('.');
+    const isArray = (column: string) => `json_type(${column}, ${jsonPath(prefix)}) = 'array'`;
+    const index = context.probes?.arraysAt(prefix);
+    return index
+      ? `id IN (SELECT id FROM ${context.probes!.table} AS onway INDEXED BY ${index} WHERE ${isArray('onway.doc')})`
+      : isArray('doc');
+  });
   return {
     sql: `(${[itself, element, ...arraysOnTheWay].join(' OR ')})`,
     values,
@@ -222,6 +233,21 @@ function not(part: Prefilter): Prefilter {
   return part.exact ? { sql: `(NOT IFNULL(${part.sql}, 0))`, values: part.values, exact: true } : ANYTHING;
 }
 
+/**
+ * The top-level field is there (null included), or not: rank 0 holds both missing and null, so the field's index
+ * finds every other rank and leaves only those two to tell apart. Under a dotted path an array on the way may hold
+ * it: left to mingo.
+ */
+function exists(field: string, wanted: boolean): Prefilter {
+  const path = jsonPath(field);
+  if (!path || field.includes('.')) return ANYTHING;
+  const rank = typeRank(path);
+  const sql = wanted
+    ? `(${rank} > 0 OR (${rank} = 0 AND json_type(doc, ${path}) IS NOT NULL))`
+    : `(${rank} = 0 AND json_type(doc, ${path}) IS NULL)`;
+  return { sql, values: [], exact: true };
+}
+
 function operator(field: string, op: string, arg: unknown, context: Context): Prefilter {
   if (op === '$eq') return compares(field, '=', arg, context);
   if (op === '$in' && Array.isArray(arg)) return or(arg.map((item) => compares(field, '=', item, context)));
@@ -230,6 +256,7 @@ function operator(field: string, op: string, arg: unknown, context: Context): Pr
   const negated = { ...context, inOr: true };
   if (op === '$ne') return not(compares(field, '=', arg, negated));
   if (op === '$nin' && Array.isArray(arg)) return and(arg.map((item) => not(compares(field, '=', item, negated))));
+  if (op === '$exists') return exists(field, Boolean(arg));
   // MongoDB compares ranges only within a type. JavaScript orders strings by UTF-16 code units, SQLite by UTF-8
   // bytes: the two agree on where any string lies against an ASCII bound (a non-ASCII character is above every
   // ASCII one in both), so only a range with a non-ASCII bound is left to mingo.
@@ -325,7 +352,7 @@ export function filterToSql(
   probes?: RankProbes,
 ): Prefilter {
   const collected = { fields: new Map<string, Tests>(), byId: false };
-  const prefilter = translate(filter, { sideTables, inOr: false, collected });
+  const prefilter = translate(filter, { sideTables, probes, inOr: false, collected });
   if (sideTables.size === 0) return prefilter;
   const join = (conditions: SqlCondition[]): SqlCondition => ({
     sql: conditions.map((condition) => condition.sql).join(' OR '),

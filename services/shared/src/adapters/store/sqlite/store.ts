@@ -38,6 +38,7 @@ import {
 import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../../../ports/store-rules';
 import { adapterOf } from '../timed';
 import {
+  arraysIndexName,
   createTableSql,
   indexPlans,
   multikeyField,
@@ -123,7 +124,14 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       const index = rankedIndexName(this.name, field);
       if (indexes.has(index)) ranked.set(field, quoteIdentifier(index));
     }
-    this.probes = { table: this.table, ranked };
+    this.probes = {
+      table: this.table,
+      ranked,
+      arraysAt: (prefix) => {
+        const index = arraysIndexName(this.name, prefix);
+        return indexes.has(index) ? quoteIdentifier(index) : undefined;
+      },
+    };
     return sideTables;
   }
 
