@@ -1,6 +1,7 @@
 // `node bench/run.mjs stalls` (issue 27, target 6): the longest event-loop stall of the serving process during a
 // mixed load on the generated tree of 100,000 objects (bench/generate-tree.mjs, cached; BENCH_STALLS_SIZE to change
-// it). The embedded suite (GATEWAY_WORKERS=0: the gateway and every service in one process) on a copy of the tree,
+// it). With BENCH_STALLS_ENGINE=sqlite, the tree of that size written through the store port on SQLite
+// (bench/stamp-tree.mjs) instead. The embedded suite (GATEWAY_WORKERS=0: the gateway and every service in one process) on a copy of the tree,
 // with bench/loop-cpu.mjs loaded into it.
 //
 // Load: BENCH_CONNECTIONS connections, each sending over and over, as admin with Basic: a GET of the tree's target
@@ -13,6 +14,7 @@
 // on the CPU time; it is an upper bound, the GC's helper threads count too), and prom-client's
 // `nodejs_eventloop_lag_max_seconds` for comparison. Target: no stretch over 50 ms of CPU.
 import { startTree } from './content.mjs';
+import { startStampedTree } from './stamp-tree.mjs';
 import {
   ADMIN_AUTH,
   fmt,
@@ -32,10 +34,14 @@ const TARGET_MS = 50;
 const HEADERS = { Authorization: ADMIN_AUTH, Accept: 'application/json' };
 export async function runStalls(settings) {
   const n = Math.round(numberEnv('BENCH_STALLS_SIZE', 100000));
+  const engine = process.env.BENCH_STALLS_ENGINE ?? 'embedded';
   log(`stalls (issue 27, target 6): ${machineState()}`);
   const loopCpu = loopCpuProbe();
   try {
-    const t = await startTree(n, loopCpu.nodeArgs, loopCpu.env);
+    const t =
+      engine === 'embedded'
+        ? await startTree(n, loopCpu.nodeArgs, loopCpu.env)
+        : await startStampedTree(n, engine, { nodeArgs: loopCpu.nodeArgs, env: loopCpu.env });
     const base = t.server.baseUrl;
     const { document, listing, scratch } = t.manifest.paths;
     const folder = await request(`${base}${scratch}`, {
@@ -88,7 +94,7 @@ export async function runStalls(settings) {
     }
     log(table(['window', 'req/s', 'bad', 'longest stretch CPU ms', 'wall ms', 'prom lag max ms', 'RSS MB'], rows));
     log(
-      `issue 27 target 6: no event-loop stretch over ${TARGET_MS} ms of CPU during the mixed load at ${n} objects: ` +
+      `issue 27 target 6 (${engine}): no event-loop stretch over ${TARGET_MS} ms of CPU during the mixed load at ${n} objects: ` +
         `${worst <= TARGET_MS ? 'PASS' : 'MISS'} (${fmt(worst, 1)} ms)`,
     );
     log(`stalls at end: ${machineState()}`);

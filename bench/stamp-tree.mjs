@@ -24,13 +24,23 @@
 //
 //   node bench/stamp-tree.mjs [--engine sqlite|embedded] [--verify] [N ...]     default: sqlite, 1000000
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { DATA_ROOT, LISTING_SIZE, ensureTree, planTree } from './generate-tree.mjs';
 import { PG_SUITE_ENV } from './pg-tree.mjs';
-import { ADMIN_AUTH, ROOT, copyDir, log as benchLog, pool, request, startEmbedded, tempDir } from './lib.mjs';
+import { ADMIN_AUTH, ROOT, copyDir, log as benchLog, pool, request, rssMb, startEmbedded, tempDir } from './lib.mjs';
 
 /** Bump when the way of stamping changes: older caches are then ignored. */
 export const STAMP_VERSION = 1;
@@ -457,7 +467,7 @@ export async function ensureStampedTree(n, engine = 'sqlite', log = benchLog) {
       seconds_stamp: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
     writeFileSync(writtenFile, `${JSON.stringify(written, null, 2)}\n`);
-    log(`stamped tree N=${n} on ${engine}: ${n} objects written in ${written.seconds_stamp} s`);
+    log(`stamped tree N=${n} on ${engine}: ${planTree(n).counts.total} objects written in ${written.seconds_stamp} s`);
   }
   seconds.stamp = written.seconds_stamp;
   const plan = planTree(n);
@@ -502,6 +512,34 @@ export async function ensureStampedTree(n, engine = 'sqlite', log = benchLog) {
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
   return { dir, storeDir: join(dir, 'store'), manifest };
+}
+
+/**
+ * The embedded suite (GATEWAY_WORKERS=0) on a copy of the stamped tree of N on `engine` (the cache is never served):
+ * `{ n, server, startup, rssAtStart, manifest }`, start-up from spawn to ready.
+ */
+export async function startStampedTree(n, engine, { nodeArgs, env } = {}) {
+  const stamped = await ensureStampedTree(n, engine, benchLog);
+  const copyStarted = Date.now();
+  const storeDir = tempDir(`bench-stamped-${n}-`);
+  cpSync(stamped.storeDir, storeDir, { recursive: true });
+  const copySeconds = (Date.now() - copyStarted) / 1000;
+  const started = Date.now();
+  const server = await startEmbedded(`stamped N=${n}`, {
+    dataDir: engine === 'sqlite' ? tempDir('bench-stamped-run-') : storeDir,
+    workers: 0,
+    readyTimeoutMs: STARTUP_TIMEOUT_MS,
+    nodeArgs,
+    env: { ...suiteEnvOf(engine, storeDir), ...env },
+  });
+  const startup = (Date.now() - started) / 1000;
+  const rss = rssMb(server.pid);
+  benchLog(
+    `stamped tree N=${n} on ${engine}: ${stamped.manifest.counts.total} objects, store ` +
+      `${(stamped.manifest.store_bytes / 1e6).toFixed(0)} MB (copied in ${copySeconds.toFixed(1)} s); suite ready in ` +
+      `${startup.toFixed(2)} s, ${rss.toFixed(0)} MB resident`,
+  );
+  return { n, server, startup, rssAtStart: rss, manifest: stamped.manifest };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

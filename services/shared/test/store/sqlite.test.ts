@@ -179,6 +179,15 @@ describe('SQLite store', () => {
     expect((await items.findOne({}, { sort: { modified: 1 } }))?._id).toBe('none');
   });
 
+  it('probes the type-rank index of a field the query does not start from for an equality, never for a range', () => {
+    const sides = new Map(['a', 'b'].map((field) => [field, `"items$mk$${field}"`]));
+    const probes = { table: '"items"', ranked: new Map([['b', '"b_ranked"']]), arraysAt: () => undefined };
+    const startFromA = () => 'a';
+    expect(filterToSql({ a: 'x', b: 'y' }, sides, startFromA, probes).sql).toContain('INDEXED BY "b_ranked"');
+    // A range probe would read the whole range for each row: the row's own value is tested instead.
+    expect(filterToSql({ a: 'x', b: { $gt: 'y' } }, sides, startFromA, probes).sql).not.toContain('INDEXED BY');
+  });
+
   it('answers a range on a dotted key from indexes, arrays on its way included', async () => {
     const items = store.collection('items');
     await items.createIndex({ 'pending.at': 1 }, { sparse: true });

@@ -172,7 +172,8 @@ function valueTest(field: string, type: ScalarType, bounds: Bound[], context: Co
   const values = [...boundValues, ...boundValues];
   const rank = typeRank(path);
   const startsHere = context.driving === undefined || (!context.inOr && context.driving === field);
-  const ranked = context.probes?.ranked.get(field);
+  // Only an equality probe finds its row by the index's last column (id); after a range it would read the range.
+  const ranked = bounds.every(([op]) => op === '=') ? context.probes?.ranked.get(field) : undefined;
   const itself =
     !startsHere && ranked
       ? `EXISTS (SELECT 1 FROM ${context.probes!.table} AS probe INDEXED BY ${ranked} WHERE ` +
