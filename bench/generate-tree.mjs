@@ -185,7 +185,8 @@ export function treeDir(n) {
   return join(DATA_ROOT, `tree-g${GENERATOR_VERSION}-n${n}`);
 }
 
-function dirBytes(dir) {
+/** Bytes of every file under `dir`. */
+export function dirBytes(dir) {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
@@ -325,7 +326,8 @@ function mergeData(baseDir, workerDirs, outDir) {
   return changed;
 }
 
-async function itemsTotal(baseUrl, path) {
+/** `items_total` of the folder at `path`, as admin. */
+export async function itemsTotal(baseUrl, path) {
   const response = await fetch(`${baseUrl}${path === '/' ? '' : path}?b_size=1`, {
     headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
   });

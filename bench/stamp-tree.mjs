@@ -24,21 +24,11 @@
 //
 //   node bench/stamp-tree.mjs [--engine sqlite|embedded] [--verify] [N ...]     default: sqlite, 1000000
 import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { DATA_ROOT, LISTING_SIZE, ensureTree, planTree } from './generate-tree.mjs';
+import { DATA_ROOT, LISTING_SIZE, dirBytes, ensureTree, itemsTotal, planTree } from './generate-tree.mjs';
 import { PG_SUITE_ENV } from './pg-tree.mjs';
 import { ADMIN_AUTH, ROOT, copyDir, log as benchLog, pool, request, rssMb, startEmbedded, tempDir } from './lib.mjs';
 
@@ -377,14 +367,6 @@ async function stampInto(n, engine, storeDir, templates, log) {
   return { plan, counts };
 }
 
-async function itemsTotal(baseUrl, path) {
-  const response = await request(`${baseUrl}${path === '/' ? '' : path}?b_size=1`, {
-    headers: { Authorization: ADMIN_AUTH, Accept: 'application/json' },
-  });
-  if (response.status !== 200) throw new Error(`GET ${path} on the stamped tree answered ${response.status}`);
-  return JSON.parse(response.bytes.toString('utf8')).items_total;
-}
-
 /** Every folder's item count and the catalog's Document count, through a suite on the stamped store. */
 async function verifyThroughSuite(baseUrl, plan) {
   const wrong = [];
@@ -417,15 +399,6 @@ async function verifyCatalog(engine, storeDir, plan) {
   } finally {
     await search.close();
   }
-}
-
-function dirBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    total += entry.isDirectory() ? dirBytes(full) : statSync(full).size;
-  }
-  return total;
 }
 
 /** The cached stamped tree of N on `engine`, made first when missing: `{ dir, storeDir, manifest }`. */
