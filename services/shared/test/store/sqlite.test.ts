@@ -12,7 +12,7 @@ import type { Filter } from '../../src/ports/store';
 import { sideTableName } from '../../src/adapters/store/sqlite/ddl';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
 import { sortToSql } from '../../src/adapters/store/sqlite/sort-sql';
-import { arraysIndexName } from '../../src/adapters/store/sqlite/ddl';
+import { arraysIndexName, rankedIndexName } from '../../src/adapters/store/sqlite/ddl';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
 import { killWriterMidway } from './killed-writer';
 
@@ -415,6 +415,52 @@ describe('SQLite store', () => {
         expect(sql).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
         expect(sql).toContain(`EXISTS (SELECT 1 FROM ${side('allowed')} WHERE doc_id = id`);
       }
+    });
+
+    it("walks the sort field's index for a page most documents match, and lists them when the walk finds too few", async () => {
+      const catalog = store.collection('catalog');
+      // 3,000 documents, newer as n grows: half hold 'common' (spread through the order), the oldest 1,000 'old'.
+      const docs = Array.from({ length: 3000 }, (_, n) => ({
+        _id: `n${n}`,
+        allowed: ['Anonymous'],
+        words: [...(n % 2 ? ['common'] : []), ...(n < 1000 ? ['old'] : [])],
+        modified: 10_000 + n,
+      }));
+      await Promise.all(docs.map((doc) => catalog.insertOne(doc)));
+      const statements = jest.spyOn(store, 'statement');
+      const pages = (word: string) => {
+        const filter = { allowed: { $in: ['Anonymous', 'user:x'] }, words: word };
+        const options = { sort: { modified: -1 as const }, skip: 3, limit: 5 };
+        const expected = docs
+          .filter((doc) => new Query(filter).test(doc))
+          .sort((a, b) => b.modified - a.modified)
+          .slice(3, 8)
+          .map((doc) => doc._id);
+        return { filter, options, expected };
+      };
+      const texts = () => statements.mock.calls.map(([sql]) => sql).filter((sql) => sql.startsWith('SELECT doc'));
+      const walk = `INDEXED BY "${rankedIndexName('catalog', 'modified')}"`;
+
+      const common = pages('common');
+      expect((await catalog.find(common.filter, common.options)).map((doc) => doc._id)).toEqual(common.expected);
+      expect(texts()).toHaveLength(1);
+      expect(texts()[0]).toContain(walk);
+      expect(texts()[0]).not.toContain(`id IN (SELECT doc_id FROM`);
+
+      // The walk reads the newest rows, where no 'old' document is: the list of 'old' answers.
+      statements.mockClear();
+      const old = pages('old');
+      expect((await catalog.find(old.filter, old.options)).map((doc) => doc._id)).toEqual(old.expected);
+      expect(texts()).toHaveLength(2);
+      expect(texts()[0]).toContain(walk);
+      expect(texts()[1]).toContain(`id IN (SELECT doc_id FROM ${side('words')}`);
+
+      // A page the query's own list finds quickly is not walked.
+      statements.mockClear();
+      await catalog.insertOne({ _id: 'rare', allowed: ['Anonymous'], words: ['rare'], modified: 1 });
+      const rare = pages('rare');
+      expect(await catalog.find(rare.filter, { ...rare.options, skip: 0 })).toHaveLength(1);
+      expect(texts().some((sql) => sql.includes(walk))).toBe(false);
     });
 
     it('reads the side tables a store opened later finds in the file', async () => {

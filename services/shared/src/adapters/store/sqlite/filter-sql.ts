@@ -56,8 +56,11 @@ export interface DrivingCandidate {
   itself: SqlCondition;
 }
 
-/** Picks the field whose tests SQLite starts from (the one that finds the fewest documents), among two or more. */
-export type ChooseDriving = (candidates: DrivingCandidate[]) => string;
+/**
+ * Picks the field whose tests SQLite starts from (the one that finds the fewest documents), among two or more; null
+ * for none: every field is then tested document by document (a walk of a sort field's index, for one).
+ */
+export type ChooseDriving = (candidates: DrivingCandidate[]) => string | null;
 
 interface Tests {
   elements: SqlCondition[];

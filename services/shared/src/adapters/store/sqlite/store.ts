@@ -47,7 +47,14 @@ import {
   sideTableField,
   sideTablePlan,
 } from './ddl';
-import { type DrivingCandidate, filterToSql, type Prefilter, type RankProbes, type SideTables } from './filter-sql';
+import {
+  type ChooseDriving,
+  type DrivingCandidate,
+  filterToSql,
+  type Prefilter,
+  type RankProbes,
+  type SideTables,
+} from './filter-sql';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -57,6 +64,8 @@ const BUSY_TIMEOUT_MS = 5_000;
 const STATEMENT_CACHE_SIZE = 500;
 /** The first bound of the counts that choose which side table a query starts from (see `chooseDriving`). */
 const FIRST_ESTIMATE_BOUND = 1_000;
+/** How many times the rows a sorted page's walk is expected to read it may read, and how many fewer than a list (`walkedPage`). */
+const WALK_MARGIN = 4;
 
 type Stored = Document & { _id: string };
 type Row = { doc: string };
@@ -84,16 +93,25 @@ function sqliteCode(err: unknown): string | undefined {
   return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
 }
 
+/**
+ * What a collection's queries are planned with, read from the database schema: the side tables of its multikey
+ * indexes, the type-rank indexes of its fields, and the probes ./filter-sql.ts writes with them.
+ */
+interface CollectionSchema {
+  sideTables: SideTables;
+  /** The field's type-rank index (quoted name), the one a page sorted by the field walks, when it has one. */
+  rankedIndex(field: string): string | undefined;
+  probes: RankProbes;
+}
+
 class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly table: string;
   /**
-   * The side tables of the collection's multikey indexes (./ddl.ts), read from the database on first use (another
-   * process may have created them) and after each createIndex. One created later by another process is missed
-   * until then: queries on its field read the arrays instead, slower but with the same answers.
+   * Read from the database on first use (another process may have made indexes and side tables) and after each
+   * createIndex. One created later by another process is missed until then: queries on its field read the
+   * documents instead, slower but with the same answers.
    */
-  private sideTables: Map<string, string> | undefined;
-  /** The type-rank indexes of the fields with a side table, read with them. */
-  private probes: RankProbes | undefined;
+  private schema: CollectionSchema | undefined;
 
   constructor(
     private readonly store: SqliteStore,
@@ -102,29 +120,34 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     this.table = quoteIdentifier(name);
   }
 
-  /** Creates the collection's table on first use. */
-  private ready(): void {
+  /** Creates the collection's table on first use; the schema it is planned with. */
+  private ready(): CollectionSchema {
     this.store.ensureTable(this.name, this.table);
-    if (!this.sideTables) this.sideTables = this.readSideTables();
+    this.schema ??= this.readSchema();
+    return this.schema;
   }
 
-  private readSideTables(): Map<string, string> {
-    const sideTables = new Map<string, string>();
-    const ranked = new Map<string, string>();
-    const schema = this.store
+  private readSchema(): CollectionSchema {
+    const rows = this.store
       .statement<{ name: string; type: string }>(
         "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'index')",
       )
       .all();
-    const indexes = new Set(schema.filter((row) => row.type === 'index').map((row) => row.name));
-    for (const { name: table } of schema.filter((row) => row.type === 'table')) {
+    const indexes = new Set(rows.filter((row) => row.type === 'index').map((row) => row.name));
+    const rankedIndex = (field: string) => {
+      const index = rankedIndexName(this.name, field);
+      return indexes.has(index) ? quoteIdentifier(index) : undefined;
+    };
+    const sideTables = new Map<string, string>();
+    const ranked = new Map<string, string>();
+    for (const { name: table } of rows.filter((row) => row.type === 'table')) {
       const field = sideTableField(this.name, table);
       if (field === undefined) continue;
       sideTables.set(field, quoteIdentifier(table));
-      const index = rankedIndexName(this.name, field);
-      if (indexes.has(index)) ranked.set(field, quoteIdentifier(index));
+      const index = rankedIndex(field);
+      if (index) ranked.set(field, index);
     }
-    this.probes = {
+    const probes: RankProbes = {
       table: this.table,
       ranked,
       arraysAt: (prefix) => {
@@ -132,25 +155,27 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         return indexes.has(index) ? quoteIdentifier(index) : undefined;
       },
     };
-    return sideTables;
-  }
-
-  /** The filter as SQL on the collection's table and side tables. */
-  private prefilter(filter: Filter): Prefilter {
-    return filterToSql(
-      filter,
-      this.sideTables as SideTables,
-      (candidates) => this.chooseDriving(candidates),
-      this.probes,
-    );
+    return { sideTables, rankedIndex, probes };
   }
 
   /**
-   * The field that finds the fewest documents, by counts on its indexes (its side table's and its own), each bounded
-   * by the least count so far and by a bound that grows fourfold (1,000, 4,000...) until a count is under it: about
-   * as many index entries read as the query then starts from, and no statistics to keep.
+   * The filter as SQL on the collection's table and side tables, starting from the field `chooseDriving` picks
+   * (by default the one that finds the fewest documents).
    */
-  private chooseDriving(candidates: DrivingCandidate[]): string {
+  private prefilter(
+    filter: Filter,
+    chooseDriving: ChooseDriving = (candidates) => this.chooseDriving(candidates).field,
+  ): Prefilter {
+    const { sideTables, probes } = this.ready();
+    return filterToSql(filter, sideTables, chooseDriving, probes);
+  }
+
+  /**
+   * The field that finds the fewest documents and how many it finds, by counts on its indexes (its side table's and
+   * its own), each bounded by the least count so far and by a bound that grows fourfold (1,000, 4,000...) until a
+   * count is under it: about as many index entries read as the query then starts from, and no statistics to keep.
+   */
+  private chooseDriving(candidates: DrivingCandidate[]): { field: string; count: number } {
     const count = (candidate: DrivingCandidate, bound: number) => {
       const bounded = (table: string, condition: { sql: string; values: unknown[] }) =>
         this.store
@@ -165,7 +190,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         const found = count(candidate, least);
         if (found < least) [least, chosen] = [found, candidate.field];
       }
-      if (chosen !== undefined) return chosen;
+      if (chosen !== undefined) return { field: chosen, count: least };
     }
   }
 
@@ -221,7 +246,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   /** The matches in order, with skip and limit applied. */
   private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
     const { sort, skip = 0, limit } = options;
-    const prefilter = this.prefilter(filter);
+    let driving: { field: string; count: number } | undefined;
+    const prefilter = this.prefilter(filter, (candidates) => {
+      driving = this.chooseDriving(candidates);
+      return driving.field;
+    });
     const orderBy = hasKeys(sort) ? this.sqlOrder(prefilter, sort) : undefined;
     if (hasKeys(sort) && orderBy === undefined) {
       // mingo orders arrays and mixed types like MongoDB.
@@ -229,6 +258,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       if (skip) cursor = cursor.skip(skip);
       if (limit) cursor = cursor.limit(limit);
       return cursor.all();
+    }
+    if (orderBy && limit && prefilter.exact && driving) {
+      const walked = this.walkedPage(filter, { sort: sort!, skip, limit }, driving.count);
+      if (walked) return walked;
     }
     if (prefilter.exact) {
       const page = limit || skip ? ` LIMIT ${limit || -1} OFFSET ${skip}` : '';
@@ -245,6 +278,42 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       if (limit && docs.length >= limit) break;
     }
     return docs;
+  }
+
+  /**
+   * A sorted page of a query most documents match, read by walking the sort field's index from the start of the order
+   * and testing each document, when that reads fewer rows than the field the query starts from would list (and then
+   * sort): the walk is expected to find `skip + limit` matches within `WALK_MARGIN x (skip + limit) x documents /
+   * listed` rows, and is taken when that is under `listed / WALK_MARGIN`. It reads no further than that; a walk that
+   * found too few matches there (the matches lie later in the order than their share says) returns undefined and the
+   * page is read from the list after all, the walk having cost at most a quarter of that.
+   *
+   * Without it a page of the newest Documents, of the 98,888 of 100,000 documents that are Documents, was every
+   * Document read and sorted: 945 ms.
+   */
+  private walkedPage(
+    filter: Filter,
+    page: { sort: SortSpec; skip: number; limit: number },
+    listed: number,
+  ): Stored[] | undefined {
+    const { sort, skip, limit } = page;
+    const [first] = Object.keys(sort);
+    const index = first === '_id' ? undefined : this.ready().rankedIndex(first);
+    if (!index) return undefined;
+    const wanted = skip + limit;
+    const documents = this.store.statement<{ n: number | null }>(`SELECT max(rowid) AS n FROM ${this.table}`).get()!.n;
+    const budget = Math.ceil((WALK_MARGIN * wanted * (documents ?? 0)) / listed);
+    if (budget >= listed / WALK_MARGIN) return undefined;
+    // Every field tested document by document: no list to start from.
+    const prefilter = this.prefilter(filter, () => null);
+    const order = sortToSql(sort)!;
+    const rows = this.store
+      .statement<Row>(
+        `SELECT doc FROM (SELECT id, doc FROM ${this.table} INDEXED BY ${index} ORDER BY ${order} LIMIT ?) ` +
+          `AS ${this.table} WHERE ${prefilter.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      )
+      .all(budget, ...prefilter.values, limit, skip);
+    return rows.length === limit ? rows.map(parse) : undefined;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -394,7 +463,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     }
     // Like MongoDB's, a non-unique index serves the elements of the arrays its fields hold: they go to side tables.
     if (!options.unique) for (const field of Object.keys(keys).filter(multikeyField)) this.createSideTable(field);
-    this.sideTables = this.readSideTables();
+    this.schema = this.readSchema();
   }
 
   /**
