@@ -1,10 +1,10 @@
 /**
- * Two shortcuts past mingo in src/adapters/store/document-ops.ts, held to mingo's own answers: a plain inclusion
- * projection picked directly (`project`), and filters matched with the query operators alone (`matcher`).
+ * Shortcuts past mingo in src/adapters/store/document-ops.ts, held to mingo's own answers: plain inclusion and
+ * exclusion projections made directly (`project`), and filters matched with the query operators alone (`matcher`).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Query, find as mingoFind } from 'mingo';
-import { idFirst, includedFields, matcher, project } from '../../src/adapters/store/document-ops';
+import { excludedFields, idFirst, includedFields, matcher, project } from '../../src/adapters/store/document-ops';
 import type { Document, Filter, Projection } from '../../src/ports/store';
 
 const docs: Document[] = [
@@ -22,6 +22,9 @@ const projections: Projection[] = [
   { 'nested.k': 1 },
   { title: 0 },
   { _id: 0 },
+  { tags: 0, nested: 0, missing: 0 },
+  { _id: 0, none: 0, gone: 0 },
+  { 'nested.k': 0 },
 ];
 
 const filters: Filter[] = [
@@ -52,6 +55,12 @@ describe('project', () => {
     expect(includedFields({ a: 0 })).toBeUndefined();
     expect(includedFields({ 'a.b': 1 })).toBeUndefined();
     expect(includedFields({ _id: 0 })).toBeUndefined();
+  });
+
+  it('takes plain top-level exclusions itself, and leaves dotted paths and mixed projections to mingo', () => {
+    expect(excludedFields({ words: 0, _id: 0 })).toEqual(new Set(['words', '_id']));
+    expect(excludedFields({ 'a.b': 0 })).toBeUndefined();
+    expect(excludedFields({ a: 0, b: 1 })).toBeUndefined();
   });
 });
 

@@ -245,6 +245,8 @@ export function project<T extends Document>(doc: T, projection: Projection | und
   if (!hasKeys(projection)) return doc;
   const fields = includedFields(projection);
   if (fields) return pickFields(doc, fields);
+  const excluded = excludedFields(projection);
+  if (excluded) return dropFields(doc, excluded);
   return idFirst(mingoFind<T>([doc], {}, projection as MingoProjection).all()[0]);
 }
 
@@ -279,6 +281,24 @@ export function pickFields<T extends Document>(doc: T, fields: IncludedFields): 
   if (fields.id && doc._id !== undefined) picked._id = doc._id;
   for (const name of fields.names) if (doc[name] !== undefined) picked[name] = doc[name];
   return picked as T;
+}
+
+/**
+ * The top-level names of a plain exclusion projection (`{ words: 0, title_words: 0 }`: what the search service asks
+ * of every result), else undefined (mingo projects it).
+ */
+export function excludedFields(projection: Projection): Set<string> | undefined {
+  const names = Object.keys(projection);
+  const plain = (name: string) => projection[name] === 0 && !name.includes('.') && !name.startsWith('$');
+  return names.length > 0 && names.every(plain) ? new Set(names) : undefined;
+}
+
+/** What mingo's projection gives for a plain exclusion (after `idFirst`): the document without those fields. */
+export function dropFields<T extends Document>(doc: T, excluded: ReadonlySet<string>): T {
+  const kept: Record<string, unknown> = {};
+  if (doc._id !== undefined && !excluded.has('_id')) kept._id = doc._id;
+  for (const [name, value] of Object.entries(doc)) if (name !== '_id' && !excluded.has(name)) kept[name] = value;
+  return kept as T;
 }
 
 /**

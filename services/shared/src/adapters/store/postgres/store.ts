@@ -8,9 +8,18 @@
  * inside a transaction that holds the row lock from the match to the write, so no other write, from this
  * process or another, comes in between.
  */
-import { Query, find as mingoFind } from 'mingo';
+import { find as mingoFind } from 'mingo';
 import pg from 'pg';
-import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, idFirst, project } from '../document-ops';
+import {
+  applyUpdate,
+  assertCount,
+  buildUpsertDocument,
+  deepClone,
+  hasKeys,
+  idFirst,
+  matcher,
+  project,
+} from '../document-ops';
 import {
   type Collection,
   type CollectionStats,
@@ -121,7 +130,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     );
     let docs = rows.map(fromRow);
     if (split.residual.length) {
-      const residual = new Query(split.residual.length === 1 ? split.residual[0] : { $and: split.residual });
+      const residual = matcher(split.residual.length === 1 ? split.residual[0] : { $and: split.residual });
       docs = docs.filter((doc) => residual.test(doc));
     }
     if (!sorted) return docs.slice(skip, limit ? skip + limit : undefined);
@@ -211,7 +220,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    * starts over.
    */
   private async lockFirst(client: pg.PoolClient, table: string, filter: Filter, sort?: SortSpec) {
-    const matcher = new Query(filter);
+    const matches = matcher(filter);
     if (!hasKeys(sort)) {
       const split = splitFilter(filter, { column: 'doc', idColumn: 'id', firstParam: 1 });
       if (split.residual.length === 0) {
@@ -223,7 +232,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         );
         if (rows.length === 0) return undefined;
         const locked = fromRow(rows[0]);
-        if (matcher.test(locked)) return locked;
+        if (matches.test(locked)) return locked;
       }
     }
     for (let attempt = 0; attempt < MATCH_ATTEMPTS; attempt += 1) {
@@ -233,7 +242,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         escapeText(String(candidate._id)),
       ]);
       const locked = rows[0] && fromRow(rows[0]);
-      if (locked && matcher.test(locked)) return locked;
+      if (locked && matches.test(locked)) return locked;
     }
     throw new Error(`${this.name}: the match kept changing under concurrent writes`);
   }
@@ -293,11 +302,11 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     return this.store.transaction(async (client) => {
       // Locked in one statement; PostgreSQL re-tests the SQL part on rows changed meanwhile, mingo the rest.
       const docs = await this.select(client, table, filter, { lock: true });
-      const matcher = new Query(filter);
+      const matches = matcher(filter);
       let matchedCount = 0;
       let modifiedCount = 0;
       for (const doc of docs) {
-        if (!matcher.test(doc)) continue;
+        if (!matches.test(doc)) continue;
         matchedCount += 1;
         if (!applyUpdate(doc, update)) continue;
         await this.write(client, table, doc);
@@ -314,10 +323,11 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       const { rowCount } = await this.store.pool.query(`DELETE FROM ${table} WHERE ${split.sql}`, split.values);
       return rowCount ?? 0;
     }
+    const matches = matcher(filter);
     return this.store.transaction(async (client) => {
       const docs = one
         ? [await this.lockFirst(client, table, filter)].filter((doc): doc is Document => doc !== undefined)
-        : (await this.select(client, table, filter, { lock: true })).filter((doc) => new Query(filter).test(doc));
+        : (await this.select(client, table, filter, { lock: true })).filter((doc) => matches.test(doc));
       if (docs.length === 0) return 0;
       const { rowCount } = await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [
         docs.map((doc) => escapeText(String(doc._id))),

@@ -17,9 +17,9 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { Query, find as mingoFind } from 'mingo';
+import { find as mingoFind } from 'mingo';
 import { z } from 'zod';
-import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, project } from '../document-ops';
+import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, matcher, project } from '../document-ops';
 import {
   type Collection,
   type CollectionStats,
@@ -221,10 +221,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       for (const row of rows) yield parse(row);
       return;
     }
-    const matcher = new Query(filter);
+    const matches = matcher(filter);
     for (const row of rows) {
       const doc = parse(row);
-      if (matcher.test(doc)) yield doc;
+      if (matches.test(doc)) yield doc;
     }
   }
 
