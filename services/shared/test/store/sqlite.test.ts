@@ -463,6 +463,23 @@ describe('SQLite store', () => {
       expect(texts().some((sql) => sql.includes(walk))).toBe(false);
     });
 
+    it('counts which field to start from once for a query asked again within a second', async () => {
+      const catalog = store.collection('catalog');
+      const statements = jest.spyOn(store, 'statement');
+      const choiceCounts = () =>
+        statements.mock.calls.filter(([sql]) => sql.startsWith('SELECT count(*) AS n FROM (SELECT 1')).length;
+      const filter = { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'document' };
+      const now = jest.spyOn(performance, 'now').mockReturnValue(1_000_000);
+      expect(await catalog.countDocuments(filter)).toBe(2);
+      const counted = choiceCounts();
+      expect(counted).toBeGreaterThan(0);
+      expect((await catalog.find(filter)).map((doc) => doc._id).sort()).toEqual(['a', 'b']);
+      expect(choiceCounts()).toBe(counted);
+      now.mockReturnValue(1_000_000 + 1_001);
+      expect(await catalog.countDocuments(filter)).toBe(2);
+      expect(choiceCounts()).toBe(2 * counted);
+    });
+
     it('reads the side tables a store opened later finds in the file', async () => {
       await store.close();
       store = openSqliteStore(join(dir, 'test.db'));

@@ -64,7 +64,10 @@ const BUSY_TIMEOUT_MS = 5_000;
 const STATEMENT_CACHE_SIZE = 500;
 /** The first bound of the counts that choose which side table a query starts from (see `chooseDriving`). */
 const FIRST_ESTIMATE_BOUND = 1_000;
-/** How many times the rows a sorted page's walk is expected to read it may read, and how many fewer than a list (`walkedPage`). */
+/** How long a driving field chosen by counts is used for the same query before it is counted again. */
+const DRIVING_CHOICE_TTL_MS = 1_000;
+const DRIVING_CHOICES_KEPT = 500;
+/** A sorted page's walk reads at most this many times the rows it is expected to, and this many times fewer than a list. */
 const WALK_MARGIN = 4;
 
 type Stored = Document & { _id: string };
@@ -104,6 +107,12 @@ interface CollectionSchema {
   probes: RankProbes;
 }
 
+/** The field a query starts from, and how many documents its indexes list for it (`chooseDriving`). */
+interface DrivingChoice {
+  field: string;
+  count: number;
+}
+
 class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly table: string;
   /**
@@ -112,6 +121,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * documents instead, slower but with the same answers.
    */
   private schema: CollectionSchema | undefined;
+  /** The driving fields chosen lately, by the candidates they were chosen among (see `chooseDriving`). */
+  private readonly drivingChoices = new Map<string, DrivingChoice & { at: number }>();
 
   constructor(
     private readonly store: SqliteStore,
@@ -174,8 +185,21 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * The field that finds the fewest documents and how many it finds, by counts on its indexes (its side table's and
    * its own), each bounded by the least count so far and by a bound that grows fourfold (1,000, 4,000...) until a
    * count is under it: about as many index entries read as the query then starts from, and no statistics to keep.
+   * A choice is remembered for a moment: its counts cost about what a narrow query does, searches repeat, and a
+   * choice made on slightly older counts gives the same answers (only, at worst, more slowly).
    */
-  private chooseDriving(candidates: DrivingCandidate[]): { field: string; count: number } {
+  private chooseDriving(candidates: DrivingCandidate[]): DrivingChoice {
+    const key = JSON.stringify(candidates.map(({ field, elements, itself }) => [field, elements, itself]));
+    const now = performance.now();
+    const remembered = this.drivingChoices.get(key);
+    if (remembered && now - remembered.at < DRIVING_CHOICE_TTL_MS) return remembered;
+    const choice = { ...this.countDriving(candidates), at: now };
+    if (this.drivingChoices.size >= DRIVING_CHOICES_KEPT) this.drivingChoices.clear();
+    this.drivingChoices.set(key, choice);
+    return choice;
+  }
+
+  private countDriving(candidates: DrivingCandidate[]): DrivingChoice {
     const count = (candidate: DrivingCandidate, bound: number) => {
       const bounded = (table: string, condition: { sql: string; values: unknown[] }) =>
         this.store
@@ -246,7 +270,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   /** The matches in order, with skip and limit applied. */
   private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
     const { sort, skip = 0, limit } = options;
-    let driving: { field: string; count: number } | undefined;
+    let driving: DrivingChoice | undefined;
     const prefilter = this.prefilter(filter, (candidates) => {
       driving = this.chooseDriving(candidates);
       return driving.field;
