@@ -11,6 +11,7 @@ import { openStore } from '../../src/adapters/store/open';
 import type { Filter } from '../../src/ports/store';
 import { sideTableName } from '../../src/adapters/store/sqlite/ddl';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
+import { PostingLists } from '../../src/adapters/store/sqlite/posting-lists';
 import { sortToSql } from '../../src/adapters/store/sqlite/sort-sql';
 import { arraysIndexName, rankedIndexName } from '../../src/adapters/store/sqlite/ddl';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
@@ -631,6 +632,137 @@ describe('SQLite store', () => {
       at: '2026-01-02T03:04:05.000Z',
     });
     await expect(reopened.insertOne({ _id: 'b', email: 'a@example.org' })).rejects.toThrow(/duplicate key/);
+  });
+});
+
+describe('posting lists', () => {
+  const values: unknown[] = [
+    undefined,
+    null,
+    true,
+    false,
+    1,
+    2,
+    1.5,
+    '1',
+    'a',
+    'b',
+    [],
+    [1],
+    [1, 'a'],
+    ['a', true],
+    [[1]],
+    { x: 1 },
+  ];
+  // A seeded choice, the same on every run.
+  let seed = 7;
+  const pick = <T>(items: readonly T[]): T => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return items[seed % items.length];
+  };
+  const scalars = [true, false, 1, 2, 1.5, '1', 'a', 'b'];
+  const leaf = (): Filter => {
+    const field = pick(['v', 'w']);
+    const op = pick(['eq', '$eq', '$in', '$ne', '$nin']);
+    if (op === 'eq') return { [field]: pick(scalars) };
+    const arg = op === '$in' || op === '$nin' ? [pick(scalars), pick(scalars)] : pick(scalars);
+    return { [field]: { [op]: arg } };
+  };
+  const filterOf = (depth: number): Filter => {
+    if (depth === 0) return leaf();
+    const kind = pick(['leaf', '$and', '$or', 'both']);
+    if (kind === 'leaf') return leaf();
+    if (kind === 'both') return { ...leaf(), ...filterOf(depth - 1) };
+    return { [kind]: [filterOf(depth - 1), filterOf(depth - 1)] };
+  };
+
+  async function catalogOf(size: number) {
+    const items = store.collection('items');
+    for (const field of ['v', 'w']) await items.createIndex({ [field]: 1 });
+    const docs = Array.from({ length: size }, (_, i) => {
+      const doc: Record<string, unknown> = { _id: `d${i}` };
+      for (const field of ['v', 'w']) {
+        const value = pick(values);
+        if (value !== undefined) doc[field] = value;
+      }
+      return doc;
+    });
+    await Promise.all(docs.map((doc) => items.insertOne(doc)));
+    return items;
+  }
+
+  function listsOf() {
+    const sides = new Map(['v', 'w'].map((field) => [field, `"${sideTableName('items', field)}"`]));
+    const ranked = new Map(['v', 'w'].map((field) => [field, `"${rankedIndexName('items', field)}"`]));
+    const lists = new PostingLists(store.db, '"items"', () => store.version());
+    return { count: (filter: Filter) => lists.count(filter, sides, ranked, () => true) };
+  }
+
+  it('counts what mingo matches, for equalities, $in, $ne, $nin, $and and $or on scalars and arrays', async () => {
+    const items = await catalogOf(300);
+    const docs = await items.find({});
+    const lists = listsOf();
+    for (let i = 0; i < 300; i++) {
+      const filter = filterOf(2);
+      const expected = new Query(filter).find(docs).all().length;
+      expect({ filter, count: lists.count(filter) }).toEqual({ filter, count: expected });
+    }
+  });
+
+  it('leaves to SQL what is not made of posting lists', async () => {
+    await catalogOf(10);
+    const lists = listsOf();
+    for (const filter of [
+      { v: null },
+      { v: { $gt: 1 } },
+      { v: /a/ },
+      { x: 1 },
+      { _id: 'd1' },
+      { v: [1] },
+      { $nor: [{ v: 1 }] },
+    ])
+      expect(lists.count(filter)).toBeUndefined();
+  });
+
+  it('follows every write, of this process and of another', async () => {
+    const items = await catalogOf(50);
+    const lists = listsOf();
+    const filter = { v: { $in: ['a', 1] }, w: { $ne: true } };
+    const expected = async () => new Query(filter).find(await items.find({})).all().length;
+    expect(lists.count(filter)).toBe(await expected());
+    await items.insertOne({ _id: 'new', v: ['a'], w: false });
+    await items.updateOne({ _id: 'd1' }, { $set: { v: 1, w: 'x' } });
+    await items.deleteOne({ _id: 'd2' });
+    expect(lists.count(filter)).toBe(await expected());
+    const other = openSqliteStore(join(dir, 'test.db'));
+    try {
+      await other.collection('items').insertOne({ _id: 'theirs', v: 1 });
+      await other.collection('items').updateOne({ _id: 'd3' }, { $set: { v: 'a', w: 2 } });
+    } finally {
+      await other.close();
+    }
+    expect(lists.count(filter)).toBe(await expected());
+  });
+
+  it('counts a query that starts from a field listing many documents from its lists', async () => {
+    const items = store.collection('catalog');
+    for (const field of ['allowed', 'words']) await items.createIndex({ [field]: 1 });
+    await Promise.all(
+      Array.from({ length: 5000 }, (_, n) =>
+        items.insertOne({ _id: `n${n}`, allowed: ['Anonymous'], words: n % 5 ? ['common'] : ['rare'] }),
+      ),
+    );
+    const counts = jest.spyOn(PostingLists.prototype, 'count');
+    const broad = { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'common' };
+    expect(await items.countDocuments(broad)).toBe(4000);
+    expect(counts.mock.results.map((result) => result.value)).toEqual([4000]);
+    // The lists of the narrow query's other fields are kept now: it is counted from them too.
+    expect(await items.countDocuments({ ...broad, words: 'rare' })).toBe(1000);
+    expect(counts.mock.results.map((result) => result.value)).toEqual([4000, 1000]);
+    await items.insertOne({ _id: 'x', allowed: ['user:x'], words: ['rare'] });
+    // After a write the lists are gone, and the narrow query does not build the other fields' lists.
+    expect(await items.countDocuments({ ...broad, words: 'rare' })).toBe(1001);
+    expect(counts.mock.results.map((result) => result.value)).toEqual([4000, 1000, undefined]);
   });
 });
 

@@ -111,7 +111,7 @@ export function typeRank(path: string, column = 'doc'): string {
 export const ARRAY_RANK = 4;
 
 /** A scalar's type: its rank (`typeRank`) and its JSON types (json_type's names, for array elements). */
-interface ScalarType {
+export interface ScalarType {
   rank: number;
   types: string;
 }
@@ -119,7 +119,13 @@ interface ScalarType {
 const TEXT: ScalarType = { rank: 2, types: "('text')" };
 
 /** A scalar's type and the SQL value json_extract gives for it (booleans: 1 and 0). */
-function typedScalar(value: unknown): { type: ScalarType; value: string | number } | undefined {
+export interface TypedScalar {
+  type: ScalarType;
+  value: string | number;
+}
+
+/** A string, finite number or boolean as a TypedScalar; undefined for any other value. */
+export function typedScalar(value: unknown): TypedScalar | undefined {
   if (typeof value === 'string') return { type: TEXT, value };
   if (typeof value === 'number' && Number.isFinite(value)) return { type: { rank: 1, types: NUMBER_TYPES }, value };
   if (typeof value === 'boolean')

@@ -55,6 +55,7 @@ import {
   type RankProbes,
   type SideTables,
 } from './filter-sql';
+import { PostingLists } from './posting-lists';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -64,6 +65,11 @@ const BUSY_TIMEOUT_MS = 5_000;
 const STATEMENT_CACHE_SIZE = 500;
 /** The first bound of the counts that choose which side table a query starts from (see `chooseDriving`). */
 const FIRST_ESTIMATE_BOUND = 1_000;
+/**
+ * A count whose query would start from a field listing at least this many documents builds the posting lists it
+ * needs: below it, testing each of them costs less than building lists of the other fields (all documents, often).
+ */
+const POSTING_LISTS_FROM = 4_000;
 /** How long a driving field chosen by counts is used for the same query before it is counted again. */
 const DRIVING_CHOICE_TTL_MS = 1_000;
 const DRIVING_CHOICES_KEPT = 500;
@@ -121,6 +127,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * documents instead, slower but with the same answers.
    */
   private schema: CollectionSchema | undefined;
+  private postingLists: PostingLists | undefined;
   /** The driving fields chosen lately, by the candidates they were chosen among (see `chooseDriving`). */
   private readonly drivingChoices = new Map<string, DrivingChoice & { at: number }>();
 
@@ -355,8 +362,27 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    this.ready();
-    const prefilter = this.prefilter(filter);
+    const { sideTables, probes } = this.ready();
+    let driving: DrivingChoice | undefined;
+    const prefilter = this.prefilter(filter, (candidates) => {
+      driving = this.chooseDriving(candidates);
+      return driving.field;
+    });
+    // Counted from posting lists (./posting-lists.ts) when those it needs are kept, or when the field the query would
+    // start from lists so many documents that building them costs less than testing each (only its own are built
+    // for a query that lists fewer).
+    if (prefilter.exact && driving) {
+      const broad = driving.count >= POSTING_LISTS_FROM;
+      const startsFrom = driving.field;
+      this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.version());
+      const counted = this.postingLists.count(
+        filter,
+        sideTables,
+        probes.ranked,
+        (field) => broad || field === startsFrom,
+      );
+      if (counted !== undefined) return counted;
+    }
     if (prefilter.exact) {
       const row = this.store
         .statement<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${prefilter.sql}`)
@@ -487,6 +513,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     }
     // Like MongoDB's, a non-unique index serves the elements of the arrays its fields hold: they go to side tables.
     if (!options.unique) for (const field of Object.keys(keys).filter(multikeyField)) this.createSideTable(field);
+    this.store.committed();
     this.schema = this.readSchema();
   }
 
@@ -518,6 +545,8 @@ export class SqliteStore implements DocumentStore {
   private readonly tables = new Set<string>();
   private readonly collections = new Map<string, SqliteCollection<Document>>();
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
+  /** The transactions this process has committed (SQLite's data_version counts only the other processes'). */
+  private commits = 0;
   /** The writes waiting for the next group commit, in the order they came. */
   private queued: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
@@ -525,6 +554,16 @@ export class SqliteStore implements DocumentStore {
     readonly db: Database.Database,
     readonly file: string,
   ) {}
+
+  /** Changes with every commit to the database, this process's or another's. */
+  version(): string {
+    return `${this.db.pragma('data_version', { simple: true }) as number}.${this.commits}`;
+  }
+
+  /** Counts a commit of this process made outside `commitWrite` (indexes and side tables). */
+  committed(): void {
+    this.commits += 1;
+  }
 
   /** Creates the collection's table unless this store has seen it. */
   ensureTable(collection: string, table: string): void {
@@ -573,6 +612,8 @@ export class SqliteStore implements DocumentStore {
     const group = this.queued;
     this.queued = [];
     const outcomes: { value?: unknown; error?: unknown; failed: boolean }[] = [];
+    // Before the commit: a failed one changes nothing, and counting it only drops lists that were still exact.
+    this.commits += 1;
     try {
       this.db
         .transaction(() => {
