@@ -180,12 +180,19 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * The filter as SQL on the collection's table and side tables, starting from the field `chooseDriving` picks
    * (by default the one that finds the fewest documents).
    */
-  private prefilter(
-    filter: Filter,
-    chooseDriving: ChooseDriving = (candidates) => this.chooseDriving(candidates).field,
-  ): Prefilter {
+  private prefilter(filter: Filter, chooseDriving: ChooseDriving = (c) => this.chooseDriving(c).field): Prefilter {
     const { sideTables, probes } = this.ready();
     return filterToSql(filter, sideTables, chooseDriving, probes);
+  }
+
+  /** The filter as SQL, and the field it starts from when it was chosen among two or more (by `chooseDriving`). */
+  private plan(filter: Filter): { prefilter: Prefilter; driving?: DrivingChoice } {
+    let driving: DrivingChoice | undefined;
+    const prefilter = this.prefilter(filter, (candidates) => {
+      driving = this.chooseDriving(candidates);
+      return driving.field;
+    });
+    return { prefilter, driving };
   }
 
   /**
@@ -277,11 +284,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   /** The matches in order, with skip and limit applied. */
   private select(filter: Filter, options: { sort?: SortSpec; skip?: number; limit?: number } = {}): Stored[] {
     const { sort, skip = 0, limit } = options;
-    let driving: DrivingChoice | undefined;
-    const prefilter = this.prefilter(filter, (candidates) => {
-      driving = this.chooseDriving(candidates);
-      return driving.field;
-    });
+    const { prefilter, driving } = this.plan(filter);
     const orderBy = hasKeys(sort) ? this.sqlOrder(prefilter, sort) : undefined;
     if (hasKeys(sort) && orderBy === undefined) {
       // mingo orders arrays and mixed types like MongoDB.
@@ -363,11 +366,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
 
   async countDocuments(filter: Filter): Promise<number> {
     const { sideTables, probes } = this.ready();
-    let driving: DrivingChoice | undefined;
-    const prefilter = this.prefilter(filter, (candidates) => {
-      driving = this.chooseDriving(candidates);
-      return driving.field;
-    });
+    const { prefilter, driving } = this.plan(filter);
     // Counted from posting lists (./posting-lists.ts) when those it needs are kept, or when the field the query would
     // start from lists so many documents that building them costs less than testing each (only its own are built
     // for a query that lists fewer).
@@ -557,7 +556,7 @@ export class SqliteStore implements DocumentStore {
 
   /** Changes with every commit to the database, this process's or another's. */
   version(): string {
-    return `${this.db.pragma('data_version', { simple: true }) as number}.${this.commits}`;
+    return `${this.statement<number>('PRAGMA data_version').pluck().get()}.${this.commits}`;
   }
 
   /** Counts a commit of this process made outside `commitWrite` (indexes and side tables). */
