@@ -636,6 +636,8 @@ describe('SQLite store', () => {
 });
 
 describe('posting lists', () => {
+  afterEach(() => jest.restoreAllMocks());
+
   const values: unknown[] = [
     undefined,
     null,
@@ -694,7 +696,7 @@ describe('posting lists', () => {
   function listsOf() {
     const sides = new Map(['v', 'w'].map((field) => [field, `"${sideTableName('items', field)}"`]));
     const ranked = new Map(['v', 'w'].map((field) => [field, `"${rankedIndexName('items', field)}"`]));
-    const lists = new PostingLists(store.db, '"items"', () => store.version());
+    const lists = new PostingLists(store.db, '"items"', () => store.othersVersion());
     return { count: (filter: Filter) => lists.count(filter, sides, ranked, () => true) };
   }
 
@@ -724,24 +726,58 @@ describe('posting lists', () => {
       expect(lists.count(filter)).toBeUndefined();
   });
 
-  it('follows every write, of this process and of another', async () => {
-    const items = await catalogOf(50);
-    const lists = listsOf();
-    const filter = { v: { $in: ['a', 1] }, w: { $ne: true } };
-    const expected = async () => new Query(filter).find(await items.find({})).all().length;
-    expect(lists.count(filter)).toBe(await expected());
-    await items.insertOne({ _id: 'new', v: ['a'], w: false });
+  it("follows this process's writes, and drops its lists at another's", async () => {
+    const items = store.collection('items');
+    for (const field of ['all', 'tag', 'v', 'w']) await items.createIndex({ [field]: 1 });
+    // Every document holds `all` and `tag`: the query starts from a field listing 5,000, so it is counted from lists.
+    await Promise.all(
+      Array.from({ length: 5000 }, (_, i) => {
+        const [v, w] = [pick(values), pick(values)];
+        return items.insertOne({ _id: `d${i}`, all: 'x', tag: ['y'], ...(v === undefined ? {} : { v }), w });
+      }),
+    );
+    const filter = { all: 'x', tag: 'y', v: { $nin: [1, 'a'] }, w: { $ne: true } };
+    const counts = jest.spyOn(PostingLists.prototype, 'count');
+    const builds = jest.spyOn(store.db, 'prepare');
+    const check = async () => {
+      const expected = new Query(filter).find(await items.find({})).all().length;
+      counts.mockClear();
+      expect(await items.countDocuments(filter)).toBe(expected);
+      expect(counts.mock.results.map((result) => result.value)).toEqual([expected]);
+    };
+    const listsBuilt = () => builds.mock.calls.filter(([sql]) => sql.includes('SELECT rowid FROM')).length;
+    await check();
+    let built = listsBuilt();
+    await items.insertOne({ _id: 'new', all: 'x', tag: ['y', 'z'], v: ['b'], w: false });
     await items.updateOne({ _id: 'd1' }, { $set: { v: 1, w: 'x' } });
-    await items.deleteOne({ _id: 'd2' });
-    expect(lists.count(filter)).toBe(await expected());
+    await items.updateOne({ _id: 'd2' }, { $set: { v: [2, 'q'], w: [false, true] } });
+    await items.updateMany({ v: 'b' }, { $set: { w: 'changed' } });
+    await items.deleteOne({ _id: 'd3' });
+    await items.deleteMany({ v: 2 });
+    await check();
+    expect(listsBuilt()).toBe(built);
+    // A new index drops the lists.
+    await items.createIndex({ uniq: 1 }, { unique: true, sparse: true });
+    await check();
+    expect(listsBuilt()).toBeGreaterThan(built);
+    built = listsBuilt();
+    // A write that fails after changing a row is undone, and changes no list; the writes beside it stay.
+    await Promise.all([
+      items.insertOne({ _id: 'late', all: 'x', tag: 'y' }),
+      expect(items.updateMany({ _id: { $in: ['d5', 'd6'] } }, { $set: { uniq: 'same', w: true } })).rejects.toThrow(
+        /duplicate/i,
+      ),
+    ]);
+    await check();
+    expect(listsBuilt()).toBe(built);
     const other = openSqliteStore(join(dir, 'test.db'));
     try {
-      await other.collection('items').insertOne({ _id: 'theirs', v: 1 });
-      await other.collection('items').updateOne({ _id: 'd3' }, { $set: { v: 'a', w: 2 } });
+      await other.collection('items').insertOne({ _id: 'theirs', all: 'x', tag: 'y', v: 'c' });
     } finally {
       await other.close();
     }
-    expect(lists.count(filter)).toBe(await expected());
+    await check();
+    expect(listsBuilt()).toBeGreaterThan(built);
   });
 
   it('counts a query that starts from a field listing many documents from its lists', async () => {
@@ -760,9 +796,16 @@ describe('posting lists', () => {
     expect(await items.countDocuments({ ...broad, words: 'rare' })).toBe(1000);
     expect(counts.mock.results.map((result) => result.value)).toEqual([4000, 1000]);
     await items.insertOne({ _id: 'x', allowed: ['user:x'], words: ['rare'] });
-    // After a write the lists are gone, and the narrow query does not build the other fields' lists.
     expect(await items.countDocuments({ ...broad, words: 'rare' })).toBe(1001);
-    expect(counts.mock.results.map((result) => result.value)).toEqual([4000, 1000, undefined]);
+    // After another process's write the lists are gone, and the narrow query does not build the other fields' lists.
+    const other = openSqliteStore(join(dir, 'test.db'));
+    try {
+      await other.collection('catalog').insertOne({ _id: 'y', allowed: ['user:x'], words: ['rare'] });
+    } finally {
+      await other.close();
+    }
+    expect(await items.countDocuments({ ...broad, words: 'rare' })).toBe(1002);
+    expect(counts.mock.results.map((result) => result.value)).toEqual([4000, 1000, 1001, undefined]);
   });
 });
 

@@ -8,9 +8,9 @@
  * kept as a bitset. A filter made of equalities, `$in`, `$ne`, `$nin`, `$and` and `$or` on such fields is a formula
  * of those sets, counted by a few word-wise operations per 32 rows.
  *
- * The lists are built on first use and kept until anything is written to the database, by this process (its
- * commits are counted) or another (SQLite's `data_version`); then all are dropped. A count whose lists changed while
- * it was read is not answered here, so every answer is the state of one moment.
+ * The lists are built on first use. This process's committed writes to the collection are applied to them (`apply`);
+ * a commit of another process to the database (SQLite's `data_version`) drops them all, as does a new index. A count
+ * during which another process committed is not answered here, so every answer is the state of one moment.
  */
 import type Database from 'better-sqlite3';
 import { isOperatorObject } from '../document-ops';
@@ -20,7 +20,7 @@ import { type TypedScalar, jsonPath, typeRank, typedScalar } from './filter-sql'
 
 /** Rows, by rowid, one bit each. */
 class RowSet {
-  constructor(readonly words: Uint32Array) {}
+  constructor(public words: Uint32Array) {}
 
   static of(size: number, rowids: readonly number[]): RowSet {
     const words = new Uint32Array(Math.ceil(size / 32));
@@ -44,6 +44,18 @@ class RowSet {
 
   andNot(other: RowSet): RowSet {
     return this.combine(other, (a, b) => a & ~b);
+  }
+
+  set(rowid: number, member: boolean): void {
+    if (member) this.words[rowid >>> 5] |= 1 << (rowid & 31);
+    else this.words[rowid >>> 5] &= ~(1 << (rowid & 31));
+  }
+
+  /** Room for `size` rows (new rows are not members). */
+  grow(size: number): void {
+    const words = new Uint32Array(Math.ceil(size / 32));
+    words.set(this.words);
+    this.words = words;
   }
 
   count(): number {
@@ -119,13 +131,24 @@ function listKey({ field, scalar }: Term): string {
   return JSON.stringify([field, scalar.type.types, scalar.value]);
 }
 
+/** Whether the document holds the term's scalar at its field, itself or as an element of the array there. */
+function holds(doc: Record<string, unknown>, { field, scalar }: Term): boolean {
+  const same = (value: unknown) => {
+    const typed = typedScalar(value);
+    return typed !== undefined && typed.type.types === scalar.type.types && typed.value === scalar.value;
+  };
+  const value = doc[field];
+  return Array.isArray(value) ? value.some(same) : same(value);
+}
+
 /** The posting lists of one state of the database (see the module's comment). */
 interface Generation {
-  version: string;
-  /** One more than the largest rowid: the size of every set. */
+  /** The other processes' commits it holds (see `PostingLists.version`). */
+  version: number;
+  /** How many rows every set has room for (more than the largest rowid). */
   size: number;
   every: RowSet;
-  lists: Map<string, RowSet>;
+  lists: Map<string, { term: Term; rows: RowSet }>;
 }
 
 /** Lists kept per collection; the least recently used goes first (at a million rows, each is 125 kB). */
@@ -136,13 +159,34 @@ export class PostingLists {
 
   /**
    * @param table the collection's table (quoted)
-   * @param version what changes with every commit to the database, by any process
+   * @param version what changes with every commit of another process to the database
    */
   constructor(
     private readonly db: Database.Database,
     private readonly table: string,
-    private readonly version: () => string,
+    private readonly version: () => number,
   ) {}
+
+  drop(): void {
+    this.generation = undefined;
+  }
+
+  /** This process's committed writes to the collection: each row's JSON now, undefined when it was deleted. */
+  apply(changes: readonly { rowid: number; json?: string }[]): void {
+    const generation = this.generation;
+    if (!generation) return;
+    for (const { rowid, json } of changes) {
+      if (rowid >= generation.size) {
+        // Room for a quarter more rows at once, not one word per insert.
+        generation.size = Math.max(rowid + 1, Math.ceil(generation.size * 1.25));
+        generation.every.grow(generation.size);
+        for (const { rows } of generation.lists.values()) rows.grow(generation.size);
+      }
+      const doc = json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+      generation.every.set(rowid, doc !== undefined);
+      for (const { term, rows } of generation.lists.values()) rows.set(rowid, doc !== undefined && holds(doc, term));
+    }
+  }
 
   /**
    * The number of rows the filter matches, or undefined when it is no formula of posting lists, a list it needs is
@@ -156,11 +200,10 @@ export class PostingLists {
   ): number | undefined {
     const formula = postingFormula(filter, new Set([...sideTables.keys()].filter((field) => ranked.has(field))));
     if (!formula) return undefined;
-    if (this.generation?.version !== this.version()) this.generation = undefined;
-    const missing = termsOf(formula).filter((term) => !this.generation?.lists.has(listKey(term)));
-    if (!missing.every((term) => mayBuild(term.field))) return undefined;
     const before = this.version();
     if (this.generation?.version !== before) this.generation = undefined;
+    const missing = termsOf(formula).filter((term) => !this.generation?.lists.has(listKey(term)));
+    if (!missing.every((term) => mayBuild(term.field))) return undefined;
     const generation = (this.generation ??= this.newGeneration(before));
     const rows = this.evaluate(formula, generation, sideTables, ranked);
     // Another process's commit while the lists were read: they may mix two states.
@@ -171,7 +214,7 @@ export class PostingLists {
     return rows.count();
   }
 
-  private newGeneration(version: string): Generation {
+  private newGeneration(version: number): Generation {
     const rowids = this.db.prepare<[], number>(`SELECT rowid FROM ${this.table}`).pluck().all();
     const size = rowids.reduce((max, rowid) => Math.max(max, rowid), 0) + 1;
     return { version, size, every: RowSet.of(size, rowids), lists: new Map() };
@@ -200,7 +243,7 @@ export class PostingLists {
       // Most recently used last.
       generation.lists.delete(key);
       generation.lists.set(key, kept);
-      return kept;
+      return kept.rows;
     }
     const { field, scalar } = term;
     const path = jsonPath(field)!;
@@ -215,7 +258,7 @@ export class PostingLists {
       .all(scalar.value, scalar.value);
     const rows = RowSet.of(generation.size, rowids);
     if (generation.lists.size >= LISTS_KEPT) generation.lists.delete(generation.lists.keys().next().value!);
-    generation.lists.set(key, rows);
+    generation.lists.set(key, { term, rows });
     return rows;
   }
 }

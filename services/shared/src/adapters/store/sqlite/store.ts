@@ -373,7 +373,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     if (prefilter.exact && driving) {
       const broad = driving.count >= POSTING_LISTS_FROM;
       const startsFrom = driving.field;
-      this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.version());
+      this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
       const counted = this.postingLists.count(
         filter,
         sideTables,
@@ -398,19 +398,41 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   // ---------------------------------------------------------------------------
 
   private insertInto(doc: Stored): void {
+    const json = JSON.stringify(doc);
     try {
-      this.store.statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
+      const { lastInsertRowid } = this.store
+        .statement(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`)
+        .run(doc._id, json);
+      this.store.changed(this, Number(lastInsertRowid), json);
     } catch (err) {
       throw this.duplicateKey(err, doc);
     }
   }
 
   private write(doc: Stored): void {
+    const json = JSON.stringify(doc);
     try {
-      this.store.statement(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), doc._id);
+      const row = this.store
+        .statement<{ rowid: number }>(`UPDATE ${this.table} SET doc = ? WHERE id = ? RETURNING rowid`)
+        .get(json, doc._id);
+      if (row) this.store.changed(this, row.rowid, json);
     } catch (err) {
       throw this.duplicateKey(err, doc);
     }
+  }
+
+  /** Deletes the rows the condition holds for; how many. */
+  private deleteWhere(condition: string, values: unknown[]): number {
+    const rows = this.store
+      .statement<{ rowid: number }>(`DELETE FROM ${this.table} WHERE ${condition} RETURNING rowid`)
+      .all(...values);
+    for (const { rowid } of rows) this.store.changed(this, rowid, undefined);
+    return rows.length;
+  }
+
+  /** The rows this process changed, once committed (the JSON each holds now, undefined when deleted). */
+  applyCommitted(changes: readonly { rowid: number; json?: string }[]): void {
+    this.postingLists?.apply(changes);
   }
 
   async insertOne(doc: T): Promise<{ insertedId: string }> {
@@ -477,15 +499,12 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     this.ready();
     const prefilter = this.prefilter(filter);
     if (!one && prefilter.exact) {
-      return this.store.commitWrite(
-        () => this.store.statement(`DELETE FROM ${this.table} WHERE ${prefilter.sql}`).run(...prefilter.values).changes,
-      );
+      return this.store.commitWrite(() => this.deleteWhere(prefilter.sql, prefilter.values));
     }
     return this.store.commitWrite(() => {
       const docs = this.select(filter, { limit: one ? 1 : undefined });
-      const byId = this.store.statement(`DELETE FROM ${this.table} WHERE id = ?`);
       let deleted = 0;
-      for (const doc of docs) deleted += byId.run(doc._id).changes;
+      for (const doc of docs) deleted += this.deleteWhere('id = ?', [doc._id]);
       return deleted;
     });
   }
@@ -512,7 +531,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     }
     // Like MongoDB's, a non-unique index serves the elements of the arrays its fields hold: they go to side tables.
     if (!options.unique) for (const field of Object.keys(keys).filter(multikeyField)) this.createSideTable(field);
-    this.store.committed();
+    // A side table filled now may hold elements a kept list lacks.
+    this.postingLists?.drop();
     this.schema = this.readSchema();
   }
 
@@ -544,8 +564,11 @@ export class SqliteStore implements DocumentStore {
   private readonly tables = new Set<string>();
   private readonly collections = new Map<string, SqliteCollection<Document>>();
   private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
-  /** The transactions this process has committed (SQLite's data_version counts only the other processes'). */
-  private commits = 0;
+  /**
+   * The rows the writes of the open group commit changed, by collection, applied to their posting lists once the group
+   * is committed: the lists follow this process's writes, and are dropped at another's (see `othersVersion`).
+   */
+  private changes: { collection: SqliteCollection<Document>; rowid: number; json?: string }[] = [];
   /** The writes waiting for the next group commit, in the order they came. */
   private queued: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
@@ -554,14 +577,14 @@ export class SqliteStore implements DocumentStore {
     readonly file: string,
   ) {}
 
-  /** Changes with every commit to the database, this process's or another's. */
-  version(): string {
-    return `${this.statement<number>('PRAGMA data_version').pluck().get()}.${this.commits}`;
+  /** Changes with every commit to the database by another connection (SQLite's data_version). */
+  othersVersion(): number {
+    return this.statement<number>('PRAGMA data_version').pluck().get()!;
   }
 
-  /** Counts a commit of this process made outside `commitWrite` (indexes and side tables). */
-  committed(): void {
-    this.commits += 1;
+  /** A row a write of the open group commit changed (see `changes`). */
+  changed(collection: SqliteCollection<Document>, rowid: number, json: string | undefined): void {
+    this.changes.push({ collection, rowid, json });
   }
 
   /** Creates the collection's table unless this store has seen it. */
@@ -611,25 +634,30 @@ export class SqliteStore implements DocumentStore {
     const group = this.queued;
     this.queued = [];
     const outcomes: { value?: unknown; error?: unknown; failed: boolean }[] = [];
-    // Before the commit: a failed one changes nothing, and counting it only drops lists that were still exact.
-    this.commits += 1;
     try {
       this.db
         .transaction(() => {
           for (const { work } of group) {
+            const undone = this.changes.length;
             try {
               // A transaction inside a transaction is a savepoint (better-sqlite3): undone alone when it throws.
               outcomes.push({ value: this.db.transaction(work)(), failed: false });
             } catch (error) {
+              this.changes.length = undone;
               outcomes.push({ error, failed: true });
             }
           }
         })
         .immediate();
     } catch (error) {
+      this.changes = [];
       for (const { reject } of group) reject(error);
       return;
     }
+    const changes = this.changes;
+    this.changes = [];
+    for (const collection of new Set(changes.map((change) => change.collection)))
+      collection.applyCommitted(changes.filter((change) => change.collection === collection));
     group.forEach(({ resolve, reject }, i) => {
       const outcome = outcomes[i];
       if (outcome.failed) reject(outcome.error);
