@@ -41,6 +41,7 @@ describe('filterToSql', () => {
     ['$and and $or of exact parts', { $or: [{ a: 1 }, { b: 'x' }], c: { $in: [1, 2] } }],
     ['a string range with an ASCII bound', { modified: { $gt: '2000-01-01', $lte: '2030' } }],
     ['$ne and $nin of scalars', { deleted: { $ne: true }, type: { $nin: ['Image', 'File'] } }],
+    ['equality with null (missing, null, or an array holding null)', { effective: null }],
   ])('decides %s in SQL', (_name, filter) => {
     expect(filterToSql(filter).exact).toBe(true);
   });
@@ -49,7 +50,7 @@ describe('filterToSql', () => {
     ['a dotted path (an array on the way may hold the match)', { 'address.city': 'Paris' }],
     ['a regular expression', { name: /^a/ }],
     ['$ne on a dotted path', { 'a.b': { $ne: 30 } }],
-    ['equality with null (a missing field matches too)', { nickname: null }],
+    ['equality with null on a dotted path', { 'a.b': null }],
     [
       'a string range with a non-ASCII bound (SQLite and JavaScript order such strings differently)',
       { name: { $gt: 'é' } },
@@ -225,7 +226,7 @@ describe('SQLite store', () => {
     expect(await items.findOne({ path: '/a' })).toEqual({ _id: 'a', path: '/a' });
   });
 
-  it('decides $ne, $nin and $exists in SQL as mingo does: missing fields, null, arrays and other types', async () => {
+  it('decides $ne, $nin, $exists and null in SQL as mingo does: missing fields, null, arrays and other types', async () => {
     const items = store.collection('items');
     await items.createIndex({ v: 1 });
     const values: unknown[] = [
@@ -243,6 +244,10 @@ describe('SQLite store', () => {
       ['a', true],
       [[1]],
       { x: 1 },
+      [null],
+      [1, null],
+      [[null]],
+      { x: null },
     ];
     for (const [i, v] of values.entries())
       await items.insertOne(v === undefined ? { _id: `d${i}` } : { _id: `d${i}`, v });
@@ -257,6 +262,11 @@ describe('SQLite store', () => {
       { v: { $exists: true } },
       { v: { $exists: false } },
       { v: { $exists: true, $ne: 'a' } },
+      { v: null },
+      { v: { $ne: null } },
+      { v: { $in: [null, 1] } },
+      { v: { $nin: [null, 'a'] } },
+      { $or: [{ v: null }, { v: { $lte: 1 } }] },
     ]) {
       expect(filterToSql(filter).exact).toBe(true);
       const expected = new Query(filter)

@@ -161,9 +161,29 @@ function compares(
   scalar: unknown,
   context: Context,
 ): Prefilter {
+  if (scalar === null && operator === '=') return isNull(field);
   const typed = typedScalar(scalar);
   if (!typed) return ANYTHING;
   return valueTest(field, typed.type, [[operator, typed.value]], context);
+}
+
+/**
+ * MongoDB's `{ field: null }` on a top-level field: missing or null (type rank 0, which the field's index finds), or
+ * an array holding null. Every catalog search asks it of `effective` and `expires` for callers who see active content
+ * only; undecided, their counts and pages were left to mingo. Under a dotted path an array on the way may hold the
+ * null: left to mingo.
+ */
+function isNull(field: string): Prefilter {
+  const path = jsonPath(field);
+  if (!path || field.includes('.')) return ANYTHING;
+  const rank = typeRank(path);
+  return {
+    sql:
+      `(${rank} = 0 OR (${rank} = ${ARRAY_RANK} AND ` +
+      `EXISTS (SELECT 1 FROM json_each(doc, ${path}) AS element WHERE element.type = 'null')))`,
+    values: [],
+    exact: true,
+  };
 }
 
 type Bound = ['=' | '>' | '>=' | '<' | '<=', string | number];
