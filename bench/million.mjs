@@ -11,8 +11,10 @@
 // every tree x query once), the median round by req/s is reported, p50/p99 from every 2xx answer's own latency;
 // beside them the longest event-loop stretch (CPU ms) of each tree's process over its queries.
 //
-// Before any load each query is asked once and timed; one that takes over 2 s (or fails) on a tree is not loaded
-// there (its requests would still hold the process when the next query is measured): that request is its figure.
+// Before any load each query is asked twice and timed (the first request builds what the engine keeps for it:
+// SQLite's posting lists, its page cache; both are reported); one whose second request takes over 2 s (or fails) on a
+// tree is not loaded there (its requests would still hold the process when the next query is measured): that request
+// is its figure.
 //
 // Verdicts for the largest tree: start-up < 5 s, resident memory < 2 GB, and every query "as flat as at 100k":
 // its p50 within 2 x its p50 on the smallest tree (target 5's rule, at a million).
@@ -96,14 +98,23 @@ export async function runMillion(settings) {
     for (const t of trees) {
       t.queries = queriesOf(t);
       for (const q of t.queries) {
-        q.single = await once(q);
+        // The first request builds what the engine keeps for the query (SQLite's posting lists for a broad count,
+        // pages in its cache): reported, and the second decides.
+        q.first = await once(q);
+        q.single = q.first.status === 200 ? await once(q) : q.first;
         // A query one request of which takes seconds is not loaded: its requests would still hold the process
         // when the next query is measured.
         q.loaded = q.single.status === 200 && q.single.ms <= LOAD_LIMIT_MS;
-        shapes.push([`${label(t.n)} ${q.name}`, String(q.single.status), fmt(q.single.ms, 1), q.single.shape]);
+        shapes.push([
+          `${label(t.n)} ${q.name}`,
+          String(q.single.status),
+          fmt(q.first.ms, 1),
+          fmt(q.single.ms, 1),
+          q.single.shape,
+        ]);
       }
     }
-    log(table(['query', 'status', 'one request ms', 'items of items_total'], shapes));
+    log(table(['query', 'status', 'first request ms', 'second request ms', 'items of items_total'], shapes));
 
     const run = (t, q, duration) =>
       loadWithLatencies(q.url, { connections: settings.connections, headers: HEADERS, ...(q.options ?? {}), duration });
