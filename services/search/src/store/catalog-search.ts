@@ -16,7 +16,7 @@ export interface SearchPage {
 export interface CatalogSearch {
   readonly engine: 'words' | 'postgres';
   ensureIndexes(): Promise<void>;
-  /** One batch of the matches and how many match; with `limit`, only the first `limit` matches count. */
+  /** One batch of the matches and how many match; with `limit`, only the first `limit` matches count (none further). */
   search(query: CatalogQuery, limit?: number): Promise<SearchPage>;
 }
 
@@ -77,7 +77,7 @@ export class WordListSearch implements CatalogSearch {
     if (query.rank) return this.rankedSearch(filter, query.rank, start, size, limit);
     const [items, count] = await Promise.all([
       size === 0 ? Promise.resolve([]) : this.page(filter, query.sort, start, size),
-      this.entries.countDocuments(filter),
+      this.entries.countDocuments(filter, { limit }),
     ]);
     return { items, total: totalWithin(count, limit) };
   }
@@ -105,7 +105,7 @@ export class WordListSearch implements CatalogSearch {
       { $and: [filter, notInTitle, ...terms.map((t) => termClause('description_words', t))] },
       { $and: [filter, notInTitle, { $or: terms.map((t) => notTermClause('description_words', t)) }] },
     ];
-    const counting = this.entries.countDocuments(filter);
+    const counting = this.entries.countDocuments(filter, { limit });
     const pageOfTiers = async () => {
       const items: CatalogEntry[] = [];
       let offset = start;

@@ -207,8 +207,11 @@ export class PostgresTextSearch implements CatalogSearch {
               `OFFSET ${param(start)} LIMIT ${param(size)}`,
             values,
           ),
+      // No further than the limit: `items_total` says no more.
       this.store.pool.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM ${table} WHERE ${whereSql}`,
+        limit === undefined
+          ? `SELECT count(*)::int AS total FROM ${table} WHERE ${whereSql}`
+          : `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} WHERE ${whereSql} LIMIT ${Number(limit)}) AS counted`,
         values.slice(0, whereValues),
       ),
     ]);

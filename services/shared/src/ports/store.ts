@@ -56,11 +56,16 @@ export interface UpdateResult {
   upsertedId: string | null;
 }
 
+export interface CountOptions {
+  limit?: number;
+}
+
 export interface Collection<T extends Document = Document> {
   readonly name: string;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'projection' | 'sort'>): Promise<T | null>;
-  countDocuments(filter: Filter): Promise<number>;
+  /** How many documents match; with `limit`, no more than `limit` are counted (MongoDB's option of that name). */
+  countDocuments(filter: Filter, options?: CountOptions): Promise<number>;
   /** Fails with DuplicateKeyError when a unique index would be violated. */
   insertOne(doc: T): Promise<{ insertedId: string }>;
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;

@@ -626,6 +626,15 @@ describe.each(adapters)('$name store', (adapter) => {
       }
     });
 
+    it('countDocuments counts no further than a limit', async () => {
+      expect(await c.countDocuments({ group: 'a' }, { limit: 2 })).toBe(2);
+      expect(await c.countDocuments({ group: 'a' }, { limit: 5 })).toBe(3);
+      expect(await c.countDocuments({ tags: 'k', group: { $ne: 'b' } }, { limit: 1 })).toBe(1);
+      // A filter the SQL engines leave in part to mingo.
+      expect(await c.countDocuments({ group: { $regex: 'a|b' } }, { limit: 3 })).toBe(3);
+      await expect(c.countDocuments({}, { limit: -1 })).rejects.toThrow(/limit/);
+    });
+
     it('deleteOne deletes exactly one match', async () => {
       expect(await c.deleteOne({ group: 'a' })).toEqual({ deletedCount: 1 });
       expect(await c.countDocuments({ group: 'a' })).toBe(2);

@@ -34,6 +34,7 @@ import { lockFolder, type FolderLock } from './folder-lock';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../../store/private-files';
 import {
   type Collection,
+  type CountOptions,
   type CollectionStats,
   type Document,
   type DocumentStore,
@@ -721,11 +722,14 @@ class EmbeddedCollection<T extends Document> implements Collection<T> {
     return doc ?? null;
   }
 
-  async countDocuments(filter: Filter): Promise<number> {
-    return this.engine.read(
+  async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
+    assertCount('limit', options.limit);
+    const count = await this.engine.read(
       async (db) =>
         (await fastCount(fastView(db), filter)) ?? ((await db.countAsync(toNedbQuery(filter))) as unknown as number),
     );
+    // The documents are in memory: counting them all costs what stopping early would.
+    return options.limit ? Math.min(count, options.limit) : count;
   }
 
   async insertOne(doc: T): Promise<{ insertedId: string }> {

@@ -12,8 +12,10 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import { assertSupportedIndex, assertSupportedUpdate, filterSetsId, newDocumentId } from '../../../ports/store-rules';
+import { assertCount } from '../document-ops';
 import {
   type Collection,
+  type CountOptions,
   type CollectionStats,
   type Document,
   type DocumentStore,
@@ -76,8 +78,9 @@ class MongoCollection<T extends Document> implements Collection<T> {
     )) as unknown as T | null;
   }
 
-  async countDocuments(filter: Filter): Promise<number> {
-    return this.driver.countDocuments(filter as DriverFilter<Stored>);
+  async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
+    assertCount('limit', options.limit);
+    return this.driver.countDocuments(filter as DriverFilter<Stored>, options.limit ? { limit: options.limit } : {});
   }
 
   async insertOne(doc: T): Promise<{ insertedId: string }> {

@@ -22,6 +22,7 @@ import {
 } from '../document-ops';
 import {
   type Collection,
+  type CountOptions,
   type CollectionStats,
   type Document,
   type DocumentStore,
@@ -170,12 +171,19 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     return doc ?? null;
   }
 
-  async countDocuments(filter: Filter): Promise<number> {
+  async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
+    const { limit } = options;
+    assertCount('limit', limit);
     const table = await this.table();
     const split = splitFilter(filter, { column: 'doc', idColumn: 'id', firstParam: 1 });
-    if (split.residual.length) return (await this.select(this.store.pool, table, filter)).length;
+    if (split.residual.length) {
+      const { length } = await this.select(this.store.pool, table, filter);
+      return limit ? Math.min(length, limit) : length;
+    }
     const { rows } = await this.store.pool.query<{ count: string }>(
-      `SELECT count(*) AS count FROM ${table} WHERE ${split.sql}`,
+      limit
+        ? `SELECT count(*) AS count FROM (SELECT 1 FROM ${table} WHERE ${split.sql} LIMIT ${limit}) AS counted`
+        : `SELECT count(*) AS count FROM ${table} WHERE ${split.sql}`,
       split.values,
     );
     return Number(rows[0].count);

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { applyUpdate, assertCount, buildUpsertDocument, deepClone, hasKeys, matcher, project } from '../document-ops';
 import {
   type Collection,
+  type CountOptions,
   type CollectionStats,
   type Document,
   type DocumentStore,
@@ -364,13 +365,15 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     return doc ?? null;
   }
 
-  async countDocuments(filter: Filter): Promise<number> {
+  async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
+    const { limit } = options;
+    assertCount('limit', limit);
     const { sideTables, probes } = this.ready();
     const { prefilter, driving } = this.plan(filter);
     // Counted from posting lists (./posting-lists.ts) when those it needs are kept, or when the field the query would
     // start from lists so many documents that building them costs less than testing each (only its own are built
-    // for a query that lists fewer).
-    if (prefilter.exact && driving) {
+    // for a query that lists fewer); a count no further than a limit below that is made in SQL.
+    if (prefilter.exact && driving && !(limit && limit < POSTING_LISTS_FROM)) {
       const broad = driving.count >= POSTING_LISTS_FROM;
       const startsFrom = driving.field;
       this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
@@ -380,16 +383,21 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         probes.ranked,
         (field) => broad || field === startsFrom,
       );
-      if (counted !== undefined) return counted;
+      if (counted !== undefined) return limit ? Math.min(counted, limit) : counted;
     }
     if (prefilter.exact) {
-      const row = this.store
-        .statement<{ n: number }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${prefilter.sql}`)
-        .get(...prefilter.values);
-      return row!.n;
+      const where = `FROM ${this.table} WHERE ${prefilter.sql}`;
+      return this.store
+        .statement<{ n: number }>(
+          limit ? `SELECT count(*) AS n FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) AS n ${where}`,
+        )
+        .get(...prefilter.values)!.n;
     }
     let count = 0;
-    for (const _doc of this.candidates(filter, prefilter)) count += 1;
+    for (const _doc of this.candidates(filter, prefilter)) {
+      count += 1;
+      if (count === limit) break;
+    }
     return count;
   }
 
