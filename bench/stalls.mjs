@@ -1,8 +1,8 @@
 // `node bench/run.mjs stalls` (issue 27, target 6): the longest event-loop stall of the serving process during a
 // mixed load on the generated tree of 100,000 objects (bench/generate-tree.mjs, cached; BENCH_STALLS_SIZE to change
 // it). With BENCH_STALLS_ENGINE=sqlite, the tree of that size written through the store port on SQLite
-// (bench/stamp-tree.mjs) instead. The embedded suite (GATEWAY_WORKERS=0: the gateway and every service in one process) on a copy of the tree,
-// with bench/loop-cpu.mjs loaded into it.
+// (bench/stamp-tree.mjs) instead. The embedded suite (GATEWAY_WORKERS=0: the gateway and every service in one
+// process) on a copy of the tree, with bench/loop-cpu.mjs loaded into it.
 //
 // Load: BENCH_CONNECTIONS connections, each sending over and over, as admin with Basic: a GET of the tree's target
 // Document, a 25-item page of its 1,000-item folder, the Document with five components expanded, a `@search` by
