@@ -491,6 +491,37 @@ describe('SQLite store', () => {
       expect(choiceCounts()).toBe(2 * counted);
     });
 
+    it('stops counting at 16,000 when every field finds more, and walks the sort field from there', async () => {
+      const catalog = store.collection('catalog');
+      await Promise.all(
+        Array.from({ length: 17_000 }, (_, n) =>
+          catalog.insertOne({ _id: `n${n}`, allowed: ['Anonymous'], words: ['common'], modified: n }),
+        ),
+      );
+      const statement = Object.getPrototypeOf(store.db.prepare('SELECT 1')) as {
+        get: (...args: unknown[]) => unknown;
+        all: (...args: unknown[]) => unknown[];
+      };
+      const gets = jest.spyOn(statement, 'get');
+      const alls = jest.spyOn(statement, 'all');
+      try {
+        const filter = { allowed: { $in: ['Anonymous', 'user:x'] }, words: 'common' };
+        const page = await catalog.find(filter, { sort: { modified: -1 }, limit: 3 });
+        expect(page.map((doc) => doc._id)).toEqual(['n16999', 'n16998', 'n16997']);
+        const bounds = gets.mock.calls
+          .filter((_, i) =>
+            (gets.mock.contexts[i] as { source: string }).source.startsWith('SELECT count(*) AS n FROM (SELECT 1'),
+          )
+          .map((args) => args.at(-1));
+        expect(Math.max(...(bounds as number[]))).toBe(16_000);
+        const walk = `INDEXED BY "${rankedIndexName('catalog', 'modified')}"`;
+        expect(alls.mock.contexts.some((context) => (context as { source: string }).source.includes(walk))).toBe(true);
+      } finally {
+        gets.mockRestore();
+        alls.mockRestore();
+      }
+    });
+
     it('reads the side tables a store opened later finds in the file', async () => {
       await store.close();
       store = openSqliteStore(join(dir, 'test.db'));
