@@ -67,9 +67,10 @@ const STATEMENT_CACHE_SIZE = 500;
 /** The first bound of the counts that choose which side table a query starts from (see `chooseDriving`). */
 const FIRST_ESTIMATE_BOUND = 1_000;
 /**
- * The last: when every field finds more, the first is taken and counted as finding this many (at least). Counting
- * broad fields to their end read every entry of their indexes: ~150 ms at 100,000 objects, ~1 s at a million, each
- * time the choice was made again.
+ * The last: when every field finds more, the query starts from none of them (SQLite tests each document in the order
+ * of the table or of a sort field's index, and a page or a count with a limit stops early), counted as finding this
+ * many (at least). Counting broad fields to their end read every entry of their indexes: ~150 ms at 100,000 objects,
+ * ~1 s at a million, each time the choice was made again; and starting from one listed all its documents first.
  */
 const LAST_ESTIMATE_BOUND = 16_000;
 /**
@@ -121,11 +122,11 @@ interface CollectionSchema {
 }
 
 /**
- * The field a query starts from, and how many documents its indexes list for it (`chooseDriving`): at most
- * LAST_ESTIMATE_BOUND, which stands for that many or more.
+ * The field a query starts from (null: none), and how many documents its indexes list for it (`chooseDriving`): at
+ * most LAST_ESTIMATE_BOUND, which stands for that many or more.
  */
 interface DrivingChoice {
-  field: string;
+  field: string | null;
   count: number;
 }
 
@@ -239,7 +240,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         if (found < least) [least, chosen] = [found, candidate.field];
       }
       if (chosen !== undefined) return { field: chosen, count: least };
-      if (bound >= LAST_ESTIMATE_BOUND) return { field: candidates[0].field, count: bound };
+      if (bound >= LAST_ESTIMATE_BOUND) return { field: null, count: bound };
     }
   }
 
@@ -352,10 +353,12 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     // Every field tested document by document: no list to start from.
     const prefilter = this.prefilter(filter, () => null);
     const order = sortToSql(sort)!;
+    // The outer query keeps the walk's order without sorting again (SQLite reads a subquery with a LIMIT as a
+    // co-routine, row by row in its order), so it stops at the page's last match instead of reading the whole budget.
     const rows = this.store
       .statement<Row>(
         `SELECT doc FROM (SELECT id, doc FROM ${this.table} INDEXED BY ${index} ORDER BY ${order} LIMIT ?) ` +
-          `AS ${this.table} WHERE ${prefilter.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+          `AS ${this.table} WHERE ${prefilter.sql} LIMIT ? OFFSET ?`,
       )
       .all(budget, ...prefilter.values, limit, skip);
     return rows.length === limit ? rows.map(parse) : undefined;
