@@ -738,7 +738,7 @@ describe('posting lists', () => {
     const sides = new Map(['v', 'w'].map((field) => [field, `"${sideTableName('items', field)}"`]));
     const ranked = new Map(['v', 'w'].map((field) => [field, `"${rankedIndexName('items', field)}"`]));
     const lists = new PostingLists(store.db, '"items"', () => store.othersVersion());
-    return { count: (filter: Filter) => lists.count(filter, sides, ranked, () => true) };
+    return { count: (filter: Filter) => lists.count(filter, { sideTables: sides, ranked }, () => true) };
   }
 
   it('counts what mingo matches, for equalities, $in, $ne, $nin, $and and $or on scalars and arrays', async () => {

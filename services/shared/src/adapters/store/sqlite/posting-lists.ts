@@ -151,6 +151,12 @@ interface Generation {
   lists: Map<string, { term: Term; rows: RowSet }>;
 }
 
+/** Where a field's lists are read from: its side table and its type-rank index (quoted names). */
+export interface ListSources {
+  sideTables: ReadonlyMap<string, string>;
+  ranked: ReadonlyMap<string, string>;
+}
+
 /** Lists kept per collection; the least recently used goes first (at a million rows, each is 125 kB). */
 const LISTS_KEPT = 64;
 
@@ -192,12 +198,8 @@ export class PostingLists {
    * The number of rows the filter matches, or undefined when it is no formula of posting lists, a list it needs is
    * not kept and `mayBuild` says not to build it, or the database changed while the lists were read.
    */
-  count(
-    filter: Filter,
-    sideTables: ReadonlyMap<string, string>,
-    ranked: ReadonlyMap<string, string>,
-    mayBuild: (field: string) => boolean,
-  ): number | undefined {
+  count(filter: Filter, sources: ListSources, mayBuild: (field: string) => boolean): number | undefined {
+    const { sideTables, ranked } = sources;
     const formula = postingFormula(filter, new Set([...sideTables.keys()].filter((field) => ranked.has(field))));
     if (!formula) return undefined;
     const before = this.version();
@@ -205,7 +207,7 @@ export class PostingLists {
     const missing = termsOf(formula).filter((term) => !this.generation?.lists.has(listKey(term)));
     if (!missing.every((term) => mayBuild(term.field))) return undefined;
     const generation = (this.generation ??= this.newGeneration(before));
-    const rows = this.evaluate(formula, generation, sideTables, ranked);
+    const rows = this.evaluate(formula, generation, sources);
     // Another process's commit while the lists were read: they may mix two states.
     if (this.version() !== before) {
       this.generation = undefined;
@@ -220,23 +222,17 @@ export class PostingLists {
     return { version, size, every: RowSet.of(size, rowids), lists: new Map() };
   }
 
-  private evaluate(
-    formula: Formula,
-    generation: Generation,
-    sideTables: ReadonlyMap<string, string>,
-    ranked: ReadonlyMap<string, string>,
-  ): RowSet {
-    const rowsOf = (part: Formula) => this.evaluate(part, generation, sideTables, ranked);
-    if ('term' in formula) return this.list(formula.term, generation, sideTables.get(formula.term.field)!, ranked);
+  private evaluate(formula: Formula, generation: Generation, sources: ListSources): RowSet {
+    const rowsOf = (part: Formula) => this.evaluate(part, generation, sources);
+    if ('term' in formula) return this.list(formula.term, generation, sources);
     if ('any' in formula)
       return formula.any.map(rowsOf).reduce((union, rows) => union.or(rows), RowSet.of(generation.size, []));
     let rows = formula.all.map(rowsOf).reduce((common, part) => common.and(part), generation.every);
-    for (const term of formula.none)
-      rows = rows.andNot(this.list(term, generation, sideTables.get(term.field)!, ranked));
+    for (const term of formula.none) rows = rows.andNot(this.list(term, generation, sources));
     return rows;
   }
 
-  private list(term: Term, generation: Generation, side: string, ranked: ReadonlyMap<string, string>): RowSet {
+  private list(term: Term, generation: Generation, { sideTables, ranked }: ListSources): RowSet {
     const key = listKey(term);
     const kept = generation.lists.get(key);
     if (kept) {
@@ -251,7 +247,7 @@ export class PostingLists {
       .prepare<unknown[], number>(
         `SELECT rowid FROM ${this.table} INDEXED BY ${ranked.get(field)} ` +
           `WHERE ${typeRank(path)} = ${scalar.type.rank} AND json_extract(doc, ${path}) = ? ` +
-          `UNION ALL SELECT t.rowid FROM ${side} AS s JOIN ${this.table} AS t ON t.id = s.doc_id ` +
+          `UNION ALL SELECT t.rowid FROM ${sideTables.get(field)} AS s JOIN ${this.table} AS t ON t.id = s.doc_id ` +
           `WHERE s.type IN ${scalar.type.types} AND s.value = ?`,
       )
       .pluck()

@@ -390,12 +390,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       const broad = driving.count >= POSTING_LISTS_FROM;
       const startsFrom = driving.field;
       this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
-      const counted = this.postingLists.count(
-        filter,
-        sideTables,
-        probes.ranked,
-        (field) => broad || field === startsFrom,
-      );
+      const sources = { sideTables, ranked: probes.ranked };
+      const counted = this.postingLists.count(filter, sources, (field) => broad || field === startsFrom);
       if (counted !== undefined) return limit ? Math.min(counted, limit) : counted;
     }
     if (prefilter.exact) {
