@@ -33,7 +33,7 @@ import { PG_SUITE_ENV } from './pg-tree.mjs';
 import { ADMIN_AUTH, ROOT, copyDir, log as benchLog, pool, request, rssMb, startEmbedded, tempDir } from './lib.mjs';
 
 /** Bump when the way of stamping changes: older caches are then ignored. */
-export const STAMP_VERSION = 1;
+export const STAMP_VERSION = 2;
 const TEMPLATE_N = 1000;
 export const STAMP_ENGINES = ['sqlite', 'embedded'];
 /** Collections written by stamping, not copied. */

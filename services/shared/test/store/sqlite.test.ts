@@ -13,7 +13,7 @@ import { sideTableName } from '../../src/adapters/store/sqlite/ddl';
 import { filterToSql } from '../../src/adapters/store/sqlite/filter-sql';
 import { PostingLists } from '../../src/adapters/store/sqlite/posting-lists';
 import { sortToSql } from '../../src/adapters/store/sqlite/sort-sql';
-import { arraysIndexName, rankedIndexName } from '../../src/adapters/store/sqlite/ddl';
+import { arraysIndexName, compoundIndexName, rankedIndexName } from '../../src/adapters/store/sqlite/ddl';
 import { openSqliteStore, SqliteStore, sqliteStoreOf } from '../../src/adapters/store/sqlite';
 import { killWriterMidway } from './killed-writer';
 
@@ -179,6 +179,50 @@ describe('SQLite store', () => {
     expect(page.map((doc) => doc._id)).toEqual(['d18', 'd17', 'd16']);
     // Missing sorts first, as in MongoDB.
     expect((await items.findOne({}, { sort: { modified: 1 } }))?._id).toBe('none');
+  });
+
+  it("pages a folder's items in the order of the compound index, as mingo does, and lists them when it may not", async () => {
+    const items = store.collection('items');
+    await items.createIndex({ parent: 1, position: 1 });
+    await items.createIndex({ allowed: 1 });
+    // 3 folders of 300 items, positions shuffled against insertion; every seventh item private to user:x.
+    const docs: Record<string, unknown>[] = Array.from({ length: 900 }, (_, n) => ({
+      _id: `i${n}`,
+      parent: `p${n % 3}`,
+      position: (n * 7919) % 900,
+      allowed: n % 7 ? ['Anonymous'] : ['user:x'],
+      tags: n % 5 ? ['a'] : ['a', 'b'],
+    }));
+    docs.push({ _id: 'rare', parent: 'p1', position: 5000, allowed: ['user:rare'] });
+    for (const doc of docs) await items.insertOne(doc);
+    const statements = jest.spyOn(store, 'statement');
+    const walk = `INDEXED BY "${compoundIndexName('items', ['parent', 'position'])}"`;
+    const page = async (filter: Filter, sort: Record<string, 1 | -1>, skip: number, limit: number) => {
+      statements.mockClear();
+      const found = (await items.find(filter, { sort, skip, limit })).map((doc) => doc._id);
+      const [[field, direction]] = Object.entries(sort);
+      const expected = docs
+        .filter((doc) => new Query(filter).test(doc))
+        .sort((a, b) => direction * ((a[field] as number) - (b[field] as number)))
+        .slice(skip, skip + limit)
+        .map((doc) => doc._id);
+      expect(found).toEqual(expected);
+      return statements.mock.calls.some(([sql]) => sql.startsWith('SELECT doc') && sql.includes(walk));
+    };
+    const anonymous = { allowed: { $in: ['Anonymous', 'user:y'] } };
+    expect(await page({ parent: 'p1', ...anonymous }, { position: 1 }, 0, 25)).toBe(true);
+    expect(await page({ parent: 'p2', ...anonymous }, { position: 1 }, 280, 25)).toBe(true);
+    expect(await page({ parent: 'p0', ...anonymous }, { position: -1 }, 10, 5)).toBe(true);
+    expect(await page({ parent: 'p0', position: { $lt: 400 }, ...anonymous }, { position: -1 }, 0, 1)).toBe(true);
+    // A test SQL does not decide ($size): each row read in the index's order is tested by mingo.
+    expect(await page({ parent: 'p1', tags: { $size: 2 } }, { position: 1 }, 3, 4)).toBe(true);
+    // The query starts from a narrower field: its list is read, not the folder.
+    expect(await page({ parent: 'p1', allowed: 'user:rare' }, { position: 1 }, 0, 25)).toBe(false);
+    // An array at the field holding the value: the index lists that document under the array.
+    await items.insertOne({ _id: 'both', parent: ['p1', 'p2'], position: -1, allowed: ['Anonymous'] });
+    docs.push({ _id: 'both', parent: ['p1', 'p2'], position: -1, allowed: ['Anonymous'] });
+    expect(await page({ parent: 'p1', ...anonymous }, { position: 1 }, 0, 3)).toBe(false);
+    expect(await page({ parent: 'p0', ...anonymous }, { position: 1 }, 0, 3)).toBe(true);
   });
 
   it('probes the type-rank index of a field the query does not start from for an equality, never for a range', () => {
@@ -819,6 +863,71 @@ describe('posting lists', () => {
     }
     await check();
     expect(listsBuilt()).toBeGreaterThan(built);
+  });
+
+  it('pages what mingo matches by rowid from the lists, testing the rest of the filter on each row', async () => {
+    const items = store.collection('items');
+    for (const field of ['all', 'tag', 'v', 'w']) await items.createIndex({ [field]: 1 });
+    // `all` and `tag` list every document (4,000: the query's lists are built), `u` has no index: it is the rest
+    // each row is tested for.
+    const docs = Array.from({ length: 4000 }, (_, i) => {
+      const doc: Record<string, unknown> = { _id: `d${i}`, all: 'x', tag: ['y'], n: (i * 7919) % 4000 };
+      doc.u = pick([1, 2, 'a']);
+      for (const field of ['v', 'w']) {
+        const value = pick(values);
+        if (value !== undefined) doc[field] = value;
+      }
+      return doc;
+    });
+    await Promise.all(docs.map((doc) => items.insertOne(doc)));
+    const statements = jest.spyOn(store, 'statement');
+    const byRowid = 'rowid IN (SELECT value FROM json_each(?))';
+    let readByRowid = 0;
+    for (let i = 0; i < 60; i++) {
+      const rest = pick<Filter>([{}, { u: 1 }, { u: { $in: [2, 'a'] } }, { u: { $type: 'string' } }]);
+      const filter = { all: 'x', tag: 'y', ...filterOf(1), ...rest };
+      const [skip, limit, direction] = [pick([0, 3, 40]), pick([1, 10, 25]), pick([1, -1] as const)];
+      statements.mockClear();
+      const page = await items.find(filter, { sort: { n: direction }, skip, limit });
+      const expected = docs
+        .filter((doc) => new Query(filter).test(doc))
+        .sort((a, b) => direction * ((a.n as number) - (b.n as number)))
+        .slice(skip, skip + limit);
+      expect({ filter, page: page.map((doc) => doc._id) }).toEqual({ filter, page: expected.map((doc) => doc._id) });
+      if (statements.mock.calls.some(([sql]) => sql.includes(byRowid))) readByRowid += 1;
+    }
+    expect(readByRowid).toBeGreaterThan(40);
+
+    // Another process's commit between the lists and the rows read by them: the page is read again without them.
+    const filter = { all: 'x', tag: 'y', u: 1 };
+    const first = (await items.find(filter, { sort: { n: 1 }, limit: 1 }))[0];
+    const other = openSqliteStore(join(dir, 'test.db'));
+    try {
+      const prepare = SqliteStore.prototype.statement.bind(store);
+      statements.mockImplementation((sql) => {
+        if (sql.includes(byRowid))
+          other.db
+            .prepare('UPDATE "items" SET doc = json_set(doc, \'$.tag\', json(\'["z"]\')) WHERE id = ?')
+            .run(first._id);
+        return prepare(sql);
+      });
+      const page = await items.find(filter, { sort: { n: 1 }, limit: 1 });
+      expect(page[0]._id).not.toBe(first._id);
+      expect(page[0]).toMatchObject({ tag: ['y'], u: 1 });
+    } finally {
+      await other.close();
+    }
+    statements.mockRestore();
+
+    // Inside a group commit the lists lack the group's earlier writes: a write's own query reads without them.
+    const listed = { all: 'x', tag: 'y' };
+    const [firstNow] = await items.find(listed, { sort: { n: 1 }, limit: 1 });
+    const [, taken] = await Promise.all([
+      items.updateOne({ _id: firstNow._id }, { $set: { tag: ['z'] } }),
+      items.findOneAndUpdate(listed, { $set: { taken: true } }, { sort: { n: 1 } }),
+    ]);
+    expect(taken?._id).not.toBe(firstNow._id);
+    expect(taken?.tag).toEqual(['y']);
   });
 
   it('counts a query that starts from a field listing many documents from its lists', async () => {

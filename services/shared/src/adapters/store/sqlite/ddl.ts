@@ -111,6 +111,11 @@ export function rankedIndexName(collection: string, field: string): string {
   return indexName(collection, `${field}_ranked`);
 }
 
+/** The name of the type-rank index of a compound key, on each of its fields in turn (see `indexPlans`). */
+export function compoundIndexName(collection: string, fields: readonly string[]): string {
+  return indexName(collection, `${fields.join(',')}_ranked`);
+}
+
 /** The name of the partial index of the documents holding an array at `prefix` (see `indexPlans`). */
 export function arraysIndexName(collection: string, prefix: string): string {
   return indexName(collection, `${prefix}_arrays`);
@@ -130,6 +135,9 @@ function indexName(collection: string, spec: string): string {
  * - and, unique or not, one on `(typeRank(P), json_extract(doc, P), id)` per key, the expressions ./filter-sql.ts
  *   writes its tests with and ./sort-sql.ts its order: it serves equality, `$in` and ranges on the field, a page
  *   sorted by it, and finds the documents whose field is an array (whose elements the query then tests).
+ * A compound key also gets one index on each of its fields' type rank and value in turn, then `id`: a page of the
+ * documents holding one value of the first field sorted by the second (a folder's items by position) walks it and
+ * reads the page's rows only.
  * A field SQLite's paths cannot name gets no index (its queries are answered by scanning).
  */
 export function indexPlans(
@@ -153,6 +161,19 @@ export function indexPlans(
       },
     ];
   });
+  const paths = fields.map(jsonPath);
+  const compound =
+    fields.length > 1 && paths.every((path) => path !== undefined)
+      ? [
+          {
+            name: compoundIndexName(collection, fields),
+            sql:
+              `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(compoundIndexName(collection, fields))} ON ${table} ` +
+              `(${paths.map((path) => `${typeRank(path!)}, json_extract(doc, ${path})`).join(', ')}, id)`,
+            fields,
+          },
+        ]
+      : [];
   // A partial index per proper prefix of a dotted key, holding the documents with an array there (almost none), for
   // the test of an array on the key's way (./filter-sql.ts) to read instead of every document.
   const arraysOnTheWay = fields.flatMap((field) => {
@@ -177,7 +198,7 @@ export function indexPlans(
       : `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (COALESCE(doc -> ${path}, 'null'))`;
     // The unique index enforces; the ranked one answers look-ups (filters are written on the type rank and
     // json_extract, which the unique index's expression is not).
-    return [{ name, sql, fields }, ...ranked, ...arraysOnTheWay];
+    return [{ name, sql, fields }, ...ranked, ...compound, ...arraysOnTheWay];
   }
-  return [...ranked, ...arraysOnTheWay];
+  return [...ranked, ...compound, ...arraysOnTheWay];
 }

@@ -19,7 +19,7 @@ import { isPlainObject } from '../../../ports/store-rules';
 import { type TypedScalar, jsonPath, typeRank, typedScalar } from './filter-sql';
 
 /** Rows, by rowid, one bit each. */
-class RowSet {
+export class RowSet {
   constructor(public words: Uint32Array) {}
 
   static of(size: number, rowids: readonly number[]): RowSet {
@@ -56,6 +56,15 @@ class RowSet {
     const words = new Uint32Array(Math.ceil(size / 32));
     words.set(this.words);
     this.words = words;
+  }
+
+  /** The members' rowids, ascending. */
+  rowids(): number[] {
+    const rowids: number[] = [];
+    this.words.forEach((word, i) => {
+      for (let bits = word; bits !== 0; bits &= bits - 1) rowids.push(i * 32 + (31 - Math.clz32(bits & -bits)));
+    });
+    return rowids;
   }
 
   count(): number {
@@ -119,6 +128,35 @@ export function postingFormula(filter: Filter, listed: ReadonlySet<string>): For
     }
   }
   return { all, none };
+}
+
+/** The parts of a filter that must all hold: its entries, and those of the filters of a (non-empty) `$and`. */
+function conjuncts(filter: Filter): Filter[] {
+  return Object.entries(filter).flatMap(([key, condition]) =>
+    key === '$and' && Array.isArray(condition) && condition.length > 0 && condition.every(isPlainObject)
+      ? condition.flatMap(conjuncts)
+      : [{ [key]: condition }],
+  );
+}
+
+/**
+ * The filter as the conjunction of a part made of posting lists and the rest (each undefined when empty): the rows a
+ * query reads can be the first part's, by rowid, each tested for the rest.
+ */
+export function splitListed(filter: Filter, sources: ListSources): { listed?: Filter; rest?: Filter } {
+  const listedFields = listedFieldsOf(sources);
+  const listed: Filter[] = [];
+  const rest: Filter[] = [];
+  for (const part of conjuncts(filter)) (postingFormula(part, listedFields) ? listed : rest).push(part);
+  return {
+    listed: listed.length ? { $and: listed } : undefined,
+    rest: rest.length ? { $and: rest } : undefined,
+  };
+}
+
+/** The fields with posting lists: a side table and a type-rank index. */
+function listedFieldsOf({ sideTables, ranked }: ListSources): Set<string> {
+  return new Set([...sideTables.keys()].filter((field) => ranked.has(field)));
 }
 
 function termsOf(formula: Formula): Term[] {
@@ -199,8 +237,19 @@ export class PostingLists {
    * not kept and `mayBuild` says not to build it, or the database changed while the lists were read.
    */
   count(filter: Filter, sources: ListSources, mayBuild: (field: string) => boolean): number | undefined {
-    const { sideTables, ranked } = sources;
-    const formula = postingFormula(filter, new Set([...sideTables.keys()].filter((field) => ranked.has(field))));
+    return this.matches(filter, sources, mayBuild)?.rows.count();
+  }
+
+  /**
+   * The rows the filter matches and the version of the database they are of (see `version`), or undefined as for
+   * `count`. A query that reads them must check that the version is still the same once it has read them.
+   */
+  matches(
+    filter: Filter,
+    sources: ListSources,
+    mayBuild: (field: string) => boolean,
+  ): { rows: RowSet; version: number } | undefined {
+    const formula = postingFormula(filter, listedFieldsOf(sources));
     if (!formula) return undefined;
     const before = this.version();
     if (this.generation?.version !== before) this.generation = undefined;
@@ -213,7 +262,7 @@ export class PostingLists {
       this.generation = undefined;
       return undefined;
     }
-    return rows.count();
+    return { rows, version: before };
   }
 
   private newGeneration(version: number): Generation {

@@ -40,6 +40,7 @@ import { assertSupportedIndex, assertSupportedUpdate, newDocumentId } from '../.
 import { adapterOf } from '../timed';
 import {
   arraysIndexName,
+  compoundIndexName,
   createTableSql,
   indexPlans,
   multikeyField,
@@ -55,8 +56,11 @@ import {
   type Prefilter,
   type RankProbes,
   type SideTables,
+  jsonPath,
+  typedScalar,
+  typeRank,
 } from './filter-sql';
-import { PostingLists } from './posting-lists';
+import { PostingLists, splitListed } from './posting-lists';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -81,6 +85,8 @@ const POSTING_LISTS_FROM = 4_000;
 /** How long a driving field chosen by counts is used for the same query before it is counted again. */
 const DRIVING_CHOICE_TTL_MS = 1_000;
 const DRIVING_CHOICES_KEPT = 500;
+/** A page whose lists match more rows than this is not read by rowid (`listedRows`): the list would be megabytes. */
+const LISTED_ROWS_MAX = 250_000;
 /** A sorted page's walk reads at most this many times the rows it is expected to (`walkedPage`). */
 const WALK_MARGIN = 4;
 
@@ -118,6 +124,8 @@ interface CollectionSchema {
   sideTables: SideTables;
   /** The field's type-rank index (quoted name), the one a page sorted by the field walks, when it has one. */
   rankedIndex(field: string): string | undefined;
+  /** The type-rank index of the compound key `fields` (quoted name), when the collection has one. */
+  compoundIndex(fields: readonly string[]): string | undefined;
   probes: RankProbes;
 }
 
@@ -184,7 +192,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
         return indexes.has(index) ? quoteIdentifier(index) : undefined;
       },
     };
-    return { sideTables, rankedIndex, probes };
+    const compoundIndex = (fields: readonly string[]) => {
+      const index = compoundIndexName(this.name, fields);
+      return indexes.has(index) ? quoteIdentifier(index) : undefined;
+    };
+    return { sideTables, rankedIndex, compoundIndex, probes };
   }
 
   /**
@@ -262,10 +274,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   // Reading
   // ---------------------------------------------------------------------------
 
-  /** The rows SQL narrows the filter to, with mingo deciding when SQL does not. */
-  private *candidates(filter: Filter, prefilter: Prefilter, orderBy = ''): Generator<Stored> {
+  /** The rows SQL narrows the filter to, with mingo deciding when SQL does not; `from` names the table's index to read. */
+  private *candidates(filter: Filter, prefilter: Prefilter, orderBy = '', from = this.table): Generator<Stored> {
     const rows = this.store
-      .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy}`)
+      .statement<Row>(`SELECT doc FROM ${from} WHERE ${prefilter.sql}${orderBy}`)
       .iterate(...prefilter.values);
     if (prefilter.exact) {
       for (const row of rows) yield parse(row);
@@ -305,25 +317,119 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       if (limit) cursor = cursor.limit(limit);
       return cursor.all();
     }
+    const page = { orderBy, skip, limit };
+    const bound = orderBy && limit ? this.boundWalk(filter, sort!, driving) : undefined;
+    if (bound) return this.read(filter, bound.from, bound.prefilter, page);
     if (orderBy && limit && prefilter.exact && driving) {
       const walked = this.walkedPage(filter, { sort: sort!, skip, limit }, driving.count);
       if (walked) return walked;
     }
+    const listed = limit && driving ? this.listedRows(filter, driving) : undefined;
+    if (listed) {
+      const rows = this.read(filter, this.table, listed.prefilter, page);
+      // The rows were listed at that version: a commit of another process since may have changed them.
+      if (this.store.othersVersion() === listed.version) return rows;
+    }
+    return this.read(filter, this.table, prefilter, page);
+  }
+
+  /** The rows of `from` the prefilter holds for, in order, tested by mingo unless it is exact; skip and limit applied. */
+  private read(
+    filter: Filter,
+    from: string,
+    prefilter: Prefilter,
+    { orderBy, skip, limit }: { orderBy?: string; skip: number; limit?: number },
+  ): Stored[] {
     if (prefilter.exact) {
       const page = limit || skip ? ` LIMIT ${limit || -1} OFFSET ${skip}` : '';
       return this.store
-        .statement<Row>(`SELECT doc FROM ${this.table} WHERE ${prefilter.sql}${orderBy ?? ''}${page}`)
+        .statement<Row>(`SELECT doc FROM ${from} WHERE ${prefilter.sql}${orderBy ?? ''}${page}`)
         .all(...prefilter.values)
         .map(parse);
     }
     const docs: Stored[] = [];
     let skipped = 0;
-    for (const doc of this.candidates(filter, prefilter, orderBy)) {
+    for (const doc of this.candidates(filter, prefilter, orderBy, from)) {
       if (skipped < skip) skipped += 1;
       else docs.push(doc);
       if (limit && docs.length >= limit) break;
     }
     return docs;
+  }
+
+  /**
+   * The rows a page reads, by rowid, when the part of its filter made of posting lists (./posting-lists.ts) can be
+   * answered from them (kept, or to be built as a count would: `countDocuments`), and the version of the database
+   * they are of: each then tested for the rest of the filter only. Without it each row the query started from was
+   * tested by a probe of an index per condition, which grows with the collection: the first 25 of the 1,000 entries
+   * holding a word took 9 ms at 100,000 objects and 5.7 ms at 1,000; by rowid 3 ms at both.
+   *
+   * Not inside a write: the lists hold what is committed, and the group commit's earlier writes are not yet.
+   */
+  private listedRows(filter: Filter, driving: DrivingChoice): { prefilter: Prefilter; version: number } | undefined {
+    if (this.store.db.inTransaction) return undefined;
+    const { sideTables, probes } = this.ready();
+    const sources = { sideTables, ranked: probes.ranked };
+    const { listed, rest } = splitListed(filter, sources);
+    if (!listed) return undefined;
+    const broad = driving.count >= POSTING_LISTS_FROM;
+    this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
+    const matches = this.postingLists.matches(listed, sources, (field) => broad || field === driving.field);
+    if (!matches) return undefined;
+    const rowids = matches.rows.rowids();
+    if (rowids.length > LISTED_ROWS_MAX) return undefined;
+    const tested = rest ? this.prefilter(rest, () => null) : { sql: '1', values: [], exact: true };
+    return {
+      prefilter: {
+        sql: `rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`,
+        values: [JSON.stringify(rowids), ...tested.values],
+        exact: tested.exact,
+      },
+      version: matches.version,
+    };
+  }
+
+  /**
+   * A sorted page of the documents holding one value at a field, read in the order of the compound index of that
+   * field and the sort field (`{ parent_uid: 1, position: 1 }`), each tested, stopping at the page's last match:
+   * the table and condition to read it with. Without it the first 25 items of a folder were its every item read and
+   * sorted: ~3.5 ms for 1,000 items at 100,000 objects, 0.05 ms with it.
+   *
+   * Taken when the query starts from that field (or from none), so that it never reads more rows than it would
+   * have; not when an array at the field holds the value (the index lists that document under the array).
+   */
+  private boundWalk(
+    filter: Filter,
+    sort: SortSpec,
+    driving: DrivingChoice | undefined,
+  ): { from: string; prefilter: Prefilter } | undefined {
+    const sortFields = Object.keys(sort);
+    if (sortFields.length !== 1 || sortFields[0] === '_id') return undefined;
+    const { sideTables, compoundIndex } = this.ready();
+    for (const [field, value] of Object.entries(filter)) {
+      const side = sideTables.get(field);
+      const scalar = typedScalar(value);
+      if (!side || !scalar || (driving && driving.field !== null && driving.field !== field)) continue;
+      const index = compoundIndex([field, sortFields[0]]);
+      if (!index) continue;
+      const inArrays = this.store
+        .statement<number>(`SELECT EXISTS (SELECT 1 FROM ${side} WHERE type IN ${scalar.type.types} AND value = ?)`)
+        .pluck()
+        .get(scalar.value);
+      if (inArrays) return undefined;
+      const path = jsonPath(field)!;
+      // Every field tested row by row: the index's first columns find the rows.
+      const rest = this.prefilter(filter, () => null);
+      return {
+        from: `${this.table} INDEXED BY ${index}`,
+        prefilter: {
+          sql: `${typeRank(path)} = ${scalar.type.rank} AND json_extract(doc, ${path}) = ? AND ${rest.sql}`,
+          values: [scalar.value, ...rest.values],
+          exact: rest.exact,
+        },
+      };
+    }
+    return undefined;
   }
 
   /**
