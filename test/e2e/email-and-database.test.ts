@@ -251,7 +251,7 @@ function databaseEndpoint(suite: () => TestSuite) {
       expect(body).toHaveProperty(key);
     }
     expect(body.cache_detail_length).toEqual([]);
-    expect(['embedded', 'postgres', 'mongodb']).toContain(body.engine);
+    expect(['embedded', 'sqlite', 'postgres', 'mongodb']).toContain(body.engine);
     expect(typeof body.db_name).toBe('string');
     expect(body.db_size).toBeGreaterThan(0);
     const collections = body.collections as { name: string; documents: number; indexes: number }[];

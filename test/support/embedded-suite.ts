@@ -26,9 +26,10 @@ export interface TestSuite {
 /**
  * With E2E_STORE=postgres, the suites run their services on PostgreSQL (the server of PG_URL) instead of the
  * embedded engine: each data folder gets a database of its own (kept with the folder, so a suite restarted on
- * its folder finds its data), dropped with the folder.
+ * its folder finds its data), dropped with the folder. With E2E_STORE=sqlite, on SQLite files in the data folder.
  */
 const ON_POSTGRES = process.env.E2E_STORE === 'postgres';
+const ON_SQLITE = process.env.E2E_STORE === 'sqlite';
 const databases = new Map<string, TestDatabase>();
 
 /** What the services need to run on PostgreSQL: the URL, and the secrets identity requires with a server engine. */
@@ -38,20 +39,22 @@ async function postgresEnv(dataDir: string, env: NodeJS.ProcessEnv): Promise<Nod
     database = await createTestDatabase('e2e');
     databases.set(dataDir, database);
   }
-  return {
-    STORE_URL: database.url,
-    ADMIN_PASSWORD: 'admin',
-    JWT_SECRET: 'e2e-secret-of-the-suites-on-postgresql',
-    ...env,
-  };
+  return { STORE_URL: database.url, ...STORE_SECRETS, ...env };
 }
+
+/** What identity requires on any store but the embedded one. */
+const STORE_SECRETS = { ADMIN_PASSWORD: 'admin', JWT_SECRET: 'e2e-secret-of-the-suites-on-a-store-server' };
 
 /** The embedded mode on a free port with its own data folder. */
 export async function startTestSuite(
   env: NodeJS.ProcessEnv = {},
   dataDir = mkdtempSync(join(tmpdir(), 'cms-e2e-')),
 ): Promise<TestSuite> {
-  const storeEnv = ON_POSTGRES ? await postgresEnv(dataDir, env) : env;
+  const storeEnv = ON_POSTGRES
+    ? await postgresEnv(dataDir, env)
+    : ON_SQLITE
+      ? { STORE_URL: `sqlite://${join(dataDir, 'sqlite')}`, ...STORE_SECRETS, ...env }
+      : env;
   const suite = await startSuite({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...storeEnv });
   const base = `http://127.0.0.1:${suite.port}`;
   const testSuite: TestSuite = {
