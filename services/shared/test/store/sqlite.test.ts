@@ -930,6 +930,61 @@ describe('posting lists', () => {
     expect(taken?.tag).toEqual(['y']);
   });
 
+  it('counts by rowid from the lists what the rest of the filter holds for, in full or to a limit', async () => {
+    const items = store.collection('items');
+    for (const field of ['all', 'tag', 'v', 'n']) await items.createIndex({ [field]: 1 });
+    const docs = Array.from({ length: 4000 }, (_, i) => {
+      const doc: Record<string, unknown> = { _id: `d${i}`, all: 'x', tag: ['y'], n: i };
+      const v = pick(values);
+      if (v !== undefined) doc.v = v;
+      return doc;
+    });
+    await Promise.all(docs.map((doc) => items.insertOne(doc)));
+    const statements = jest.spyOn(store, 'statement');
+    const byRowid = (sql: string) => sql.startsWith('SELECT count(*)') && sql.includes('rowid IN (SELECT value');
+    const check = async (filter: Filter, limit?: number) => {
+      statements.mockClear();
+      const matched = docs.filter((doc) => new Query(filter).test(doc)).length;
+      const expected = limit ? Math.min(matched, limit) : matched;
+      expect({ filter, limit, count: await items.countDocuments(filter, { limit }) }).toEqual({
+        filter,
+        limit,
+        count: expected,
+      });
+      return statements.mock.calls.some(([sql]) => byRowid(sql));
+    };
+    let readByRowid = 0;
+    for (let i = 0; i < 40; i++) {
+      const [low, high] = [pick([0, 100, 2000]), pick([50, 1500, 4000])];
+      const filter = { all: 'x', tag: 'y', ...pick<Filter>([{}, leaf()]), n: { $gte: low, $lt: high } };
+      if (await check(filter, pick([undefined, 10, 500]))) readByRowid += 1;
+    }
+    // The others start from the range of `n`'s index, where it finds fewer documents: SQL reads them.
+    expect(readByRowid).toBeGreaterThan(15);
+
+    // A query that starts from no field (each finds 16,000 or more, in a larger collection) counts to its limit from
+    // the lists' first rows, and leaves it to SQL when they hold too few matches.
+    const collection = Object.getPrototypeOf(items) as { countDriving: () => unknown };
+    jest.spyOn(collection, 'countDriving').mockReturnValue({ field: null, count: 16_000 });
+    expect(await check({ all: 'x', tag: 'y', n: { $lt: 100 } }, 5)).toBe(true);
+    statements.mockClear();
+    expect(await check({ all: 'x', tag: 'y', n: { $gte: 3990 } }, 5)).toBe(true);
+    expect(statements.mock.calls.filter(([sql]) => sql.startsWith('SELECT count(*)'))).toHaveLength(2);
+
+    // Another process's commit between the lists and the rows read by them: counted again without them.
+    const other = openSqliteStore(join(dir, 'test.db'));
+    try {
+      const prepare = SqliteStore.prototype.statement.bind(store);
+      statements.mockImplementation((sql) => {
+        if (byRowid(sql)) other.db.prepare(`UPDATE "items" SET doc = json_set(doc, '$.tag', json('["z"]'))`).run();
+        return prepare(sql);
+      });
+      expect(await items.countDocuments({ all: 'x', tag: 'y', n: { $lt: 100 } }, { limit: 5 })).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('counts a query that starts from a field listing many documents from its lists', async () => {
     const items = store.collection('catalog');
     for (const field of ['allowed', 'words']) await items.createIndex({ [field]: 1 });

@@ -90,6 +90,15 @@ const LISTED_ROWS_MAX = 250_000;
 /** A sorted page's walk reads at most this many times the rows it is expected to (`walkedPage`). */
 const WALK_MARGIN = 4;
 
+/**
+ * The posting lists a query may build (those it lacks of the others it may only use when kept): every one when the
+ * field it starts from lists so many documents that building them costs less than testing each, else that field's.
+ */
+function listsToBuild(driving: DrivingChoice): (field: string) => boolean {
+  const broad = driving.count >= POSTING_LISTS_FROM;
+  return (field) => broad || field === driving.field;
+}
+
 type Stored = Document & { _id: string };
 type Row = { doc: string };
 
@@ -372,9 +381,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     const sources = { sideTables, ranked: probes.ranked };
     const { listed, rest } = splitListed(filter, sources);
     if (!listed) return undefined;
-    const broad = driving.count >= POSTING_LISTS_FROM;
-    this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
-    const matches = this.postingLists.matches(listed, sources, (field) => broad || field === driving.field);
+    const matches = this.lists().matches(listed, sources, listsToBuild(driving));
     if (!matches) return undefined;
     const rowids = matches.rows.rowids();
     if (rowids.length > LISTED_ROWS_MAX) return undefined;
@@ -493,12 +500,12 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     // start from lists so many documents that building them costs less than testing each (only its own are built
     // for a query that lists fewer); a count no further than a limit below that is made in SQL.
     if (prefilter.exact && driving && !(limit && limit < POSTING_LISTS_FROM)) {
-      const broad = driving.count >= POSTING_LISTS_FROM;
-      const startsFrom = driving.field;
-      this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
-      const sources = { sideTables, ranked: probes.ranked };
-      const counted = this.postingLists.count(filter, sources, (field) => broad || field === startsFrom);
+      const counted = this.lists().count(filter, { sideTables, ranked: probes.ranked }, listsToBuild(driving));
       if (counted !== undefined) return limit ? Math.min(counted, limit) : counted;
+    }
+    if (driving) {
+      const counted = this.listedCount(filter, driving, limit);
+      if (counted !== undefined) return counted;
     }
     if (prefilter.exact) {
       const where = `FROM ${this.table} WHERE ${prefilter.sql}`;
@@ -514,6 +521,44 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       if (count === limit) break;
     }
     return count;
+  }
+
+  /**
+   * The count of a filter part of which is made of posting lists (and the rest not: a range, a field without an
+   * index), from the rows those lists match, read by rowid and each tested for the rest; undefined when it is not
+   * made so. Taken when the query would start from a field of that part (it then reads no more rows than in SQL, and
+   * tests each for less), or, with a limit, from none: then the first `WALK_MARGIN x limit` rows of the lists are
+   * read, and the count is left to SQL when they hold too few matches. Without it the `@querystring-search` of the
+   * Documents modified since a date counted its first 1,000 by walking that range of `modified`'s index from the
+   * oldest, through every Folder first (~12,000 rows at a million objects, 109 ms).
+   */
+  private listedCount(filter: Filter, driving: DrivingChoice, limit: number | undefined): number | undefined {
+    const { sideTables, probes } = this.ready();
+    const sources = { sideTables, ranked: probes.ranked };
+    const { listed, rest } = splitListed(filter, sources);
+    if (!listed || !rest) return undefined;
+    const startsInLists = driving.field !== null && (listed.$and as Filter[]).some((part) => driving.field! in part);
+    if (!startsInLists && !(driving.field === null && limit)) return undefined;
+    const tested = this.prefilter(rest, () => null);
+    if (!tested.exact) return undefined;
+    const matches = this.lists().matches(listed, sources, listsToBuild(driving));
+    if (!matches) return undefined;
+    const rowids = matches.rows.rowids();
+    const read = startsInLists ? rowids : rowids.slice(0, WALK_MARGIN * limit!);
+    if (read.length > LISTED_ROWS_MAX) return undefined;
+    const where = `FROM ${this.table} WHERE rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`;
+    const count = this.store
+      .statement<number>(limit ? `SELECT count(*) FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) ${where}`)
+      .pluck()
+      .get(JSON.stringify(read), ...tested.values)!;
+    // Read at that version: a commit of another process since may have changed the rows.
+    if (this.store.othersVersion() !== matches.version) return undefined;
+    return count === limit || read.length === rowids.length ? count : undefined;
+  }
+
+  private lists(): PostingLists {
+    this.postingLists ??= new PostingLists(this.store.db, this.table, () => this.store.othersVersion());
+    return this.postingLists;
   }
 
   // ---------------------------------------------------------------------------
