@@ -28,22 +28,27 @@ export class RowSet {
     return new RowSet(words);
   }
 
-  private combine(other: RowSet, op: (a: number, b: number) => number): RowSet {
-    const words = new Uint32Array(this.words.length);
-    for (let i = 0; i < words.length; i++) words[i] = op(this.words[i], other.words[i]);
+  // One loop each, not one loop calling an operator: called with three operators, it was not inlined (a call per
+  // 32 rows, ~3 ms a count at a million rows).
+  and(other: RowSet): RowSet {
+    const [a, b] = [this.words, other.words];
+    const words = new Uint32Array(a.length);
+    for (let i = 0; i < words.length; i++) words[i] = a[i] & b[i];
     return new RowSet(words);
   }
 
-  and(other: RowSet): RowSet {
-    return this.combine(other, (a, b) => a & b);
-  }
-
   or(other: RowSet): RowSet {
-    return this.combine(other, (a, b) => a | b);
+    const [a, b] = [this.words, other.words];
+    const words = new Uint32Array(a.length);
+    for (let i = 0; i < words.length; i++) words[i] = a[i] | b[i];
+    return new RowSet(words);
   }
 
   andNot(other: RowSet): RowSet {
-    return this.combine(other, (a, b) => a & ~b);
+    const [a, b] = [this.words, other.words];
+    const words = new Uint32Array(a.length);
+    for (let i = 0; i < words.length; i++) words[i] = a[i] & ~b[i];
+    return new RowSet(words);
   }
 
   set(rowid: number, member: boolean): void {
@@ -58,12 +63,13 @@ export class RowSet {
     this.words = words;
   }
 
-  /** The members' rowids, ascending. */
-  rowids(): number[] {
+  /** The members' rowids, ascending; the first `max` only. */
+  rowids(max = Infinity): number[] {
     const rowids: number[] = [];
-    this.words.forEach((word, i) => {
-      for (let bits = word; bits !== 0; bits &= bits - 1) rowids.push(i * 32 + (31 - Math.clz32(bits & -bits)));
-    });
+    for (let i = 0; i < this.words.length && rowids.length < max; i++) {
+      for (let bits = this.words[i]; bits !== 0 && rowids.length < max; bits &= bits - 1)
+        rowids.push(i * 32 + (31 - Math.clz32(bits & -bits)));
+    }
     return rowids;
   }
 

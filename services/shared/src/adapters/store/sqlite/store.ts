@@ -383,8 +383,8 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     if (!listed) return undefined;
     const matches = this.lists().matches(listed, sources, listsToBuild(driving));
     if (!matches) return undefined;
+    if (matches.rows.count() > LISTED_ROWS_MAX) return undefined;
     const rowids = matches.rows.rowids();
-    if (rowids.length > LISTED_ROWS_MAX) return undefined;
     const tested = rest ? this.prefilter(rest, () => null) : { sql: '1', values: [], exact: true };
     return {
       prefilter: {
@@ -543,9 +543,9 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     if (!tested.exact) return undefined;
     const matches = this.lists().matches(listed, sources, listsToBuild(driving));
     if (!matches) return undefined;
-    const rowids = matches.rows.rowids();
-    const read = startsInLists ? rowids : rowids.slice(0, WALK_MARGIN * limit!);
-    if (read.length > LISTED_ROWS_MAX) return undefined;
+    const matched = matches.rows.count();
+    if (startsInLists && matched > LISTED_ROWS_MAX) return undefined;
+    const read = matches.rows.rowids(startsInLists ? Infinity : WALK_MARGIN * limit!);
     const where = `FROM ${this.table} WHERE rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`;
     const count = this.store
       .statement<number>(limit ? `SELECT count(*) FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) ${where}`)
@@ -553,7 +553,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       .get(JSON.stringify(read), ...tested.values)!;
     // Read at that version: a commit of another process since may have changed the rows.
     if (this.store.othersVersion() !== matches.version) return undefined;
-    return count === limit || read.length === rowids.length ? count : undefined;
+    return count === limit || read.length === matched ? count : undefined;
   }
 
   private lists(): PostingLists {
