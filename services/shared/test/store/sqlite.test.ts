@@ -898,6 +898,16 @@ describe('posting lists', () => {
     }
     expect(readByRowid).toBeGreaterThan(40);
 
+    // An unsorted page reads by rowid from kept lists only: building them would cost more than SQL stopping at its
+    // last match.
+    const lists = jest.spyOn(PostingLists.prototype, 'matches');
+    statements.mockClear();
+    expect(await items.find({ all: 'x', tag: 'y', v: 'never-listed' }, { limit: 2 })).toEqual([]);
+    expect(lists.mock.results.map((result) => result.value)).toEqual([undefined]);
+    expect(await items.find({ all: 'x', tag: 'y' }, { limit: 2 })).toHaveLength(2);
+    expect(statements.mock.calls.filter(([sql]) => sql.includes(byRowid))).toHaveLength(1);
+    lists.mockRestore();
+
     // Another process's commit between the lists and the rows read by them: the page is read again without them.
     const filter = { all: 'x', tag: 'y', u: 1 };
     const first = (await items.find(filter, { sort: { n: 1 }, limit: 1 }))[0];

@@ -333,7 +333,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       const walked = this.walkedPage(filter, { sort: sort!, skip, limit }, driving.count);
       if (walked) return walked;
     }
-    const listed = limit && driving ? this.listedRows(filter, driving) : undefined;
+    const listed = limit && driving ? this.listedRows(filter, driving, orderBy !== undefined) : undefined;
     if (listed) {
       const rows = this.read(filter, this.table, listed.prefilter, page);
       // The rows were listed at that version: a commit of another process since may have changed them.
@@ -373,15 +373,21 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * tested by a probe of an index per condition, which grows with the collection: the first 25 of the 1,000 entries
    * holding a word took 9 ms at 100,000 objects and 5.7 ms at 1,000; by rowid 3 ms at both.
    *
-   * Not inside a write: the lists hold what is committed, and the group commit's earlier writes are not yet.
+   * Not inside a write: the lists hold what is committed, and the group commit's earlier writes are not yet. An
+   * unsorted page uses kept lists only: SQL stops at its last match, so building lists (seconds at a million rows)
+   * would cost more than it saves.
    */
-  private listedRows(filter: Filter, driving: DrivingChoice): { prefilter: Prefilter; version: number } | undefined {
+  private listedRows(
+    filter: Filter,
+    driving: DrivingChoice,
+    sorted: boolean,
+  ): { prefilter: Prefilter; version: number } | undefined {
     if (this.store.db.inTransaction) return undefined;
     const { sideTables, probes } = this.ready();
     const sources = { sideTables, ranked: probes.ranked };
     const { listed, rest } = splitListed(filter, sources);
     if (!listed) return undefined;
-    const matches = this.lists().matches(listed, sources, listsToBuild(driving));
+    const matches = this.lists().matches(listed, sources, sorted ? listsToBuild(driving) : () => false);
     if (!matches) return undefined;
     if (matches.rows.count() > LISTED_ROWS_MAX) return undefined;
     const rowids = matches.rows.rowids();
