@@ -60,7 +60,7 @@ import {
   typedScalar,
   typeRank,
 } from './filter-sql';
-import { PostingLists, splitListed } from './posting-lists';
+import { type ListSources, PostingLists, splitListed } from './posting-lists';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -97,6 +97,20 @@ const WALK_MARGIN = 4;
 function listsToBuild(driving: DrivingChoice): (field: string) => boolean {
   const broad = driving.count >= POSTING_LISTS_FROM;
   return (field) => broad || field === driving.field;
+}
+
+/** The rows with the given rowids that `tested` holds for. */
+function byRowid(rowids: readonly number[], tested: Prefilter): Prefilter {
+  return {
+    sql: `rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`,
+    values: [JSON.stringify(rowids), ...tested.values],
+    exact: tested.exact,
+  };
+}
+
+/** A count of the rows of `where` (`FROM ... WHERE ...`), no further than `limit` when given. */
+function countSql(where: string, limit: number | undefined): string {
+  return limit ? `SELECT count(*) AS n FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) AS n ${where}`;
 }
 
 type Stored = Document & { _id: string };
@@ -136,6 +150,8 @@ interface CollectionSchema {
   /** The type-rank index of the compound key `fields` (quoted name), when the collection has one. */
   compoundIndex(fields: readonly string[]): string | undefined;
   probes: RankProbes;
+  /** Where the posting lists of its fields are read from (./posting-lists.ts). */
+  listSources: ListSources;
 }
 
 /**
@@ -205,7 +221,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       const index = compoundIndexName(this.name, fields);
       return indexes.has(index) ? quoteIdentifier(index) : undefined;
     };
-    return { sideTables, rankedIndex, compoundIndex, probes };
+    return { sideTables, rankedIndex, compoundIndex, probes, listSources: { sideTables, ranked } };
   }
 
   /**
@@ -383,8 +399,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     sorted: boolean,
   ): { prefilter: Prefilter; version: number } | undefined {
     if (this.store.db.inTransaction) return undefined;
-    const { sideTables, probes } = this.ready();
-    const sources = { sideTables, ranked: probes.ranked };
+    const sources = this.ready().listSources;
     const { listed, rest } = splitListed(filter, sources);
     if (!listed) return undefined;
     const matches = this.lists().matches(listed, sources, sorted ? listsToBuild(driving) : () => false);
@@ -392,14 +407,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     if (matches.rows.count() > LISTED_ROWS_MAX) return undefined;
     const rowids = matches.rows.rowids();
     const tested = rest ? this.prefilter(rest, () => null) : { sql: '1', values: [], exact: true };
-    return {
-      prefilter: {
-        sql: `rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`,
-        values: [JSON.stringify(rowids), ...tested.values],
-        exact: tested.exact,
-      },
-      version: matches.version,
-    };
+    return { prefilter: byRowid(rowids, tested), version: matches.version };
   }
 
   /**
@@ -500,13 +508,13 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
     const { limit } = options;
     assertCount('limit', limit);
-    const { sideTables, probes } = this.ready();
+    const { listSources } = this.ready();
     const { prefilter, driving } = this.plan(filter);
     // Counted from posting lists (./posting-lists.ts) when those it needs are kept, or when the field the query would
     // start from lists so many documents that building them costs less than testing each (only its own are built
     // for a query that lists fewer); a count no further than a limit below that is made in SQL.
     if (prefilter.exact && driving && !(limit && limit < POSTING_LISTS_FROM)) {
-      const counted = this.lists().count(filter, { sideTables, ranked: probes.ranked }, listsToBuild(driving));
+      const counted = this.lists().count(filter, listSources, listsToBuild(driving));
       if (counted !== undefined) return limit ? Math.min(counted, limit) : counted;
     }
     if (driving) {
@@ -514,12 +522,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
       if (counted !== undefined) return counted;
     }
     if (prefilter.exact) {
-      const where = `FROM ${this.table} WHERE ${prefilter.sql}`;
       return this.store
-        .statement<{ n: number }>(
-          limit ? `SELECT count(*) AS n FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) AS n ${where}`,
-        )
-        .get(...prefilter.values)!.n;
+        .statement<number>(countSql(`FROM ${this.table} WHERE ${prefilter.sql}`, limit))
+        .pluck()
+        .get(...prefilter.values)!;
     }
     let count = 0;
     for (const _doc of this.candidates(filter, prefilter)) {
@@ -539,8 +545,7 @@ class SqliteCollection<T extends Document> implements Collection<T> {
    * oldest, through every Folder first (~12,000 rows at a million objects, 109 ms).
    */
   private listedCount(filter: Filter, driving: DrivingChoice, limit: number | undefined): number | undefined {
-    const { sideTables, probes } = this.ready();
-    const sources = { sideTables, ranked: probes.ranked };
+    const sources = this.ready().listSources;
     const { listed, rest } = splitListed(filter, sources);
     if (!listed || !rest) return undefined;
     const startsInLists = driving.field !== null && (listed.$and as Filter[]).some((part) => driving.field! in part);
@@ -552,11 +557,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     const matched = matches.rows.count();
     if (startsInLists && matched > LISTED_ROWS_MAX) return undefined;
     const read = matches.rows.rowids(startsInLists ? Infinity : WALK_MARGIN * limit!);
-    const where = `FROM ${this.table} WHERE rowid IN (SELECT value FROM json_each(?)) AND ${tested.sql}`;
+    const { sql, values } = byRowid(read, tested);
     const count = this.store
-      .statement<number>(limit ? `SELECT count(*) FROM (SELECT 1 ${where} LIMIT ${limit})` : `SELECT count(*) ${where}`)
+      .statement<number>(countSql(`FROM ${this.table} WHERE ${sql}`, limit))
       .pluck()
-      .get(JSON.stringify(read), ...tested.values)!;
+      .get(...values)!;
     // Read at that version: a commit of another process since may have changed the rows.
     if (this.store.othersVersion() !== matches.version) return undefined;
     return count === limit || read.length === matched ? count : undefined;
