@@ -60,6 +60,7 @@ import {
   typedScalar,
   typeRank,
 } from './filter-sql';
+import { LoopSlices } from './loop-slices';
 import { type ListSources, PostingLists, splitListed } from './posting-lists';
 import { sortToSql, unsortableCondition } from './sort-sql';
 
@@ -89,6 +90,12 @@ const DRIVING_CHOICES_KEPT = 500;
 const LISTED_ROWS_MAX = 250_000;
 /** A sorted page's walk reads at most this many times the rows it is expected to (`walkedPage`). */
 const WALK_MARGIN = 4;
+/**
+ * How long the reads of one turn of the event loop may hold it before the next read waits for a later turn
+ * (./loop-slices.ts): one slice for every store of the process, since they share its loop.
+ */
+const READ_SLICE_MS = 10;
+const readSlices = new LoopSlices(READ_SLICE_MS);
 
 /**
  * The posting lists a query may build (those it lacks of the others it may only use when kept): every one when the
@@ -495,9 +502,11 @@ class SqliteCollection<T extends Document> implements Collection<T> {
     const { sort, skip, limit, projection } = options;
     assertCount('skip', skip);
     assertCount('limit', limit);
-    this.ready();
-    const docs = this.select(filter, { sort, skip, limit });
-    return (hasKeys(projection) ? docs.map((doc) => project(doc, projection)) : docs) as unknown as T[];
+    return readSlices.run(() => {
+      this.ready();
+      const docs = this.select(filter, { sort, skip, limit });
+      return (hasKeys(projection) ? docs.map((doc) => project(doc, projection)) : docs) as unknown as T[];
+    });
   }
 
   async findOne(filter: Filter, options: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
@@ -508,6 +517,10 @@ class SqliteCollection<T extends Document> implements Collection<T> {
   async countDocuments(filter: Filter, options: CountOptions = {}): Promise<number> {
     const { limit } = options;
     assertCount('limit', limit);
+    return readSlices.run(() => this.count(filter, limit));
+  }
+
+  private count(filter: Filter, limit: number | undefined): number {
     const { listSources } = this.ready();
     const { prefilter, driving } = this.plan(filter);
     // Counted from posting lists (./posting-lists.ts) when those it needs are kept, or when the field the query would
