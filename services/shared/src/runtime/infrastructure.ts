@@ -6,7 +6,9 @@ import { createInProcessBus } from '../adapters/bus/in-process-bus';
 import type { EventBus } from '../ports/bus';
 import type { ConsumerGroup } from '../events/topology';
 import type { Logger } from '../logging/logger';
+import { carryEmbeddedToSqlite } from '../adapters/store/carry-over';
 import { openStore } from '../adapters/store/open';
+import { sqliteFileOf } from '../adapters/store/sqlite';
 import type { DocumentStore } from '../ports/store';
 import type { ServiceName } from '../http/endpoint';
 
@@ -19,18 +21,17 @@ export function serviceDataDir(service: ServiceName, config: { DATA_DIR: string 
  * Each service keeps its own data: its own database `cms_<service>` on MongoDB, its own schema `cms_<service>` in
  * the database the URL names on PostgreSQL, its own folder when embedded.
  */
-export function openServiceStore(
+export async function openServiceStore(
   service: ServiceName,
   config: { STORE_URL?: string; MONGO_URL?: string; DATA_DIR: string },
   logger?: Logger,
 ): Promise<DocumentStore> {
-  return openStore({
-    logger,
-    engine: storeEngineOf(config),
-    dataDir: serviceDataDir(service, config),
-    dbName: `cms_${service}`,
-    metricsName: service,
-  });
+  const engine = storeEngineOf(config);
+  const dataDir = serviceDataDir(service, config);
+  const dbName = `cms_${service}`;
+  // A store moved from the embedded engine to SQLite starts with what the embedded folder held (adapters/store/carry-over.ts).
+  if (engine.engine === 'sqlite') await carryEmbeddedToSqlite(dataDir, sqliteFileOf(engine.url, dbName), logger);
+  return openStore({ logger, engine, dataDir, dbName, metricsName: service });
 }
 
 /**
