@@ -48,7 +48,8 @@
 //   proof    bench/service-proof.mjs: what the service proof costs per gRPC call, the echo floor with and without
 //            it, and its share of the real path's CPU per request (issue 25).
 //   stalls   bench/stalls.mjs: the longest event-loop stretch of the embedded suite during a mixed load (reads,
-//            searches, 5% POSTs) on the 100,000-object tree (issue 27, target 6).
+//            searches, 5% POSTs) on the 100,000-object tree (issue 27, target 6); BENCH_STALLS_ENGINE=sqlite on the
+//            stamped tree, and BENCH_STALLS_TOPOLOGY=split with every service a process of its own.
 //   post-cpu bench/post-cpu.mjs: CPU per POST of a Document in the embedded suite (the whole process, background
 //            work included) at 1 and BENCH_CONNECTIONS connections, POST p50 against an uncached GET's p50 in the
 //            same run (issue 27, target 3); BENCH_POST_BASELINE runs another build beside it.

@@ -85,7 +85,7 @@ const GRPC_ADDRESS_VARIABLE = {
 const script = (name) => join(ROOT, name === 'gateway' ? 'gateway/dist/main.js' : `services/${name}/dist/main.js`);
 
 /** A virtual host of the run's own, so nothing else on the broker sees or feeds its queues. */
-function makeVhost() {
+export function makeVhost() {
   const base = new URL(process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672');
   const name = `cms-bench-${randomUUID().slice(0, 8)}`;
   execFileSync('rabbitmqctl', ['add_vhost', name], { stdio: 'ignore' });
@@ -102,9 +102,13 @@ function makeVhost() {
 
 /**
  * The distributed suite on `engine`: each service on an embedded store of its own, or every one on one PostgreSQL
- * database (`storeUrl`) with `searchReplicas` search processes competing on the search queue.
+ * database or SQLite folder (`storeUrl`) with `searchReplicas` search processes competing on the search queue.
+ * `nodeArgs` and `envOf(name)` go to each process (the stalls part's loop probe).
  */
-async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
+export async function startSplitSuite(
+  amqpUrl,
+  { storeUrl, searchReplicas = 1, nodeArgs = [], envOf = () => ({}) } = {},
+) {
   const dataDir = tempDir('bench-searchable-');
   const ports = [];
   for (let i = 0; i < SERVICES.length + 2; i++) ports.push(await freePort());
@@ -162,7 +166,9 @@ async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
     CONFIG_ADDRESS: address.config,
     CONTENT_FILES_ADDRESS: `127.0.0.1:${filesPort}`,
   };
-  const handles = START_ORDER.map((name) => startChild(`searchable-${name}`, [script(name)], envs[name]));
+  const handles = START_ORDER.map((name) =>
+    startChild(`searchable-${name}`, [script(name)], { ...envs[name], ...envOf(name) }, { nodeArgs }),
+  );
   // Further search replicas: the same store and queue, a gRPC and metrics port of their own.
   for (let i = 1; i < searchReplicas; i++) {
     const env = {
@@ -170,7 +176,14 @@ async function startSuite(amqpUrl, { storeUrl, searchReplicas = 1 } = {}) {
       SEARCH_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
       METRICS_PORT: String(searchMetricsPorts[i]),
     };
-    handles.push(startChild(`searchable-search-${i + 1}`, [script('search')], env));
+    handles.push(
+      startChild(
+        `searchable-search-${i + 1}`,
+        [script('search')],
+        { ...env, ...envOf(`search-${i + 1}`) },
+        { nodeArgs },
+      ),
+    );
   }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last;
@@ -621,7 +634,7 @@ async function runSearchableOn(engine, settings) {
   const vhost = makeVhost();
   const database = engine === 'postgres' ? await createDatabase('bench_searchable') : undefined;
   try {
-    const { baseUrl, searchMetricsUrls } = await startSuite(vhost.url, {
+    const { baseUrl, searchMetricsUrls } = await startSplitSuite(vhost.url, {
       storeUrl: database?.url,
       searchReplicas,
     });

@@ -13,8 +13,15 @@
 // (bench/loop-cpu.mjs: on a machine other work loads, the wall time includes waiting for a core, so the verdict is
 // on the CPU time; it is an upper bound, the GC's helper threads count too), and prom-client's
 // `nodejs_eventloop_lag_max_seconds` for comparison. Target: no stretch over 50 ms of CPU.
+//
+// BENCH_STALLS_TOPOLOGY=split (with BENCH_STALLS_ENGINE=sqlite) serves the same stamped tree as it is deployed: each
+// service and the gateway a process of its own on RabbitMQ (a virtual host of the run's own), every process
+// probed; each window reports the longest stretch of any of them and names the process. The prom-client column is
+// then left out (each process has its own).
+import { cpSync } from 'node:fs';
 import { startTree } from './content.mjs';
-import { startStampedTree } from './stamp-tree.mjs';
+import { makeVhost, startSplitSuite } from './searchable.mjs';
+import { ensureStampedTree, startStampedTree } from './stamp-tree.mjs';
 import {
   ADMIN_AUTH,
   fmt,
@@ -28,22 +35,76 @@ import {
   rssMb,
   stopAll,
   table,
+  tempDir,
 } from './lib.mjs';
 
 const TARGET_MS = 50;
 const HEADERS = { Authorization: ADMIN_AUTH, Accept: 'application/json' };
+/** The embedded suite (one process) on the tree of `n` on `engine`, its loop probed. */
+async function startOneProcess(n, engine) {
+  const loopCpu = loopCpuProbe();
+  const t =
+    engine === 'embedded'
+      ? await startTree(n, loopCpu.nodeArgs, loopCpu.env)
+      : await startStampedTree(n, engine, { nodeArgs: loopCpu.nodeArgs, env: loopCpu.env });
+  return {
+    base: t.server.baseUrl,
+    manifest: t.manifest,
+    processes: [{ name: 'suite', pid: t.server.pid, probe: loopCpu }],
+    dispose: () => {},
+  };
+}
+
+/** Each service and the gateway in a process of its own on a copy of the stamped SQLite tree of `n`, each probed. */
+async function startSplit(n) {
+  const stamped = await ensureStampedTree(n, 'sqlite', log);
+  const storeDir = tempDir(`bench-stalls-split-${n}-`);
+  cpSync(stamped.storeDir, storeDir, { recursive: true });
+  const vhost = makeVhost();
+  const probes = new Map();
+  const probeOf = (name) => {
+    if (!probes.has(name)) probes.set(name, loopCpuProbe());
+    return probes.get(name);
+  };
+  try {
+    const suite = await startSplitSuite(vhost.url, {
+      storeUrl: `sqlite://${storeDir}`,
+      nodeArgs: probeOf('gateway').nodeArgs,
+      envOf: (name) => probeOf(name).env,
+    });
+    const processes = suite.handles.map((handle) => {
+      const name = handle.name.replace(/^searchable-/, '');
+      return { name, pid: handle.child.pid, probe: probeOf(name) };
+    });
+    log(`split suite on the stamped tree N=${n}: ${processes.map((p) => p.name).join(', ')}`);
+    return { base: suite.baseUrl, manifest: stamped.manifest, processes, dispose: vhost.dispose };
+  } catch (error) {
+    vhost.dispose();
+    throw error;
+  }
+}
+
+/** The longest stretch of any of the processes since the last call, and which process had it. */
+async function longestOf(processes) {
+  let worst;
+  for (const { name, pid, probe } of processes) {
+    const stretch = await probe.longest(pid);
+    if (!worst || stretch.cpuMs > worst.cpuMs) worst = { ...stretch, name };
+  }
+  return worst;
+}
+
 export async function runStalls(settings) {
   const n = Math.round(numberEnv('BENCH_STALLS_SIZE', 100000));
   const engine = process.env.BENCH_STALLS_ENGINE ?? 'embedded';
-  log(`stalls (issue 27, target 6): ${machineState()}`);
-  const loopCpu = loopCpuProbe();
+  const split = process.env.BENCH_STALLS_TOPOLOGY === 'split';
+  if (split && engine !== 'sqlite') throw new Error('BENCH_STALLS_TOPOLOGY=split serves the stamped SQLite tree only');
+  log(`stalls (issue 27, target 6${split ? ', every service a process of its own' : ''}): ${machineState()}`);
+  let served;
   try {
-    const t =
-      engine === 'embedded'
-        ? await startTree(n, loopCpu.nodeArgs, loopCpu.env)
-        : await startStampedTree(n, engine, { nodeArgs: loopCpu.nodeArgs, env: loopCpu.env });
-    const base = t.server.baseUrl;
-    const { document, listing, scratch } = t.manifest.paths;
+    served = split ? await startSplit(n) : await startOneProcess(n, engine);
+    const base = served.base;
+    const { document, listing, scratch } = served.manifest.paths;
     const folder = await request(`${base}${scratch}`, {
       method: 'POST',
       headers: HEADERS,
@@ -71,34 +132,38 @@ export async function runStalls(settings) {
     const mixed = { connections: settings.connections, requests };
 
     await loadWithLatencies(base, { ...mixed, duration: settings.warmup });
-    await loopCpu.longest(t.server.pid);
-    await loopDelay(base); // resets the gauges
+    await longestOf(served.processes);
+    if (!split) await loopDelay(base); // resets the gauges
     const rows = [];
     let worst = 0;
     for (let round = 1; round <= settings.rounds; round++) {
       const result = await loadWithLatencies(base, { ...mixed, duration: settings.duration });
-      const stretch = await loopCpu.longest(t.server.pid);
-      const lag = (await loopDelay(base)).max;
+      const stretch = await longestOf(served.processes);
+      const lag = split ? undefined : (await loopDelay(base)).max;
       const bad = result.errors + result.timeouts + result['4xx'] + result['5xx'];
       worst = Math.max(worst, stretch.cpuMs);
+      const rss = served.processes.reduce((sum, { pid }) => sum + rssMb(pid), 0);
       rows.push([
         String(round),
         fmt(result.requests.average),
         String(bad),
-        fmt(stretch.cpuMs, 1),
+        split ? `${fmt(stretch.cpuMs, 1)} (${stretch.name})` : fmt(stretch.cpuMs, 1),
         fmt(stretch.wallMs, 1),
-        fmt(lag, 1),
-        fmt(rssMb(t.server.pid)),
+        lag === undefined ? '-' : fmt(lag, 1),
+        fmt(rss),
       ]);
       log(`window ${round}/${settings.rounds}: ${machineState()}`);
     }
-    log(table(['window', 'req/s', 'bad', 'longest stretch CPU ms', 'wall ms', 'prom lag max ms', 'RSS MB'], rows));
+    const rssHeading = split ? 'RSS MB (all)' : 'RSS MB';
+    log(table(['window', 'req/s', 'bad', 'longest stretch CPU ms', 'wall ms', 'prom lag max ms', rssHeading], rows));
+    const where = split ? `${engine}, every service a process of its own` : engine;
     log(
-      `issue 27 target 6 (${engine}): no event-loop stretch over ${TARGET_MS} ms of CPU during the mixed load at ${n} objects: ` +
+      `issue 27 target 6 (${where}): no event-loop stretch over ${TARGET_MS} ms of CPU during the mixed load at ${n} objects: ` +
         `${worst <= TARGET_MS ? 'PASS' : 'MISS'} (${fmt(worst, 1)} ms)`,
     );
     log(`stalls at end: ${machineState()}`);
   } finally {
     await stopAll();
+    served?.dispose();
   }
 }
