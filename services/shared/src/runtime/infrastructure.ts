@@ -19,7 +19,8 @@ export function serviceDataDir(service: ServiceName, config: { DATA_DIR: string 
 
 /**
  * Each service keeps its own data: its own database `cms_<service>` on MongoDB, its own schema `cms_<service>` in
- * the database the URL names on PostgreSQL, its own folder when embedded.
+ * the database the URL names on PostgreSQL, its own file `cms_<service>.db` in the folder a `sqlite:` URL names, its
+ * own folder when embedded.
  */
 export async function openServiceStore(
   service: ServiceName,
@@ -29,7 +30,7 @@ export async function openServiceStore(
   const engine = storeEngineOf(config);
   const dataDir = serviceDataDir(service, config);
   const dbName = `cms_${service}`;
-  // A store moved from the embedded engine to SQLite starts with what the embedded folder held (adapters/store/carry-over.ts).
+  // A store moved from the embedded engine to SQLite starts with what its folder held (adapters/store/carry-over.ts).
   if (engine.engine === 'sqlite') await carryEmbeddedToSqlite(dataDir, sqliteFileOf(engine.url, dbName), logger);
   return openStore({ logger, engine, dataDir, dbName, metricsName: service });
 }

@@ -17,7 +17,7 @@ import type { Document } from '../../ports/store';
 import { openEmbeddedStore } from './embedded/embedded-store';
 import { openSqliteStore } from './sqlite';
 
-/** Documents written per group commit: bounded, so that a large collection never waits in memory twice over. */
+/** Documents handed to the SQLite store at once, committed together: a whole collection would be one transaction. */
 const BATCH = 1_000;
 
 export interface CarryOverReport {
