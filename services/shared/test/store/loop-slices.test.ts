@@ -26,10 +26,13 @@ describe('LoopSlices', () => {
 
   it('lets the loop turn before a read that comes once the slice is spent, then starts a new slice', async () => {
     const order: string[] = [];
+    // From here on the test runs in a timers phase (the microtasks after a timer's callback): an immediate set in it
+    // runs in this turn's check phase, a timer set in it in the next turn's timers phase at the earliest. Set from
+    // a check phase, the immediate would wait for the next turn's check phase, after the timer.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await slices.run(() => order.push('first'));
     clock = 10;
     const late = slices.run(() => order.push('late'));
-    // An immediate set now runs in this turn's check phase; the late read only in the next turn's timers phase.
     setImmediate(() => order.push('immediate'));
     expect(order).toEqual(['first']);
     await late;
