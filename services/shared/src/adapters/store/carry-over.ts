@@ -79,7 +79,6 @@ export async function carryEmbeddedToSqlite(
     await from.close();
   }
   renameSync(partial, file);
-  removeSqliteFile(partial);
   const report: CarryOverReport = {
     from: dataDir,
     to: file,
